@@ -1,0 +1,127 @@
+import { z } from 'zod';
+
+/**
+ * One configuration for the API and the worker, read from the environment once at start.
+ * A bad value stops the process with a message naming the variable (see formatConfigError).
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const csv = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0),
+  );
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    /** @default 3000 */
+    PORT: int(0, 65535).default(3000),
+    /** Interface to listen on. @default 127.0.0.1 (docker-compose sets 0.0.0.0) */
+    HOST: z.string().min(1).default('127.0.0.1'),
+    /** Address clients use to reach the API; demo document links and the OpenAPI `servers` use it. @default http://localhost:<PORT> */
+    PUBLIC_BASE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Embedded storage folder (SQLite database). @default ./data */
+    DATA_DIR: z.string().min(1).default('./data'),
+    /** PostgreSQL for records and document state; the embedded SQLite store is used when unset. */
+    DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+    /** Qdrant for vectors; the embedded index is used when unset. */
+    QDRANT_URL: optionalString.pipe(z.url().optional()),
+    QDRANT_API_KEY: optionalString,
+    /** @default chunks */
+    QDRANT_COLLECTION: z.string().min(1).default('chunks'),
+    /** Comma-separated API keys; auth is off when empty (CONTRACT 4). */
+    API_KEYS: csv,
+    /** @default 100 */
+    MAX_BATCH_PROJECTS: int(1, 10_000).default(100),
+    /** @default 1048576 (1 MiB) */
+    MAX_BODY_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
+    /** Requests per minute per client (API key or address); 0 turns rate limiting off. @default 0 */
+    RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(0),
+    /** Load the demo records into an empty store on start. @default true */
+    DEMO_DATA: bool.default(true),
+    /** Max citations a search may ask for. @default 50 */
+    SEARCH_MAX_TOP_K: int(1, 200).default(50),
+    /** @default 8 */
+    SEARCH_DEFAULT_TOP_K: int(1, 200).default(8),
+
+    /** `use` (Universal Sentence Encoder lite, default), `onnx:<model id>` or `openai:<model>`. */
+    EMBEDDER: z
+      .string()
+      .regex(/^(use|onnx:.+|openai:.+)$/, 'expected "use", "onnx:<model id>" or "openai:<model>"')
+      .default('use'),
+    /** Folder of local models (ONNX sentence-transformers in transformers.js layout, GGUF files). @default ./models */
+    MODELS_DIR: z.string().min(1).default('./models'),
+    /** Allow downloading models from the Hugging Face hub when a model is not in MODELS_DIR. @default false */
+    ALLOW_REMOTE_MODELS: bool.default(false),
+
+    /** `extractive` (default), `openai`, or `local:<path to .gguf>`. Defaults to `openai` when OPENAI_MODEL is set. */
+    LLM: optionalString.pipe(z.string().regex(/^(extractive|openai|local:.+)$/, 'expected "extractive", "openai" or "local:<path>"').optional()),
+    OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),
+    OPENAI_API_KEY: optionalString,
+    OPENAI_MODEL: optionalString,
+    /** @default 30000 */
+    LLM_TIMEOUT_MS: int(100, 600_000).default(30_000),
+    /** `none` (default) or `llm`: rerank fused candidates with the configured LLM. */
+    RERANKER: z.enum(['none', 'llm']).default('none'),
+
+    /** Extra hosts documents may be downloaded from (`host` or `host:port`); loopback/private only when named. */
+    DOWNLOAD_ALLOW_HOSTS: csv,
+    /** @default 52428800 (50 MB) */
+    DOWNLOAD_MAX_BYTES: int(1, 2 ** 40).default(50 * 1024 * 1024),
+    /** @default 4 */
+    DOWNLOAD_CONCURRENCY: int(1, 64).default(4),
+    /** @default 2 */
+    DOWNLOAD_PER_HOST_CONCURRENCY: int(1, 64).default(2),
+    /** @default 60000 */
+    DOWNLOAD_TIMEOUT_MS: int(100, 3_600_000).default(60_000),
+    /** @default 3 */
+    DOWNLOAD_RETRIES: int(0, 10).default(3),
+
+    /** Verra registry API base. @default https://registry.verra.org */
+    VERRA_BASE_URL: z.url().default('https://registry.verra.org'),
+  })
+  .transform((c) => ({ ...c, LLM: c.LLM ?? (c.OPENAI_MODEL ? 'openai' : 'extractive') }))
+  .superRefine((c, ctx) => {
+    if (c.LLM === 'openai' && !c.OPENAI_MODEL) {
+      ctx.addIssue({ code: 'custom', path: ['OPENAI_MODEL'], message: 'required when LLM=openai' });
+    }
+    if (c.SEARCH_DEFAULT_TOP_K > c.SEARCH_MAX_TOP_K) {
+      ctx.addIssue({ code: 'custom', path: ['SEARCH_DEFAULT_TOP_K'], message: 'must not exceed SEARCH_MAX_TOP_K' });
+    }
+  });
+
+export type Config = z.output<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws ConfigError naming every bad variable and the value it had. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => {
+    const name = String(i.path[0] ?? '(config)');
+    const value = env[name];
+    return `  ${name}: ${i.message}${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`;
+  });
+  throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+}
