@@ -1,0 +1,241 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Page-aware chunking of extracted document text, and the deterministic ids of documents and chunks.
+ * Pure: no I/O. A chunk never spans pages (so never documents); its `offset` is the character offset of its first
+ * character in the page text it was cut from, so (page, offset) locates it exactly.
+ */
+
+export interface TextChunk {
+  /** 1-based physical page. */
+  page: number;
+  /** Character offset of the chunk's first character in its page's text. */
+  offset: number;
+  text: string;
+  /** Estimated tokens (see estimateTokens); never above ChunkOptions.maxTokens. */
+  tokens: number;
+}
+
+export interface ChunkOptions {
+  /** Hard limit per chunk in estimated tokens; the embedder's `maxInputTokens` minus its special tokens. */
+  maxTokens: number;
+  /** Tokens of the previous chunk repeated at the start of the next one on the same page. @default 15% of maxTokens */
+  overlapTokens?: number;
+}
+
+/**
+ * A conservative estimate of word-piece tokens: letter runs count one token per 4 letters (rounded up), acronyms and
+ * formulae (all capitals, or no vowel: HFC, CH2FCF2) one per 2 letters, caseless scripts (CJK) one per letter, digit runs one per 2 digits, every other
+ * non-space character one. On the corpus, MiniLM's tokenizer gives 0.74 real tokens per estimated token on average,
+ * and no chunk of the 17 PDFs exceeds its estimate, so a chunk within the estimate is not truncated by the embedder.
+ */
+function letterRunTokens(run: string): number {
+  // Scripts without case (CJK, Thai, ...): word-piece vocabularies split them per character.
+  if (run.toLowerCase() === run.toUpperCase()) return run.length;
+  const dense = run.length >= 2 && (run === run.toUpperCase() || !/[aeiouy]/i.test(run));
+  return Math.ceil(run.length / (dense ? 2 : 4));
+}
+
+export function estimateTokens(text: string): number {
+  let n = 0;
+  for (const m of text.matchAll(/(\p{L}+)|(\p{N}+)|(\S)/gu)) {
+    if (m[1] !== undefined) n += letterRunTokens(m[1]);
+    else if (m[2] !== undefined) n += Math.ceil(m[2].length / 2);
+    else n += 1;
+  }
+  return n;
+}
+
+/**
+ * Cleans a page of extracted text so offsets are stable and chunks are readable: CRLF to LF, tabs and other
+ * horizontal blanks to one space, NUL and other control characters removed, trailing blanks per line dropped,
+ * at most one blank line in a row. Applied once at extraction; chunk offsets refer to the cleaned text.
+ */
+export function normalizePageText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
+    .replace(/[\t\u00A0\u2000-\u200A\u202F\u205F\u3000]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .replace(/ +\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Separators from the strongest boundary to the weakest: paragraph, sentence end, line break, word.
+ * Each matches the whitespace between two pieces; that whitespace stays with the earlier piece.
+ */
+const SEPARATORS: readonly RegExp[] = [
+  /\n[ ]*\n\s*/g,
+  /(?<=[.!?;:\u3002]["'\u201D\u2019)\]]?)\s+/g,
+  /\n\s*/g,
+  /\s+/g,
+];
+
+/** Splits [start, end) of text into pieces of at most maxTokens each, using the strongest separator that helps. */
+function splitSpan(text: string, span: Span, maxTokens: number, level: number, out: Span[]): void {
+  if (estimateTokens(text.slice(span.start, span.end)) <= maxTokens) {
+    out.push(span);
+    return;
+  }
+  const sep = SEPARATORS[level];
+  if (sep === undefined) {
+    hardSplit(text, span, maxTokens, out);
+    return;
+  }
+  const pieces: Span[] = [];
+  let pieceStart = span.start;
+  const slice = text.slice(span.start, span.end);
+  sep.lastIndex = 0;
+  for (const m of slice.matchAll(sep)) {
+    const cut = span.start + m.index + m[0].length;
+    if (cut >= span.end) break;
+    if (cut > pieceStart) {
+      pieces.push({ start: pieceStart, end: cut });
+      pieceStart = cut;
+    }
+  }
+  pieces.push({ start: pieceStart, end: span.end });
+  if (pieces.length === 1) {
+    splitSpan(text, span, maxTokens, level + 1, out);
+    return;
+  }
+  for (const p of pieces) splitSpan(text, p, maxTokens, level + 1, out);
+}
+
+/** Last resort for a run without usable separators (a long URL, a hash): cut by characters. */
+function hardSplit(text: string, span: Span, maxTokens: number, out: Span[]): void {
+  let start = span.start;
+  while (start < span.end) {
+    let end = start + 1;
+    // Grow one code point at a time; cheap enough because such runs are rare and short.
+    while (end < span.end && estimateTokens(text.slice(start, end + 1)) <= maxTokens) end++;
+    // Never split a surrogate pair.
+    const code = text.charCodeAt(end - 1);
+    if (end < span.end && code >= 0xd800 && code <= 0xdbff) end++;
+    out.push({ start, end });
+    start = end;
+  }
+}
+
+/** Start of the overlap taken from the end of the previous chunk: a piece or word boundary within the budget. */
+function overlapStart(text: string, chunk: Span, pieces: Span[], overlapTokens: number): number | null {
+  if (overlapTokens <= 0) return null;
+  for (const p of pieces) {
+    if (p.start > chunk.start && p.start < chunk.end && estimateTokens(text.slice(p.start, chunk.end)) <= overlapTokens) {
+      return p.start;
+    }
+  }
+  const body = text.slice(chunk.start, chunk.end);
+  for (const m of body.matchAll(/\s+/g)) {
+    const pos = chunk.start + m.index + m[0].length;
+    if (pos < chunk.end && estimateTokens(text.slice(pos, chunk.end)) <= overlapTokens) return pos;
+  }
+  return null;
+}
+
+/** Narrows a span to its non-blank part; null when only blanks remain. */
+function trimSpan(text: string, span: Span): Span | null {
+  let { start, end } = span;
+  while (start < end && /\s/.test(text.charAt(start))) start++;
+  while (end > start && /\s/.test(text.charAt(end - 1))) end--;
+  return end > start ? { start, end } : null;
+}
+
+/** Chunks of one page; `page` is 1-based. Deterministic for the same text and options. */
+export function chunkPage(text: string, page: number, opts: ChunkOptions): TextChunk[] {
+  const maxTokens = Math.floor(opts.maxTokens);
+  if (!(maxTokens >= 8)) throw new RangeError(`chunk maxTokens must be at least 8, got ${opts.maxTokens}`);
+  const overlapTokens = Math.max(0, Math.min(Math.floor(opts.overlapTokens ?? maxTokens * 0.15), Math.floor(maxTokens / 2)));
+  const pieces: Span[] = [];
+  splitSpan(text, { start: 0, end: text.length }, maxTokens, 0, pieces);
+
+  const spans: Span[] = [];
+  let current: Span | null = null;
+  for (const piece of pieces) {
+    if (current === null) {
+      current = { ...piece };
+      continue;
+    }
+    if (estimateTokens(text.slice(current.start, piece.end)) <= maxTokens) {
+      current.end = piece.end;
+      continue;
+    }
+    spans.push(current);
+    const ov = overlapStart(text, current, pieces, overlapTokens);
+    current =
+      ov !== null && estimateTokens(text.slice(ov, piece.end)) <= maxTokens ? { start: ov, end: piece.end } : { ...piece };
+  }
+  if (current) spans.push(current);
+
+  const chunks: TextChunk[] = [];
+  for (const s of spans) {
+    const t = trimSpan(text, s);
+    if (!t) continue;
+    const body = text.slice(t.start, t.end);
+    // A chunk of only punctuation or rules (e.g. "-----") carries nothing to search for.
+    if (!/[\p{L}\p{N}]/u.test(body)) continue;
+    chunks.push({ page, offset: t.start, text: body, tokens: estimateTokens(body) });
+  }
+  return chunks;
+}
+
+/** Chunks of a whole document; pages[0] is page 1. */
+export function chunkPages(pages: readonly string[], opts: ChunkOptions): TextChunk[] {
+  return pages.flatMap((text, i) => chunkPage(text, i + 1, opts));
+}
+
+function sha256Hex(s: string): string {
+  return createHash('sha256').update(s, 'utf8').digest('hex');
+}
+
+/** Formats 128 bits of a hash as an RFC 4122 UUID (version 5 layout), the id form every vector store accepts. */
+function uuidFromHex(hex: string): string {
+  const h = hex.slice(0, 32).split('');
+  h[12] = '5';
+  h[16] = ((parseInt(h[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  const s = h.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
+}
+
+/**
+ * The canonical form of a document uri: parsed and re-serialised by WHATWG URL (lower-case scheme and host,
+ * default port dropped, percent-encoding normalised), fragment removed. Strings that are not URLs are only trimmed.
+ */
+export function canonicalDocumentUri(uri: string): string {
+  const trimmed = uri.trim();
+  try {
+    const u = new URL(trimmed);
+    u.hash = '';
+    return u.href;
+  } catch {
+    return trimmed;
+  }
+}
+
+/**
+ * Document id: derived from the canonical uri only. The uri names the file; the documentName is a label that a
+ * registry may edit without changing the file, so it does not take part (a renamed document keeps its id).
+ * Scoped by project in every store, so two projects listing the same uri keep separate states and chunks.
+ */
+export function documentIdFor(uri: string): string {
+  return sha256Hex(`doc\u0000${canonicalDocumentUri(uri)}`).slice(0, 32);
+}
+
+/** Chunk id from (registry, projectId, documentId, page, offset), as a UUID string. */
+export function chunkIdFor(parts: {
+  registry: string;
+  projectId: number;
+  documentId: string;
+  page: number;
+  offset: number;
+}): string {
+  const key = ['chunk', parts.registry, String(parts.projectId), parts.documentId, String(parts.page), String(parts.offset)];
+  return uuidFromHex(sha256Hex(key.join('\u0000')));
+}

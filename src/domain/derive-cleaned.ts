@@ -1,0 +1,132 @@
+import type { CountryLookup } from '../ports/country-lookup.js';
+import type { StoredProject } from '../ports/record-store.js';
+import type { CleanedMetadata, CleanedRecord, ProjectEnrichment } from './cleaned-record.js';
+import { parseCreditPeriods, reportedPeriodYears, spreadAnnualEstimate } from './credit-period.js';
+import { deriveFromExport } from './derive-from-export.js';
+import { cleanDocumentGroups } from './document-groups.js';
+import { parseRawRecordLeniently } from './lenient-raw-record.js';
+import { projectLocation } from './project-location.js';
+import { type RawRecord, attributeOccurrences, attributeValues, firstAttribute } from './raw-record.js';
+import { formatDayMonthYear, parseHectares, parseRegistryDate, parseRegistryNumber } from './registry-values.js';
+import { expandSubcategories } from './subcategories.js';
+
+/** The label SPEC 2.1 mentions for a project with several proponents; their names go to specific_proponents. */
+export const MULTIPLE_PROPONENTS = 'Multiple Proponents';
+
+export interface DeriveContext {
+  /** The registry as the request spelled it; the cleaned record echoes it (SPEC 2.1). */
+  requestedRegistry: string;
+  countries: CountryLookup;
+}
+
+/**
+ * The cleaned record of a stored project (CONTRACT 5). Pure and total: odd registry data gives the documented
+ * fallbacks (0, null, '', empty lists), never an exception, so the metadata API cannot fail on it.
+ * Enrichment (document- and issuance-derived fields) wins over the fallbacks computed from the raw record.
+ */
+export function deriveCleaned(stored: StoredProject, ctx: DeriveContext): CleanedRecord {
+  if (stored.format.startsWith('csv:')) return deriveFromExport(stored, ctx);
+  const raw = parseRawRecordLeniently(stored.raw, stored.ref);
+  return deriveFromRegistryJson(raw, stored, ctx);
+}
+
+function deriveFromRegistryJson(raw: RawRecord, stored: StoredProject, ctx: DeriveContext): CleanedRecord {
+  const reductions = parseRegistryNumber(firstAttribute(raw, 'EST_ANNUAL_EMISSION_REDCT')) ?? 0;
+  const periods = parseCreditPeriods(attributeValues(raw, 'CREDIT_PERIOD_INFO'));
+  const reportedPeriod = reportedPeriodYears(periods);
+  const proponents = proponentNames(raw);
+  const enrichment = sanitizeEnrichment(stored.enrichment);
+  const registrationDate = parseRegistryDate(firstAttribute(raw, 'PROJECT_REGISTRATION_DATE'));
+  const type = text(firstAttribute(raw, 'PRIMARY_PROJECT_CATEGORY_NAME'));
+
+  const metadata: CleanedMetadata = {
+    emissions_reductions: enrichment.emissionsReductions ?? spreadAnnualEstimate(reductions, periods),
+    issuances: enrichment.issuances ?? 0,
+    retirements: enrichment.retirements ?? 0,
+    reduction_activity: enrichment.reductionActivity ?? reductionActivityFallback(raw, type),
+  };
+  if (proponents.length > 1) metadata.specific_proponents = proponents;
+
+  return {
+    name: raw.resourceName,
+    description: raw.description,
+    hidden: stored.hidden === true,
+    location: projectLocation(raw, ctx.countries).country,
+    methodology: distinctValues(attributeValues(raw, 'PROTOCOL_NAME')).join(', '),
+    proponent: proponents.length > 1 ? MULTIPLE_PROPONENTS : (proponents[0] ?? ''),
+    reductions,
+    registration: registrationDate ? formatDayMonthYear(registrationDate) : null,
+    registry: ctx.requestedRegistry,
+    resourceIdentifier: stored.ref.projectId,
+    status: text(firstAttribute(raw, 'PROJECT_STATUS')),
+    type,
+    'Reported Period': reportedPeriod,
+    'Size (Hectares)': parseHectares(firstAttribute(raw, 'PROJECT_ACREAGE')) ?? 0,
+    // Rounded to 2 decimals so that a fractional estimate does not print float noise (18069.1 x 30).
+    'Total Reported Sequestration': Math.round(reductions * reportedPeriod * 100) / 100,
+    summary: enrichment.summary ?? raw.description,
+    metadata,
+    documentGroups: cleanDocumentGroups(raw.documentGroups, defaultProgram(raw, stored.ref.registry)),
+  };
+}
+
+function text(value: string | undefined): string {
+  return (value ?? '').trim();
+}
+
+function distinctValues(values: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const v of values) {
+    const t = v.trim();
+    if (t !== '' && !seen.has(t.toLowerCase())) {
+      seen.add(t.toLowerCase());
+      out.push(t);
+    }
+  }
+  return out;
+}
+
+/**
+ * One name per PROPONENT_NAME attribute: its first value (the others are the proponent's location and contact
+ * strings, as in record 4086). The same name under two programs counts once.
+ */
+export function proponentNames(raw: RawRecord): string[] {
+  return distinctValues(attributeOccurrences(raw, 'PROPONENT_NAME').map((values) => values[0] ?? ''));
+}
+
+/** Subcategory names (PROJECT_SUBCATERGORY_NAMES expanded), then the primary category; no repeats. */
+function reductionActivityFallback(raw: RawRecord, type: string): string[] {
+  return distinctValues([...expandSubcategories(attributeValues(raw, 'PROJECT_SUBCATERGORY_NAMES')), type]);
+}
+
+/** The program code for group names the registry did not send: the record's first program, else VCS for Verra. */
+function defaultProgram(raw: RawRecord, registry: string): string {
+  const program = raw.participationSummaries.map((p) => p.programCode.trim()).find((c) => c !== '');
+  if (program !== undefined) return program;
+  return registry === 'Verra' ? 'VCS' : registry;
+}
+
+/**
+ * Enrichment is stored JSON written by other processes; a field of the wrong shape is treated as absent so the
+ * fallback applies instead of a malformed value reaching the response.
+ */
+function sanitizeEnrichment(e: ProjectEnrichment | null | undefined): ProjectEnrichment {
+  const out: ProjectEnrichment = {};
+  if (!e || typeof e !== 'object') return out;
+  if (typeof e.summary === 'string' && e.summary.trim() !== '') out.summary = e.summary;
+  if (e.emissionsReductions && typeof e.emissionsReductions === 'object' && !Array.isArray(e.emissionsReductions)) {
+    const er: Record<string, number> = {};
+    for (const [year, value] of Object.entries(e.emissionsReductions)) {
+      if (/^\d{4}$/.test(year) && typeof value === 'number' && Number.isFinite(value)) er[year] = value;
+    }
+    if (Object.keys(er).length > 0) out.emissionsReductions = er;
+  }
+  if (typeof e.issuances === 'number' && Number.isFinite(e.issuances)) out.issuances = e.issuances;
+  if (typeof e.retirements === 'number' && Number.isFinite(e.retirements)) out.retirements = e.retirements;
+  if (Array.isArray(e.reductionActivity)) {
+    const activities = distinctValues(e.reductionActivity.filter((a): a is string => typeof a === 'string'));
+    if (activities.length > 0) out.reductionActivity = activities;
+  }
+  return out;
+}

@@ -1,0 +1,122 @@
+import type { CleanedMetadata, CleanedRecord, ProjectEnrichment } from './cleaned-record.js';
+import type { StoredProject } from '../ports/record-store.js';
+import type { CountryLookup } from '../ports/country-lookup.js';
+import { reportedPeriodYears, spreadAnnualEstimate } from './credit-period.js';
+import { cleanDocumentGroups } from './document-groups.js';
+import { exportMappingForFormat, type ExportFields, type ExportRow } from './registry-exports/index.js';
+import { cell, distinct } from './registry-exports/common.js';
+
+/**
+ * Cleaned record of a project imported from a registry's CSV export (format `csv:<source>`, raw = the export's row).
+ * Each registry's columns are mapped in src/domain/registry-exports/ (table: docs/registry-exports.md); what a
+ * registry's export does not carry gets the same fallbacks as a registry record (0, null, '', empty lists), and
+ * enrichment (documents, issuance imports) wins over both. Total: an unknown source or odd cells never throw.
+ */
+export function deriveFromExport(
+  stored: StoredProject,
+  ctx: { requestedRegistry: string; countries: CountryLookup },
+): CleanedRecord {
+  const row = toRow(stored.raw);
+  const mapping = exportMappingForFormat(stored.format);
+  const fields = mapping ? safeFields(() => mapping.fields(row, ctx.countries), row) : genericFields(row);
+  const enrichment = sanitize(stored.enrichment);
+  const reportedPeriod = reportedPeriodYears(fields.creditPeriods);
+  const metadata: CleanedMetadata = {
+    emissions_reductions: enrichment.emissionsReductions ?? spreadAnnualEstimate(fields.reductions, fields.creditPeriods),
+    issuances: enrichment.issuances ?? fields.issuances ?? 0,
+    retirements: enrichment.retirements ?? fields.retirements ?? 0,
+    reduction_activity: enrichment.reductionActivity ?? fields.reductionActivity,
+  };
+  return {
+    name: fields.name,
+    description: fields.description,
+    hidden: stored.hidden === true,
+    location: fields.location,
+    methodology: fields.methodology,
+    proponent: fields.proponent,
+    reductions: fields.reductions,
+    registration: fields.registration,
+    registry: ctx.requestedRegistry,
+    resourceIdentifier: stored.ref.projectId,
+    status: fields.status,
+    type: fields.type,
+    'Reported Period': reportedPeriod,
+    'Size (Hectares)': fields.sizeHectares,
+    'Total Reported Sequestration': Math.round(fields.reductions * reportedPeriod * 100) / 100,
+    summary: enrichment.summary ?? fields.description,
+    metadata,
+    // Exports list no documents; the four groups are still present (SPEC 2.3), empty.
+    documentGroups: cleanDocumentGroups([], programOf(stored.ref.registry)),
+  };
+}
+
+/** Group names follow the registry's program code ("VCS Pipeline Documents", "GS Pipeline Documents"). */
+const PROGRAMS: Readonly<Record<string, string>> = {
+  Verra: 'VCS',
+  'Gold Standard': 'GS',
+  'American Carbon Registry': 'ACR',
+  'Climate Action Reserve': 'CAR',
+};
+
+function programOf(registry: string): string {
+  return PROGRAMS[registry] ?? registry;
+}
+
+function toRow(raw: Record<string, unknown>): ExportRow {
+  const row: ExportRow = {};
+  if (!raw || typeof raw !== 'object') return row;
+  for (const [k, v] of Object.entries(raw)) {
+    if (typeof v === 'string') row[k] = v;
+    else if (typeof v === 'number' || typeof v === 'boolean') row[k] = String(v);
+  }
+  return row;
+}
+
+/** A mapping bug or a row of another shape must not turn a metadata request into a 500. */
+function safeFields(fn: () => ExportFields, row: ExportRow): ExportFields {
+  try {
+    return fn();
+  } catch {
+    return genericFields(row);
+  }
+}
+
+/** For a source without a mapping: the usual column names, else empty values. */
+function genericFields(row: ExportRow): ExportFields {
+  const first = (...columns: string[]) => columns.map((c) => cell(row, c)).find((v) => v !== '') ?? '';
+  const type = first('Project Type', 'type', 'pathway');
+  return {
+    name: first('Name', 'Project Name', 'name'),
+    description: first('Description', 'description'),
+    location: first('Country', 'Country/Area', 'Project Site Country', 'country'),
+    methodology: first('Methodology', 'Protocol', 'methodology'),
+    proponent: first('Proponent', 'Project Developer', 'Project Developer Name', 'developer'),
+    reductions: 0,
+    registration: null,
+    status: first('Status', 'status'),
+    type,
+    creditPeriods: [],
+    sizeHectares: 0,
+    reductionActivity: distinct([type]),
+  };
+}
+
+function sanitize(e: ProjectEnrichment | null | undefined): ProjectEnrichment {
+  const out: ProjectEnrichment = {};
+  if (!e || typeof e !== 'object') return out;
+  if (typeof e.summary === 'string' && e.summary.trim() !== '') out.summary = e.summary;
+  if (e.emissionsReductions && typeof e.emissionsReductions === 'object' && !Array.isArray(e.emissionsReductions)) {
+    const er: Record<string, number> = {};
+    for (const [year, value] of Object.entries(e.emissionsReductions)) {
+      if (/^\d{4}$/.test(year) && typeof value === 'number' && Number.isFinite(value)) er[year] = value;
+    }
+    if (Object.keys(er).length > 0) out.emissionsReductions = er;
+  }
+  if (typeof e.issuances === 'number' && Number.isFinite(e.issuances)) out.issuances = e.issuances;
+  if (typeof e.retirements === 'number' && Number.isFinite(e.retirements)) out.retirements = e.retirements;
+  if (Array.isArray(e.reductionActivity)) {
+    const a = distinct(e.reductionActivity.filter((x): x is string => typeof x === 'string'));
+    if (a.length > 0) out.reductionActivity = a;
+  }
+  return out;
+}

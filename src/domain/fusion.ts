@@ -1,0 +1,160 @@
+import type { ScoredChunk } from '../ports/vector-index.js';
+
+/**
+ * Rank fusion of several retrieval lists (full text, dense vectors) and collapsing of near-duplicate passages.
+ * Pure: the search service feeds it the lists the index returned for the requested projects only.
+ */
+
+export interface RankedList {
+  /** e.g. `text`, `vector`; reported in FusedChunk.sources. */
+  name: string;
+  /** Relative trust in this list. @default 1 */
+  weight?: number;
+  /** Best first. */
+  items: ScoredChunk[];
+}
+
+export interface FusedChunk extends ScoredChunk {
+  /** Fused relevance in [0, 1]: the weighted reciprocal-rank sum divided by its maximum (rank 1 in every list). */
+  score: number;
+  /** Where the chunk ranked in each list that returned it (1-based) and the score it had there. */
+  sources: { name: string; rank: number; score: number }[];
+}
+
+export interface FusionOptions {
+  /**
+   * RRF smoothing constant: a larger k flattens the difference between ranks. 60 is the value of Cormack et al.
+   * (2009), robust across collections. @default 60
+   */
+  k?: number;
+}
+
+/**
+ * Weighted reciprocal rank fusion: score(d) = sum over lists of weight / (k + rank). Needs no score calibration
+ * between BM25 and cosine, which live on unrelated scales. Ties keep the order of first appearance, so the result
+ * is deterministic.
+ */
+export function reciprocalRankFusion(lists: RankedList[], opts: FusionOptions = {}): FusedChunk[] {
+  const k = opts.k ?? 60;
+  if (!(k >= 0)) throw new RangeError(`fusion k must be >= 0, got ${k}`);
+  const maxScore = lists.reduce((s, l) => s + (l.weight ?? 1) / (k + 1), 0);
+  const byId = new Map<string, { chunk: ScoredChunk; raw: number; first: number; sources: FusedChunk['sources'] }>();
+  let order = 0;
+  for (const list of lists) {
+    const weight = list.weight ?? 1;
+    if (!(weight >= 0)) throw new RangeError(`fusion weight of "${list.name}" must be >= 0, got ${weight}`);
+    const seen = new Set<string>();
+    list.items.forEach((chunk, i) => {
+      // A list should not contain an id twice; if it does, only its best rank counts.
+      if (seen.has(chunk.id)) return;
+      seen.add(chunk.id);
+      const rank = i + 1;
+      const entry = byId.get(chunk.id) ?? { chunk, raw: 0, first: order++, sources: [] };
+      entry.raw += weight / (k + rank);
+      entry.sources.push({ name: list.name, rank, score: chunk.score });
+      byId.set(chunk.id, entry);
+    });
+  }
+  return [...byId.values()]
+    .sort((a, b) => b.raw - a.raw || a.first - b.first)
+    .map((e) => ({ ...e.chunk, score: maxScore > 0 ? e.raw / maxScore : 0, sources: e.sources }));
+}
+
+export interface DedupeOptions {
+  /**
+   * Two chunks of the same page whose character ranges overlap by at least this share of the shorter one are the
+   * same passage (chunkers repeat an overlap between neighbours). @default 0.5
+   */
+  overlapRatio?: number;
+  /**
+   * Two passages whose word-trigram sets have at least this Jaccard similarity are the same text (boilerplate
+   * repeated across documents, a form that copies a report). @default 0.8
+   */
+  textSimilarity?: number;
+  /** Stop once this many distinct passages are kept (the caller needs no more). @default all */
+  limit?: number;
+}
+
+/** Lower-cased word trigrams; short texts fall back to their words so they can still be compared. */
+function shingles(text: string): Set<string> {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const out = new Set<string>();
+  if (words.length < 3) {
+    for (const w of words) out.add(w);
+    return out;
+  }
+  for (let i = 0; i + 2 < words.length; i++) out.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
+  return out;
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let inter = 0;
+  for (const s of small) if (large.has(s)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+function overlapShare(a: ScoredChunk, b: ScoredChunk): number {
+  if (a.registry !== b.registry || a.projectId !== b.projectId || a.documentId !== b.documentId || a.page !== b.page) {
+    return 0;
+  }
+  const start = Math.max(a.offset, b.offset);
+  const end = Math.min(a.offset + a.text.length, b.offset + b.text.length);
+  const shorter = Math.min(a.text.length, b.text.length);
+  return end <= start || shorter === 0 ? 0 : (end - start) / shorter;
+}
+
+/**
+ * Keeps the first (best-ranked) of every group of near-duplicates, preserving order: overlapping chunks of one page,
+ * and near-identical text anywhere in the list. Quadratic in the list length, meant for fused candidates (<= a few
+ * hundred), not for a whole index.
+ */
+export function collapseNearDuplicates<T extends ScoredChunk>(ranked: T[], opts: DedupeOptions = {}): T[] {
+  const overlapRatio = opts.overlapRatio ?? 0.5;
+  const textSimilarity = opts.textSimilarity ?? 0.8;
+  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
+  const kept: { chunk: T; shingles: Set<string> }[] = [];
+  for (const chunk of ranked) {
+    if (kept.length >= limit) break;
+    const sh = shingles(chunk.text);
+    const duplicate = kept.some(
+      (k) => overlapShare(k.chunk, chunk) >= overlapRatio || jaccard(k.shingles, sh) >= textSimilarity,
+    );
+    if (!duplicate) kept.push({ chunk, shingles: sh });
+  }
+  return kept.map((k) => k.chunk);
+}
+
+export interface PageAggregationOptions {
+  /**
+   * Share of each further chunk's score added to the page's best chunk score: a page with several matching
+   * passages beats a page with one equally good passage. 0 scores a page by its best chunk alone. @default 0.2
+   */
+  bonus?: number;
+}
+
+/** Same registry, project, document and page. */
+function pageKey(c: ScoredChunk): string {
+  return JSON.stringify([c.registry, c.projectId, c.documentId, c.page]);
+}
+
+/**
+ * Page-level ranking of fused chunks. A citation is a (document, page), so two chunks of one page are one answer
+ * location: each page is represented by its best chunk, scored max + bonus x (sum of its other chunks' scores),
+ * and the pages re-ranked. Scores stay in [0, 1] (capped) so they remain comparable with unaggregated ones.
+ */
+export function aggregateByPage<T extends ScoredChunk>(ranked: T[], opts: PageAggregationOptions = {}): T[] {
+  const bonus = opts.bonus ?? 0.2;
+  if (!(bonus >= 0 && bonus <= 1)) throw new RangeError(`page aggregation bonus must be in [0, 1], got ${bonus}`);
+  const pages = new Map<string, { best: T; score: number; first: number }>();
+  ranked.forEach((chunk, i) => {
+    const key = pageKey(chunk);
+    const page = pages.get(key);
+    if (!page) pages.set(key, { best: chunk, score: chunk.score, first: i });
+    else page.score += bonus * chunk.score;
+  });
+  return [...pages.values()]
+    .sort((a, b) => b.score - a.score || a.first - b.first)
+    .map((p) => ({ ...p.best, score: Math.min(1, p.score) }));
+}

@@ -1,0 +1,99 @@
+import { normalizedTerms } from './query.js';
+
+/**
+ * Citation markers in answers: `[n]`, and grouped forms `[1, 2]` or `[1][3]`. An answer may only cite passages that
+ * exist (CONTRACT 2: every marker refers to a citation in the list), so markers are validated after generation.
+ */
+
+/** `[1]`, `[1,2]`, `[1, 2, 3]`; not `[a]` nor `[1-3]` (ranges are rewritten first, see expandRanges). */
+const MARKER_GROUP = /\[(\s*\d{1,4}\s*(?:,\s*\d{1,4}\s*)*)\]/g;
+const RANGE_GROUP = /\[\s*(\d{1,4})\s*[-\u2013]\s*(\d{1,4})\s*\]/g;
+
+/** Rewrites `[2-4]` as `[2, 3, 4]` so range citations are validated like the others (bounded to 50 numbers). */
+function expandRanges(text: string): string {
+  return text.replace(RANGE_GROUP, (whole, a: string, b: string) => {
+    const from = Number(a);
+    const to = Number(b);
+    if (to < from || to - from > 50) return whole;
+    const ids: number[] = [];
+    for (let i = from; i <= to; i++) ids.push(i);
+    return `[${ids.join(', ')}]`;
+  });
+}
+
+/** Marker numbers in order of first appearance. */
+export function extractMarkers(text: string): number[] {
+  const seen = new Set<number>();
+  for (const m of expandRanges(text).matchAll(MARKER_GROUP)) {
+    for (const part of (m[1] ?? '').split(',')) seen.add(Number(part.trim()));
+  }
+  return [...seen];
+}
+
+export interface MarkerValidation {
+  text: string;
+  /** Marker numbers that referred to no citation and were removed. */
+  removed: number[];
+  /** Valid marker numbers that remain, in order of first appearance. */
+  kept: number[];
+}
+
+/**
+ * Removes markers that refer to no citation id; a group keeps its valid members (`[1, 9]` -> `[1]` when 9 is unknown)
+ * and is dropped when none remain. Whitespace left before punctuation by a removal is tidied.
+ */
+export function validateMarkers(text: string, validIds: Iterable<number>): MarkerValidation {
+  const valid = new Set(validIds);
+  const removed = new Set<number>();
+  const out = expandRanges(text).replace(MARKER_GROUP, (_whole, inner: string) => {
+    const ids = inner.split(',').map((s) => Number(s.trim()));
+    const ok = ids.filter((id) => valid.has(id));
+    for (const id of ids) if (!valid.has(id)) removed.add(id);
+    return ok.length === 0 ? '' : ok.map((id) => `[${id}]`).join('');
+  });
+  const tidied = out
+    .replace(/[ \t]+([.,;:!?])/g, '$1')
+    .replace(/[ \t]{2,}/g, ' ')
+    .replace(/[ \t]+$/gm, '')
+    .trim();
+  return { text: tidied, removed: [...removed].sort((a, b) => a - b), kept: extractMarkers(tidied) };
+}
+
+/** True when the text carries at least one marker. */
+export function hasMarkers(text: string): boolean {
+  return extractMarkers(text).length > 0;
+}
+
+export interface MarkablePassage {
+  id: number;
+  text: string;
+}
+
+/**
+ * Adds markers to an answer written without them (small models often ignore the instruction), conservatively: a
+ * sentence gets the marker of the passage holding most of its content words, and only when that passage holds at
+ * least `minShare` of them (and at least two). Sentences supported by no passage stay unmarked; when no sentence
+ * qualifies the caller should not trust the answer. Text that already has markers is returned unchanged.
+ */
+export function attachMarkers(answer: string, passages: MarkablePassage[], minShare = 0.6): { text: string; added: number } {
+  if (hasMarkers(answer)) return { text: answer, added: 0 };
+  const passageTerms = passages.map((p) => ({ id: p.id, terms: new Set(normalizedTerms(p.text)) }));
+  let added = 0;
+  const sentences = answer.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+/u);
+  const out = sentences.map((sentence) => {
+    const terms = [...new Set(normalizedTerms(sentence))];
+    if (terms.length < 2) return sentence;
+    let best: { id: number; share: number } | null = null;
+    for (const p of passageTerms) {
+      const share = terms.filter((t) => p.terms.has(t)).length / terms.length;
+      if (share >= minShare && (best === null || share > best.share)) best = { id: p.id, share };
+    }
+    if (best === null) return sentence;
+    added++;
+    const m = /^(.*?)([.!?]*)$/su.exec(sentence);
+    const body = m?.[1] ?? sentence;
+    const end = m?.[2] ?? '';
+    return `${body} [${best.id}]${end}`;
+  });
+  return { text: out.join(' '), added };
+}

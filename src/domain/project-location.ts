@@ -1,0 +1,85 @@
+import type { CountryLookup } from '../ports/country-lookup.js';
+import { countryInText, countryNameForCode, countryNamed } from './countries.js';
+import { type RawRecord, attributeOccurrences, attributeValues } from './raw-record.js';
+
+/** Attribute codes under which a registry states the host country itself (not observed in Verra records yet). */
+const COUNTRY_NAME_CODES = ['COUNTRY', 'COUNTRY_NAME', 'PROJECT_COUNTRY', 'HOST_COUNTRY'];
+const COUNTRY_CODE_CODES = ['COUNTRY_CODE', 'ISO_COUNTRY_CODE'];
+
+export type LocationSource = 'registry' | 'coordinates' | 'state-province' | 'proponent' | 'none';
+
+/**
+ * The project's country name (CONTRACT 5), in this order of trust:
+ * 1. a country the registry states (a COUNTRY-like attribute or a top-level `country`), spelled as our country
+ *    table spells it when recognised, else as the registry wrote it;
+ * 2. reverse geocoding of location.latitude/longitude. (0, 0) is treated as "no coordinates": registries use it
+ *    as a placeholder, and it lies in the Gulf of Guinea;
+ * 3. a country named in STATE_PROVINCE ("Guangdong Province, China") - a statement about the project site, so it
+ *    is used when the coordinates are missing or fall where no country is (open sea);
+ * 4. only when there are no coordinates at all: a country named in the proponent's location strings (the values
+ *    after the name in PROPONENT_NAME). They describe where the proponent's office is, which often differs from
+ *    the project's country, so coordinates that find no country are not overridden by them.
+ * '' when none of these gives a country.
+ */
+export function projectLocation(raw: RawRecord, countries: CountryLookup): { country: string; source: LocationSource } {
+  const stated = statedCountry(raw);
+  if (stated !== null) return { country: stated, source: 'registry' };
+
+  const point = usableCoordinates(raw);
+  if (point) {
+    const found = safeCountryAt(countries, point.latitude, point.longitude);
+    if (found !== null && found !== '') return { country: found, source: 'coordinates' };
+  }
+
+  for (const value of attributeValues(raw, 'STATE_PROVINCE')) {
+    const named = countryInText(value);
+    if (named !== null) return { country: named, source: 'state-province' };
+  }
+
+  if (!point) {
+    for (const values of attributeOccurrences(raw, 'PROPONENT_NAME')) {
+      for (const value of values.slice(1)) {
+        const named = countryInText(value);
+        if (named !== null) return { country: named, source: 'proponent' };
+      }
+    }
+  }
+  return { country: '', source: 'none' };
+}
+
+function statedCountry(raw: RawRecord): string | null {
+  const topLevel = (raw as Record<string, unknown>).country;
+  const candidates = [
+    ...(typeof topLevel === 'string' ? [topLevel] : []),
+    ...COUNTRY_NAME_CODES.flatMap((code) => attributeValues(raw, code)),
+  ];
+  for (const value of candidates) {
+    const text = value.trim();
+    if (text === '') continue;
+    return countryNamed(text) ?? (/^[A-Za-z]{2}$/.test(text) ? countryNameForCode(text) : null) ?? text;
+  }
+  for (const value of COUNTRY_CODE_CODES.flatMap((code) => attributeValues(raw, code))) {
+    const name = countryNameForCode(value);
+    if (name !== null) return name;
+  }
+  return null;
+}
+
+function usableCoordinates(raw: RawRecord): { latitude: number; longitude: number } | null {
+  const loc = raw.location;
+  if (!loc) return null;
+  const { latitude, longitude } = loc;
+  if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
+  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
+  if (latitude === 0 && longitude === 0) return null;
+  return { latitude, longitude };
+}
+
+function safeCountryAt(countries: CountryLookup, latitude: number, longitude: number): string | null {
+  try {
+    return countries.countryAt(latitude, longitude);
+  } catch {
+    // A failing lookup must not fail the record; the text fallbacks still apply.
+    return null;
+  }
+}

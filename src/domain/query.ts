@@ -1,0 +1,101 @@
+/**
+ * Query processing shared by retrieval and the extractive answer: the words of a question that can discriminate
+ * between passages. Question scaffolding ("what", "how much", "roughly") matches everywhere and only adds noise to
+ * a BM25 query; codes (VM0007, AR-AM0001) and numbers (256,109) are kept whole.
+ */
+
+const STOPWORDS = new Set(
+  (
+    'a about above across after again against all also am an and any are around as at be because been before being ' +
+    'between both but by can could did do does doing done during each either else for from further had has have ' +
+    'having he her here hers him his how i if in into is it its itself just let me more most much my no nor not of ' +
+    'off on once only or other our ours out over own per please same she should so some such than that the their ' +
+    'theirs them then there these they this those through to too under until up upon us very via was we were what ' +
+    'whatever when where whether which while who whom whose why will with within without would yes yet you your ' +
+    // question scaffolding: words a question uses to ask, not to describe what it looks for
+    'approximately roughly tell describe explain give list many say says said according document documents ' +
+    'mentioned stated state states named name'
+  ).split(' '),
+);
+
+export function isQueryStopword(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
+/** A word keeps internal punctuation only when it joins letters/digits: `AR-AM0001`, `5,35,052`, `AMS-III.AU`. */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.normalize('NFKC').split(/\s+/u)) {
+    const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    if (word.length > 0) out.push(word);
+  }
+  return out;
+}
+
+/** Words that discriminate, in order, without duplicates (case-insensitive). Falls back to all words if none are left. */
+export function contentWords(text: string): string[] {
+  const words = tokenize(text);
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const w of words) {
+    const lower = w.toLowerCase();
+    if (seen.has(lower) || STOPWORDS.has(lower)) continue;
+    seen.add(lower);
+    out.push(w);
+  }
+  return out.length > 0 ? out : words;
+}
+
+/**
+ * Clauses that name what the asker does NOT want: "(not Botany Farm)", "rather than the PDD", "as opposed to VM0007".
+ * Their words would otherwise pull the excluded project or document up, since bag-of-words retrieval and sentence
+ * embedders both ignore the negation. A parenthesis runs to its end; a bare clause to the next punctuation mark.
+ */
+const EXCLUSION_CLAUSE =
+  /\(\s*(?:not|excluding|except|other than|rather than|as opposed to|unlike|instead of)\b[^()]*\)|\b(?:rather than|as opposed to|instead of|other than|excluding)\b[^,;:.?!()]*/giu;
+
+/** The question without exclusion clauses (unchanged when removing them would leave nothing). */
+export function withoutExclusions(question: string): string {
+  const kept = question.replace(EXCLUSION_CLAUSE, ' ').replace(/\s+/g, ' ').trim();
+  return tokenize(kept).length > 0 ? kept : question;
+}
+
+/** The text given to full-text search: the content words of the question minus its exclusion clauses. */
+export function textSearchQuery(question: string): string {
+  return contentWords(withoutExclusions(question)).join(' ');
+}
+
+/**
+ * Navigation text (a table of contents, a list of figures): lines of dot leaders ending in page numbers. It repeats
+ * every heading word of the document, so it matches most questions about it, but never holds an answer.
+ */
+export function isNavigationText(text: string): boolean {
+  const leaders = text.match(/(?:\.\s?){5,}\s*\d{1,4}\b/g);
+  return (leaders?.length ?? 0) >= 3;
+}
+
+/** Letters-and-digits runs, lower-cased, with plural/possessive endings removed; codes and numbers untouched. */
+export function normalizedTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const w of tokenize(text)) {
+    const lower = w.toLowerCase();
+    if (STOPWORDS.has(lower)) continue;
+    if (/[\p{N}]/u.test(lower) || /[^\p{L}]/u.test(lower)) {
+      out.push(lower);
+      continue;
+    }
+    out.push(stem(lower));
+  }
+  return out;
+}
+
+/** Light stemming (plural and common verb endings) so "planted" meets "planting" and "emissions" meets "emission". */
+export function stem(word: string): string {
+  if (word.length <= 4) return word;
+  if (word.endsWith('ies') && word.length > 5) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('sses')) return word.slice(0, -2);
+  if (word.endsWith('ing') && word.length > 6) return word.slice(0, -3);
+  if (word.endsWith('ed') && word.length > 5) return word.slice(0, -2);
+  if (word.endsWith('s') && !/(ss|us|is)$/u.test(word)) return word.slice(0, -1);
+  return word;
+}

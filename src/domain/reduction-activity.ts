@@ -1,0 +1,124 @@
+import { expandSubcategories } from './subcategories.js';
+
+/**
+ * `metadata.reduction_activity`: what the project does to reduce or remove emissions, as short descriptions.
+ * Sources, in this order, without repeats:
+ * 1. the registry's subcategory codes expanded to names (PROJECT_SUBCATERGORY_NAMES: "ARR" -> "Afforestation,
+ *    Reforestation and Revegetation"), via src/domain/subcategories.ts, or an export row's activity columns;
+ * 2. activities the project description states in its own fields: "Project activity type Afforestation"
+ *    (VCS PD 1.3), "Type of project activity: ..." and similar labelled lines;
+ * 3. activities from a fixed vocabulary that the project description names repeatedly (at least twice, so a
+ *    passing mention or a methodology's list of applicability conditions does not count), most mentioned first;
+ * 4. the primary category, only when nothing above gave an activity.
+ */
+
+const LABELLED = [
+  /^project activity type\s*[:\-–]?\s*(.+)$/i,
+  /^(?:type of (?:the )?project activity|project activity type\(s\)|activity type)\s*[:\-–]\s*(.+)$/i,
+  /^(?:type and category\(ies\)[^:]*|technology\/measure)\s*[:\-–]\s*(.+)$/i,
+];
+
+/** Vocabulary of activities: a pattern over the document text and the description it stands for. */
+const VOCABULARY: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bafforestation\b/gi, 'Afforestation'],
+  [/\breforestation\b/gi, 'Reforestation'],
+  [/\brevegetation\b/gi, 'Revegetation'],
+  [/\bagroforestry\b/gi, 'Agroforestry'],
+  [/\bmangrove (?:restoration|planting|rehabilitation)\b/gi, 'Mangrove restoration'],
+  [/\bimproved forest management\b/gi, 'Improved forest management'],
+  [/\b(?:avoided (?:planned |unplanned )?deforestation|reducing emissions from deforestation)\b/gi, 'Avoided deforestation'],
+  [/\b(?:thermal oxidation|incineration|destruction|decomposition) of (?:the )?hfc[- ]?23\b/gi, 'HFC-23 destruction'],
+  [/\blandfill gas\b/gi, 'Landfill gas capture'],
+  [/\bbiogas\b/gi, 'Biogas recovery'],
+  [/\bmethane (?:recovery|capture|avoidance|destruction)\b/gi, 'Methane recovery'],
+  [/\b(?:intermittent(?:ly)? flood(?:ing|ed)?|alternate wetting and drying)\b/gi, 'Water management in rice cultivation'],
+  [/\bimproved (?:cook ?stoves?|cooking stoves?)\b/gi, 'Improved cookstoves'],
+  [/\b(?:water filters?|water purifi(?:er|cation))\b/gi, 'Safe drinking water supply'],
+  [/\bbiochar\b/gi, 'Biochar production'],
+  [/\bsoil organic carbon\b/gi, 'Soil organic carbon sequestration'],
+  [/\b(?:cover crop(?:s|ping)?)\b/gi, 'Cover cropping'],
+  [/\b(?:reduced|minimum|no)[- ]till(?:age)?\b/gi, 'Reduced tillage'],
+  [/\b(?:rotational|managed|adaptive multi-paddock) grazing\b/gi, 'Improved grazing management'],
+  [/\b(?:solar (?:power|pv|photovoltaic)|photovoltaic (?:power|plant))\b/gi, 'Solar power generation'],
+  [/\bwind (?:power|farm|turbines?|energy)\b/gi, 'Wind power generation'],
+  [/\bhydro ?(?:power|electric)\b/gi, 'Hydropower generation'],
+  [/\benergy efficiency\b/gi, 'Energy efficiency'],
+  [/\bfuel switch(?:ing)?\b/gi, 'Fuel switching'],
+  [/\bwetland (?:restoration|rewetting)|\brewetting\b/gi, 'Wetland restoration'],
+  [/\bdirect air capture\b/gi, 'Direct air capture'],
+  [/\benhanced (?:rock )?weathering\b/gi, 'Enhanced weathering'],
+];
+
+const MAX_FROM_VOCABULARY = 5;
+const MAX_LABEL_CHARS = 120;
+
+function clean(value: string): string {
+  return value
+    .replace(/\s+/g, ' ')
+    // Footnote markers glued to the end of a value ("Afforestation2").
+    .replace(/(\p{L})\d{1,2}$/u, '$1')
+    .replace(/[.;:,]+$/, '')
+    .trim();
+}
+
+function distinct(values: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const v of values) {
+    const t = v.trim();
+    if (t !== '' && !seen.has(t.toLowerCase())) {
+      seen.add(t.toLowerCase());
+      out.push(t);
+    }
+  }
+  return out;
+}
+
+/** Values of labelled activity lines ("Project activity type Afforestation") in page texts. */
+export function labelledActivities(pages: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const page of pages) {
+    for (const line of page.split(/\r?\n/)) {
+      const l = line.replace(/\s+/g, ' ').trim();
+      for (const re of LABELLED) {
+        const m = re.exec(l);
+        const value = m?.[1] ? clean(m[1]) : '';
+        if (value.length >= 3 && value.length <= MAX_LABEL_CHARS && /\p{L}/u.test(value)) out.push(value);
+      }
+    }
+  }
+  return distinct(out);
+}
+
+/** Activities of the vocabulary named at least `minMentions` times, most mentioned first. */
+export function namedActivities(pages: readonly string[], minMentions = 2): string[] {
+  const text = pages.join('\n').replace(/-\s*\n\s*/g, '').replace(/\s+/g, ' ');
+  const counts: { name: string; n: number; order: number }[] = [];
+  VOCABULARY.forEach(([re, name], order) => {
+    const n = text.match(re)?.length ?? 0;
+    if (n >= minMentions) counts.push({ name, n, order });
+  });
+  counts.sort((a, b) => b.n - a.n || a.order - b.order);
+  return distinct(counts.map((c) => c.name)).slice(0, MAX_FROM_VOCABULARY);
+}
+
+export function reductionActivities(input: {
+  /** PROJECT_SUBCATERGORY_NAMES values. */
+  subcategoryCodes: readonly string[];
+  /** Activity descriptions already in words (an export row's activity columns), kept as written. */
+  activityNames?: readonly string[];
+  /** PRIMARY_PROJECT_CATEGORY_NAME. */
+  category?: string;
+  /** Pages of the project description; empty when there is none. */
+  descriptionPages?: readonly string[];
+}): string[] {
+  const pages = input.descriptionPages ?? [];
+  const found = distinct([
+    ...expandSubcategories(input.subcategoryCodes),
+    ...(input.activityNames ?? []),
+    ...labelledActivities(pages),
+    ...namedActivities(pages),
+  ]);
+  if (found.length > 0) return found;
+  return distinct([input.category ?? '']);
+}

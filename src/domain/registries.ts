@@ -1,0 +1,34 @@
+/**
+ * The registries the service knows. Requests name a registry case-insensitively by its name or an alias; the
+ * service stores and filters by the canonical name and echoes the caller's spelling back (SPEC 2.1).
+ */
+export interface RegistryInfo {
+  /** Canonical name, as stored with every record and chunk. */
+  name: string;
+  aliases: readonly string[];
+}
+
+export const REGISTRIES: readonly RegistryInfo[] = [
+  { name: 'Verra', aliases: ['VCS', 'Verified Carbon Standard'] },
+  { name: 'Gold Standard', aliases: ['GS', 'GoldStandard', 'Gold Standard for the Global Goals'] },
+  { name: 'American Carbon Registry', aliases: ['ACR'] },
+  { name: 'Climate Action Reserve', aliases: ['CAR'] },
+  { name: 'Isometric', aliases: [] },
+  { name: 'CDM', aliases: ['UNFCCC', 'UNFCCC CDM', 'Clean Development Mechanism'] },
+  { name: 'Regen', aliases: ['Regen Registry', 'Regen Network'] },
+];
+
+const byLowerName = new Map<string, string>();
+for (const r of REGISTRIES) {
+  byLowerName.set(r.name.toLowerCase(), r.name);
+  for (const a of r.aliases) byLowerName.set(a.toLowerCase(), r.name);
+}
+
+/** Canonical registry name for a caller's spelling, or null when the service does not know it. */
+export function canonicalRegistry(name: string): string | null {
+  return byLowerName.get(name.trim().toLowerCase()) ?? null;
+}
+
+export function knownRegistryNames(): string[] {
+  return REGISTRIES.map((r) => r.name);
+}

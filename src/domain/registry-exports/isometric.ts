@@ -1,0 +1,82 @@
+import type { CountryLookup } from '../../ports/country-lookup.js';
+import {
+  cell,
+  countryCell,
+  distinct,
+  humanize,
+  isoPeriod,
+  optionalNumberCell,
+  type ExportRow,
+  type RegistryExportMapping,
+} from './common.js';
+
+/**
+ * Isometric has no numeric project ids ("prj_1K3VWSDS61S0QKV7") but a short code ("TS26"); the service's numeric id
+ * is the short code read as a base-36 number (TS26 -> 1389390), so it is stable, unique per code and reversible
+ * (`id.toString(36).toUpperCase()`, left-padded with 0 to the code's length).
+ */
+export function isometricProjectId(shortCode: string): number | null {
+  const code = shortCode.trim();
+  if (!/^[0-9A-Za-z]{1,10}$/.test(code)) return null;
+  const n = Number.parseInt(code, 36);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+function location(row: ExportRow, countries: CountryLookup): string {
+  const named = countryCell(cell(row, 'location.country_name'));
+  if (named !== '') return named;
+  const lat = Number(cell(row, 'location.latitude'));
+  const lon = Number(cell(row, 'location.longitude'));
+  if (cell(row, 'location.latitude') !== '' && Number.isFinite(lat) && Number.isFinite(lon)) {
+    const found = countries.countryAt(lat, lon);
+    if (found) return found;
+  }
+  return cell(row, 'country_code');
+}
+
+export const isometricExport: RegistryExportMapping = {
+  source: 'isometric',
+  registry: 'Isometric',
+  idColumn: 'short_code',
+  requiredColumns: ['id', 'name', 'status', 'short_code'],
+  projectId: (row) => isometricProjectId(cell(row, 'short_code')),
+  fields(row, countries) {
+    const issued = optionalNumberCell(row, 'issued_credits_total.credits');
+    const retired = optionalNumberCell(row, 'retired_credits_total.credits');
+    const pathway = humanize(cell(row, 'pathway'));
+    const protocol = cell(row, 'protocol_slug');
+    return {
+      name: cell(row, 'name'),
+      description: cell(row, 'supplier.long_description') || cell(row, 'supplier.short_description'),
+      location: location(row, countries),
+      methodology: protocol,
+      proponent: cell(row, 'supplier.organisation.name'),
+      reductions: 0,
+      registration: null,
+      status: humanize(cell(row, 'status')),
+      type: pathway,
+      creditPeriods: isoPeriod(row, 'crediting_period_start', 'crediting_period_end'),
+      sizeHectares: 0,
+      ...(issued !== undefined ? { issuances: issued } : {}),
+      ...(retired !== undefined ? { retirements: retired } : {}),
+      reductionActivity: distinct([pathway, humanize(protocol)]),
+    };
+  },
+  columns: {
+    resourceIdentifier: 'short_code read as base 36 ("TS26" -> 1389390); id (prj_...) stays in raw',
+    name: 'name',
+    description: 'supplier.long_description, else supplier.short_description',
+    location: 'location.country_name, else reverse geocoding of location.latitude/longitude, else country_code',
+    methodology: 'protocol_slug',
+    proponent: 'supplier.organisation.name',
+    reductions: '(none: 0)',
+    registration: '(none: null)',
+    status: 'status humanised ("under_validation" -> "Under validation")',
+    type: 'pathway humanised',
+    'Reported Period': 'crediting_period_start .. crediting_period_end',
+    'Size (Hectares)': '(none: 0)',
+    'metadata.reduction_activity': 'pathway + protocol_slug, humanised',
+    'metadata.issuances': 'issued_credits_total.credits',
+    'metadata.retirements': 'retired_credits_total.credits',
+  },
+};

@@ -1,0 +1,124 @@
+/**
+ * Parsing of the string values registries put in raw attributes (SPEC 2.5: numbers and units travel inside
+ * strings). Every function here is total: odd input gives null, never an exception, so that a cleaned record
+ * can always be derived.
+ */
+
+/** A calendar date without time or zone; month 1-12. */
+export interface CalendarDate {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/**
+ * Years outside this range are treated as typing errors: a date in year 20 or 9999 would otherwise spread
+ * emission reductions over thousands of years.
+ */
+export const MIN_YEAR = 1900;
+export const MAX_YEAR = 2200;
+
+/**
+ * A number written by a registry: "59906", " 59,906 ", "1,950.5 Hectares", "-12.5", "12,5" (a lone comma not
+ * followed by exactly three digits is a decimal comma). Leading text is not skipped: "about 5" is null.
+ */
+export function parseRegistryNumber(value: string | undefined | null): number | null {
+  if (typeof value !== 'string') return null;
+  const text = value.trim().replace(/[\u00a0\u202f]/g, ' ');
+  const thousands = /^([+-]?)(\d{1,3}(?:[, ]\d{3})+)(\.\d+)?(?![\d,])/.exec(text);
+  if (thousands) {
+    const n = Number(`${thousands[1] ?? ''}${(thousands[2] ?? '').replace(/[, ]/g, '')}${thousands[3] ?? ''}`);
+    return Number.isFinite(n) ? n : null;
+  }
+  const plain = /^([+-]?)(\d+(?:\.\d+)?|\.\d+)(?![\d,])/.exec(text);
+  if (plain) {
+    const n = Number(`${plain[1] ?? ''}${plain[2] ?? ''}`);
+    return Number.isFinite(n) ? n : null;
+  }
+  const decimalComma = /^([+-]?)(\d+),(\d+)(?![\d,.])/.exec(text);
+  if (decimalComma) {
+    const n = Number(`${decimalComma[1] ?? ''}${decimalComma[2] ?? ''}.${decimalComma[3] ?? ''}`);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+const HECTARES_PER_ACRE = 0.40468564224;
+
+/**
+ * An area in hectares from "6545 Hectares", "1,950.5 ha" or a bare number (hectares assumed). Verra writes
+ * hectares; acres and km2 are converted because other registries' exports use them. Null when unparsable,
+ * negative or in an unknown unit.
+ */
+export function parseHectares(value: string | undefined | null): number | null {
+  const n = parseRegistryNumber(value);
+  if (n === null || n < 0 || typeof value !== 'string') return null;
+  const unit = value
+    .trim()
+    .replace(/^[+-]?[\d.,\s\u00a0\u202f]+/, '')
+    .trim()
+    .toLowerCase();
+  if (unit === '' || /^(hectares?|has?\.?)$/.test(unit)) return n;
+  if (/^(acres?|ac\.?)$/.test(unit)) return roundTo(n * HECTARES_PER_ACRE, 2);
+  if (/^(km2|km²|sq\.? ?km|square kilometres?|square kilometers?)$/.test(unit)) return n * 100;
+  return null;
+}
+
+export function isValidDate(d: CalendarDate): boolean {
+  if (!Number.isInteger(d.year) || !Number.isInteger(d.month) || !Number.isInteger(d.day)) return false;
+  if (d.year < MIN_YEAR || d.year > MAX_YEAR || d.month < 1 || d.month > 12 || d.day < 1) return false;
+  return d.day <= daysInMonth(d.year, d.month);
+}
+
+/** dd/mm/yyyy (also d/m/yyyy, with - or . as separator), the registry's form. Null for impossible dates. */
+export function parseDayMonthYear(value: string): CalendarDate | null {
+  const m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(value.trim());
+  if (!m) return null;
+  const d = { day: Number(m[1]), month: Number(m[2]), year: Number(m[3]) };
+  return isValidDate(d) ? d : null;
+}
+
+/** yyyy-mm-dd, optionally followed by an ISO time ("2023-01-12T06:54:02.97Z"): the calendar date as written. */
+export function parseIsoDate(value: string): CalendarDate | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value.trim());
+  if (!m) return null;
+  const d = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
+  return isValidDate(d) ? d : null;
+}
+
+/** A registry date in either form; null when it is neither or impossible (31/02/2020). */
+export function parseRegistryDate(value: string | undefined | null): CalendarDate | null {
+  if (typeof value !== 'string') return null;
+  return parseDayMonthYear(value) ?? parseIsoDate(value);
+}
+
+export function formatDayMonthYear(d: CalendarDate): string {
+  return `${String(d.day).padStart(2, '0')}/${String(d.month).padStart(2, '0')}/${String(d.year).padStart(4, '0')}`;
+}
+
+export function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+}
+
+export function daysInYear(year: number): number {
+  return isLeapYear(year) ? 366 : 365;
+}
+
+/** Days since 1970-01-01 (UTC calendar arithmetic, so no time zone or DST can shift a day). */
+export function dayNumber(d: CalendarDate): number {
+  return Math.round(Date.UTC(d.year, d.month - 1, d.day) / 86_400_000);
+}
+
+export function fromDayNumber(n: number): CalendarDate {
+  const date = new Date(n * 86_400_000);
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+export function roundTo(n: number, decimals: number): number {
+  const f = 10 ** decimals;
+  return Math.round(n * f) / f;
+}

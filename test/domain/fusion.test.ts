@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { aggregateByPage, collapseNearDuplicates, reciprocalRankFusion } from '../../src/domain/fusion.js';
+import type { ScoredChunk } from '../../src/ports/vector-index.js';
+
+function chunk(id: string, over: Partial<ScoredChunk> = {}): ScoredChunk {
+  return {
+    id,
+    registry: 'Verra',
+    projectId: 1,
+    documentId: 'd1',
+    documentTitle: 'PD.pdf',
+    documentType: 'Project Description',
+    uri: 'https://example.org/pd.pdf',
+    page: 1,
+    offset: 0,
+    text: `passage ${id} with its own distinct words number ${id}`,
+    score: 1,
+    ...over,
+  };
+}
+
+describe('reciprocalRankFusion', () => {
+  it('ranks a chunk found by both retrievers above chunks found by one', () => {
+    const text = [chunk('a'), chunk('b'), chunk('c')];
+    const vector = [chunk('d'), chunk('c'), chunk('e')];
+    const fused = reciprocalRankFusion([
+      { name: 'text', items: text },
+      { name: 'vector', items: vector },
+    ]);
+    expect(fused.map((c) => c.id)).toEqual(['c', 'a', 'd', 'b', 'e']);
+    const c = fused[0];
+    expect(c?.sources).toEqual([
+      { name: 'text', rank: 3, score: 1 },
+      { name: 'vector', rank: 2, score: 1 },
+    ]);
+  });
+
+  it('computes weighted RRF scores normalised to [0, 1]', () => {
+    const fused = reciprocalRankFusion(
+      [
+        { name: 'text', weight: 1, items: [chunk('a'), chunk('b')] },
+        { name: 'vector', weight: 3, items: [chunk('b'), chunk('a')] },
+      ],
+      { k: 10 },
+    );
+    // b: 1/12 + 3/11; a: 1/11 + 3/12; max: 4/11
+    expect(fused.map((c) => c.id)).toEqual(['b', 'a']);
+    expect(fused[0]?.score).toBeCloseTo((1 / 12 + 3 / 11) / (4 / 11), 10);
+    expect(fused[1]?.score).toBeCloseTo((1 / 11 + 3 / 12) / (4 / 11), 10);
+    const top = reciprocalRankFusion([{ name: 'x', items: [chunk('z')] }, { name: 'y', items: [chunk('z')] }]);
+    expect(top[0]?.score).toBeCloseTo(1, 12);
+  });
+
+  it('is deterministic on ties and counts an id repeated within one list once', () => {
+    const fused = reciprocalRankFusion([
+      { name: 'text', items: [chunk('a'), chunk('a'), chunk('b')] },
+      { name: 'vector', items: [chunk('b'), chunk('a')] },
+    ]);
+    // a: ranks 1 (text) and 2 (vector); b: ranks 3 (text, its second entry is ignored) and 1 (vector)
+    expect(fused.map((c) => c.id)).toEqual(['a', 'b']);
+    expect(fused[0]?.sources.filter((s) => s.name === 'text')).toHaveLength(1);
+    const tie = reciprocalRankFusion([
+      { name: 'text', items: [chunk('x')] },
+      { name: 'vector', items: [chunk('y')] },
+    ]);
+    expect(tie.map((c) => c.id)).toEqual(['x', 'y']);
+  });
+
+  it('handles empty lists and rejects invalid parameters', () => {
+    expect(reciprocalRankFusion([])).toEqual([]);
+    expect(reciprocalRankFusion([{ name: 'text', items: [] }])).toEqual([]);
+    expect(() => reciprocalRankFusion([{ name: 'text', weight: -1, items: [chunk('a')] }])).toThrow(/weight of "text"/);
+    expect(() => reciprocalRankFusion([], { k: Number.NaN })).toThrow(/k must be/);
+  });
+
+  it('lets a zero weight turn a retriever off without losing its chunks', () => {
+    const fused = reciprocalRankFusion([
+      { name: 'text', weight: 0, items: [chunk('a')] },
+      { name: 'vector', items: [chunk('b')] },
+    ]);
+    expect(fused.map((c) => c.id)).toEqual(['b', 'a']);
+    expect(fused[1]?.score).toBe(0);
+  });
+});
+
+describe('collapseNearDuplicates', () => {
+  const long = (seed: string) =>
+    `The project area covers ${seed} hectares of degraded land in the district, planted with native species under ` +
+    `the grouped project design, monitored every five years by the validation and verification body`;
+
+  it('keeps the better-ranked of two overlapping chunks of the same page', () => {
+    const first = chunk('a', { offset: 0, text: 'x'.repeat(100) });
+    const overlapping = chunk('b', { offset: 40, text: 'y'.repeat(100) });
+    const farther = chunk('c', { offset: 180, text: 'z'.repeat(100) });
+    expect(collapseNearDuplicates([first, overlapping, farther]).map((c) => c.id)).toEqual(['a', 'c']);
+  });
+
+  it('does not treat equal offsets on other pages, documents or projects as overlap', () => {
+    const a = chunk('a', { text: long('100') + ' alpha' });
+    const otherPage = chunk('b', { page: 2, text: 'completely different words on another page of this document' });
+    const otherDoc = chunk('c', { documentId: 'd2', text: 'another document speaks of monitoring plans and sampling' });
+    const otherProject = chunk('d', { projectId: 2, text: 'a different project with a leakage belt of forest areas' });
+    expect(collapseNearDuplicates([a, otherPage, otherDoc, otherProject])).toHaveLength(4);
+  });
+
+  it('collapses identical boilerplate repeated in another document, keeping the first', () => {
+    const a = chunk('a', { documentId: 'd1', text: long('29,018') });
+    const copy = chunk('b', { documentId: 'd2', page: 7, offset: 300, text: `  ${long('29,018')}\n` });
+    const different = chunk('c', { documentId: 'd3', text: 'Crediting period of 20 years from 15/07/2022 to 14/07/2042 for the first instance.' });
+    expect(collapseNearDuplicates([a, copy, different]).map((c) => c.id)).toEqual(['a', 'c']);
+  });
+
+  it('keeps passages that share a template but differ in substance', () => {
+    const a = chunk('a', { text: 'The permanence period of Botany Farm is 25 years from the start date of the project as declared.' });
+    const b = chunk('b', {
+      documentId: 'd2',
+      text: 'Fonthill Farms commits to a permanence period of 40 years, measured from its first monitoring round.',
+    });
+    expect(collapseNearDuplicates([a, b])).toHaveLength(2);
+  });
+});
+
+describe('collapseNearDuplicates limit', () => {
+  it('stops after `limit` distinct passages', () => {
+    const many = Array.from({ length: 10 }, (_, i) => chunk(`c${i}`, { page: i + 1 }));
+    expect(collapseNearDuplicates(many, { limit: 3 }).map((c) => c.id)).toEqual(['c0', 'c1', 'c2']);
+  });
+});
+
+describe('aggregateByPage', () => {
+  it('keeps one candidate per page, its best chunk, scored max + bonus x the others', () => {
+    const ranked = [
+      chunk('p1a', { page: 1, score: 0.9 }),
+      chunk('p2a', { page: 2, score: 0.8 }),
+      chunk('p2b', { page: 2, offset: 500, score: 0.5 }),
+      chunk('p1b', { page: 1, offset: 500, score: 0.1 }),
+      chunk('p3a', { page: 3, score: 0.85 }),
+    ];
+    const out = aggregateByPage(ranked, { bonus: 0.2 });
+    // p1: 0.9 + 0.2 x 0.1 = 0.92; p2: 0.8 + 0.2 x 0.5 = 0.9 overtakes p3 (0.85, one chunk).
+    expect(out.map((c) => c.id)).toEqual(['p1a', 'p2a', 'p3a']);
+    const scores = out.map((c) => c.score);
+    [0.92, 0.9, 0.85].forEach((want, i) => expect(scores[i]).toBeCloseTo(want, 10));
+  });
+
+  it('lets several matching chunks lift a page above a page with one slightly better chunk', () => {
+    const ranked = [
+      chunk('single', { page: 1, score: 0.6 }),
+      chunk('m1', { page: 2, score: 0.55 }),
+      chunk('m2', { page: 2, offset: 300, score: 0.5 }),
+      chunk('m3', { page: 2, offset: 600, score: 0.5 }),
+    ];
+    expect(aggregateByPage(ranked).map((c) => c.id)).toEqual(['m1', 'single']);
+    // Without a bonus the best chunk alone decides.
+    expect(aggregateByPage(ranked, { bonus: 0 }).map((c) => c.id)).toEqual(['single', 'm1']);
+  });
+
+  it('treats the same page number of another document, project or registry as another page', () => {
+    const ranked = [
+      chunk('a', { page: 4 }),
+      chunk('b', { page: 4, documentId: 'd2' }),
+      chunk('c', { page: 4, projectId: 2 }),
+      chunk('d', { page: 4, registry: 'CDM' }),
+    ];
+    expect(aggregateByPage(ranked).map((c) => c.id)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('caps scores at 1 and rejects a bonus outside [0, 1]', () => {
+    const ranked = [chunk('a', { score: 1 }), chunk('b', { offset: 100, score: 1 })];
+    expect(aggregateByPage(ranked, { bonus: 1 })[0]?.score).toBe(1);
+    expect(() => aggregateByPage(ranked, { bonus: -0.1 })).toThrow(RangeError);
+    expect(() => aggregateByPage(ranked, { bonus: Number.NaN })).toThrow(RangeError);
+    expect(aggregateByPage([])).toEqual([]);
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { attachMarkers, extractMarkers, hasMarkers, validateMarkers } from '../../src/domain/markers.js';
+
+describe('extractMarkers', () => {
+  it('reads single, grouped, adjacent and range markers in order of first appearance', () => {
+    expect(extractMarkers('A [2]. B [1, 3]. C [3][4]. D [5-7]. E [2].')).toEqual([2, 1, 3, 4, 5, 6, 7]);
+  });
+  it('ignores bracketed text that is not a marker', () => {
+    expect(extractMarkers('see [a], [ ], [1.5], [x1] and array[0 ]')).toEqual([0]);
+    expect(hasMarkers('no markers here (1)')).toBe(false);
+  });
+});
+
+describe('validateMarkers', () => {
+  it('removes a marker that refers to no citation and reports it', () => {
+    const v = validateMarkers('The period is 20 years [1]. It starts in 2022 [9].', [1, 2]);
+    expect(v.text).toBe('The period is 20 years [1]. It starts in 2022.');
+    expect(v.removed).toEqual([9]);
+    expect(v.kept).toEqual([1]);
+  });
+  it('keeps the valid members of a group and splits it into single markers', () => {
+    const v = validateMarkers('Both agree [1, 7, 2].', [1, 2, 3]);
+    expect(v.text).toBe('Both agree [1][2].');
+    expect(v.removed).toEqual([7]);
+  });
+  it('expands ranges before validating them', () => {
+    expect(validateMarkers('Several say so [2-4].', [2, 3]).text).toBe('Several say so [2][3].');
+  });
+  it('leaves an answer with only valid markers unchanged', () => {
+    const text = 'Density is 1,111 trees per hectare [1] with 3 x 3 m spacing [2].';
+    expect(validateMarkers(text, [1, 2])).toEqual({ text, removed: [], kept: [1, 2] });
+  });
+  it('removes every marker when there are no citations, including zero', () => {
+    expect(validateMarkers('Nothing [0] supports [1] this.', []).text).toBe('Nothing supports this.');
+  });
+});
+
+describe('attachMarkers', () => {
+  const passages = [
+    { id: 1, text: 'The crediting period is 20 years, from 15/07/2022 to 14/07/2042, renewable twice.' },
+    { id: 2, text: 'The project plants native trees on fallow land owned by indigenous communities in Purulia.' },
+  ];
+  it('marks sentences that a passage clearly supports', () => {
+    const r = attachMarkers('The crediting period is 20 years from 15/07/2022. Native trees are planted on fallow land.', passages);
+    expect(r.text).toBe('The crediting period is 20 years from 15/07/2022 [1]. Native trees are planted on fallow land [2].');
+    expect(r.added).toBe(2);
+  });
+  it('leaves unsupported sentences unmarked', () => {
+    const r = attachMarkers('The moon orbits the earth every month. The crediting period is 20 years.', passages);
+    expect(r.text).toBe('The moon orbits the earth every month. The crediting period is 20 years [1].');
+    expect(r.added).toBe(1);
+    expect(attachMarkers('Bananas are yellow.', passages).added).toBe(0);
+  });
+  it('does not touch an answer that already has markers', () => {
+    expect(attachMarkers('Twenty years [2].', passages)).toEqual({ text: 'Twenty years [2].', added: 0 });
+  });
+});

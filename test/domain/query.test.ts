@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { isNavigationText, textSearchQuery, withoutExclusions } from '../../src/domain/query.js';
+
+describe('withoutExclusions', () => {
+  it('drops parenthesised and bare exclusion clauses', () => {
+    expect(withoutExclusions('What is the permanence period of the Fonthill Farms project (not Botany Farm)?')).toBe(
+      'What is the permanence period of the Fonthill Farms project ?',
+    );
+    expect(withoutExclusions('How many requests did the Gujarat validation raise (excluding the forestry one)?')).toBe(
+      'How many requests did the Gujarat validation raise ?',
+    );
+    expect(withoutExclusions('Which leakage approach does VM0006 use, rather than the one in VM0007?')).toBe(
+      'Which leakage approach does VM0006 use, ?',
+    );
+    expect(withoutExclusions('What does the PDD say, as opposed to the validation report, about HFC-23?')).toBe(
+      'What does the PDD say, , about HFC-23?',
+    );
+  });
+
+  it('keeps negations that are part of what is asked', () => {
+    const q = 'Which activities are not eligible under VM0004?';
+    expect(withoutExclusions(q)).toBe(q);
+    expect(withoutExclusions('Is a project that does not rewet peat eligible, and why not?')).toBe(
+      'Is a project that does not rewet peat eligible, and why not?',
+    );
+    // Known limit: a parenthesis opening with "not" is always read as an exclusion.
+    expect(withoutExclusions('Is the project (not yet registered) eligible?')).toBe('Is the project eligible?');
+  });
+
+  it('returns the question unchanged when nothing would be left', () => {
+    expect(withoutExclusions('(not Botany Farm)')).toBe('(not Botany Farm)');
+    expect(withoutExclusions('')).toBe('');
+  });
+
+  it('feeds the full-text query', () => {
+    expect(textSearchQuery('What is the permanence period of Fonthill Farms (not Botany Farm)?')).toBe(
+      'permanence period Fonthill Farms',
+    );
+  });
+});
+
+describe('isNavigationText', () => {
+  it('recognises a table of contents by its dot leaders and page numbers', () => {
+    const toc = [
+      '1.9. Project Crediting Period ........................................ 5',
+      '1.10. Permanence Period ............................................. 5',
+      '1.11. Project Area . . . . . . . . . . . . . . . . . . . . . . . . . . 6',
+    ].join('\n');
+    expect(isNavigationText(toc)).toBe(true);
+  });
+
+  it('does not flag prose, a single leader line or numbered decimals', () => {
+    expect(isNavigationText('The permanence period is 40 years... as stated in section 1.10 on page 5.')).toBe(false);
+    expect(isNavigationText('Contents ........ 3\nThe project is located in England.')).toBe(false);
+    expect(isNavigationText('Values 1.2.3.4.5.6 and 0.5, 0.6, 0.7 tCO2e.')).toBe(false);
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { COUNTRY_NAMES, countryInText, countryNameForCode, countryNamed } from '../../src/domain/countries.js';
+import { expandSubcategories, subcategoryName } from '../../src/domain/subcategories.js';
+
+describe('subcategory codes', () => {
+  it.each([
+    ['ARR', 'Afforestation, Reforestation and Revegetation'],
+    ['ALM', 'Agricultural Land Management'],
+    ['IFM', 'Improved Forest Management'],
+    ['REDD', 'Reducing Emissions from Deforestation and Forest Degradation'],
+    ['WRC', 'Wetlands Restoration and Conservation'],
+    ['ACoGS', 'Avoided Conversion of Grasslands and Shrublands'],
+    ['acogs', 'Avoided Conversion of Grasslands and Shrublands'],
+  ])('expands %s', (code, name) => {
+    expect(subcategoryName(code)).toBe(name);
+  });
+
+  it('keeps an unknown code as written rather than dropping it', () => {
+    expect(subcategoryName(' XYZ ')).toBe('XYZ');
+  });
+
+  it('splits combined values and removes repeats, keeping order', () => {
+    expect(expandSubcategories(['ARR; WRC', 'REDD, ARR', 'IFM/ALM'])).toEqual([
+      'Afforestation, Reforestation and Revegetation',
+      'Wetlands Restoration and Conservation',
+      'Reducing Emissions from Deforestation and Forest Degradation',
+      'Improved Forest Management',
+      'Agricultural Land Management',
+    ]);
+    expect(expandSubcategories([])).toEqual([]);
+    expect(expandSubcategories([' ; '])).toEqual([]);
+  });
+});
+
+describe('country names', () => {
+  it('uses short English names for the codes country-coder returns', () => {
+    expect(countryNameForCode('CN')).toBe('China');
+    expect(countryNameForCode('us')).toBe('United States');
+    expect(countryNameForCode('GB')).toBe('United Kingdom');
+    expect(countryNameForCode('IN')).toBe('India');
+    expect(countryNameForCode('ZZ')).toBeNull();
+    expect(Object.keys(COUNTRY_NAMES).length).toBeGreaterThan(190);
+  });
+
+  it('recognises names and aliases ignoring case, accents and apostrophe style', () => {
+    expect(countryNamed('china')).toBe('China');
+    expect(countryNamed("People's Republic of China")).toBe('China');
+    expect(countryNamed('Viet Nam')).toBe('Vietnam');
+    expect(countryNamed('Cote d’Ivoire')).toBe("Côte d'Ivoire");
+    expect(countryNamed('USA')).toBe('United States');
+    expect(countryNamed('Guangdong Province')).toBeNull();
+  });
+
+  it('finds the country segment of a location string, never a partial word', () => {
+    expect(countryInText('Guangdong Province, China')).toBe('China');
+    expect(countryInText('Miramichi, New Brunswick, Canada')).toBe('Canada');
+    expect(countryInText('Santa Fe, New Mexico')).toBeNull();
+    expect(countryInText('Papua New Guinea')).toBe('Papua New Guinea');
+    expect(countryInText('West Bengal')).toBeNull();
+    expect(countryInText('')).toBeNull();
+  });
+
+  it('does not read two-letter codes in free text as countries (CA is usually California)', () => {
+    expect(countryInText('Sacramento, CA')).toBeNull();
+  });
+});
