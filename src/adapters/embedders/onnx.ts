@@ -1,0 +1,144 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '../../config.js';
+import type { Logger } from '../../logger.js';
+import type { Embedder } from '../../ports/embedder.js';
+import { assertTexts, embedInBatches, toUnitVector } from './common.js';
+import type { OnnxWorkerData } from './onnx-worker.js';
+import { startModelWorker } from './worker-client.js';
+
+export interface OnnxEmbedderOptions {
+  /** Hugging Face model id in transformers.js layout, e.g. `Xenova/all-MiniLM-L6-v2`. */
+  modelId: string;
+  /** Folder holding `<modelId>/{config.json,tokenizer.json,tokenizer_config.json,onnx/model_quantized.onnx}`. */
+  modelsDir: string;
+  /** Download missing files from the Hugging Face hub into modelsDir. @default false */
+  allowRemoteModels?: boolean;
+  /** @default 16 */
+  maxBatchSize?: number;
+  /**
+   * Word pieces per text, special tokens included. @default sentence_bert_config.json's max_seq_length when the
+   * model folder has one, else 256 for the all-MiniLM models, else the tokenizer's limit capped at 512.
+   */
+  maxSeqLength?: number;
+  /** @default 120000 */
+  loadTimeoutMs?: number;
+  logger?: Logger;
+}
+
+/** The files transformers.js reads for a feature-extraction model. */
+const REQUIRED_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json'];
+/** transformers.js 3 loads onnx/model_quantized.onnx for `dtype: 'q8'` and onnx/model.onnx for `fp32`. */
+const WEIGHTS = [
+  { dtype: 'q8', file: 'onnx/model_quantized.onnx' },
+  { dtype: 'fp32', file: 'onnx/model.onnx' },
+] as const;
+
+/**
+ * sentence-transformers truncates these at 256 word pieces (their sentence_bert_config.json), although BERT takes
+ * 512: the models were trained on inputs of that length, and we must embed exactly as the model card does.
+ */
+const KNOWN_MAX_SEQ_LENGTH: Record<string, number> = {
+  'all-minilm-l6-v2': 256,
+  'all-minilm-l12-v2': 256,
+};
+
+/** Asymmetric models trained with prefixes (E5); symmetric models like MiniLM take none. */
+function prefixesFor(modelId: string): { query: string; document: string } {
+  if (/(^|\/)(multilingual-)?e5-/i.test(modelId)) return { query: 'query: ', document: 'passage: ' };
+  return { query: '', document: '' };
+}
+
+const MODEL_ID = /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/;
+
+function readMaxSeqLength(modelDir: string): number | undefined {
+  try {
+    const v: unknown = JSON.parse(readFileSync(path.join(modelDir, 'sentence_bert_config.json'), 'utf8'));
+    const n = typeof v === 'object' && v !== null ? (v as { max_seq_length?: unknown }).max_seq_length : undefined;
+    return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sentence-transformers models exported to ONNX (e.g. `onnx:Xenova/all-MiniLM-L6-v2`), run by onnxruntime-node
+ * through transformers.js in a worker thread. Vectors are mean-pooled and L2-normalised.
+ */
+export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Embedder> {
+  const { modelId } = opts;
+  if (!MODEL_ID.test(modelId) || modelId.includes('..')) {
+    throw new ConfigError(`EMBEDDER=onnx:${modelId}: expected a Hugging Face model id such as Xenova/all-MiniLM-L6-v2`);
+  }
+  const maxBatchSize = opts.maxBatchSize ?? 16;
+  if (!(Number.isInteger(maxBatchSize) && maxBatchSize > 0)) {
+    throw new TypeError(`onnx embedder: maxBatchSize must be a positive integer, got ${maxBatchSize}`);
+  }
+  if (opts.maxSeqLength !== undefined && !(Number.isInteger(opts.maxSeqLength) && opts.maxSeqLength >= 8)) {
+    throw new TypeError(`onnx embedder: maxSeqLength must be an integer >= 8, got ${opts.maxSeqLength}`);
+  }
+  const allowRemote = opts.allowRemoteModels ?? false;
+  const modelsDir = path.resolve(opts.modelsDir);
+  const modelDir = path.join(modelsDir, modelId);
+
+  const missing = REQUIRED_FILES.filter((f) => !existsSync(path.join(modelDir, f))).map((f) => path.join(modelDir, f));
+  const weights = WEIGHTS.find((w) => existsSync(path.join(modelDir, w.file)));
+  if (!weights) missing.push(path.join(modelDir, WEIGHTS[0].file));
+  if (missing.length > 0 && !allowRemote) {
+    throw new ConfigError(
+      `model ${modelId} is not in MODELS_DIR (${modelsDir}): missing ${missing.join(', ')}; ` +
+        'run scripts/fetch-models.sh or set ALLOW_REMOTE_MODELS=true',
+    );
+  }
+  const baseName = (modelId.split('/').pop() ?? modelId).toLowerCase();
+  const prefixes = prefixesFor(modelId);
+  const data: OnnxWorkerData = {
+    modelId,
+    modelsDir,
+    allowRemoteModels: allowRemote,
+    // The hub's Xenova/* and onnx-community/* repos ship model_quantized.onnx, as we provision locally.
+    dtype: weights?.dtype ?? 'q8',
+    maxSeqLength: opts.maxSeqLength ?? 0,
+    configuredMaxSeqLength: readMaxSeqLength(modelDir) ?? KNOWN_MAX_SEQ_LENGTH[baseName] ?? 0,
+    queryPrefix: prefixes.query,
+    documentPrefix: prefixes.document,
+  };
+
+  let worker;
+  try {
+    worker = await startModelWorker({
+      module: 'onnx-worker',
+      data: { ...data },
+      label: `ONNX ${modelId}`,
+      isolation: 'process',
+      ...(opts.loadTimeoutMs !== undefined ? { loadTimeoutMs: opts.loadTimeoutMs } : {}),
+      ...(opts.logger ? { logger: opts.logger } : {}),
+    });
+  } catch (err) {
+    const hint = allowRemote ? '' : '; run scripts/fetch-models.sh or set ALLOW_REMOTE_MODELS=true';
+    throw new ConfigError(`cannot load ONNX model ${modelId} from ${modelDir}: ${(err as Error).message}${hint}`);
+  }
+  const dimensions = Number(worker.info.dimensions);
+  const maxSeqLength = Number(worker.info.maxSeqLength);
+  if (!(dimensions > 0 && maxSeqLength > 0)) {
+    await worker.close();
+    throw new ConfigError(`ONNX model ${modelId} reported no usable dimensions (${JSON.stringify(worker.info)})`);
+  }
+  const w = worker;
+
+  return {
+    id: `onnx:${modelId}`,
+    dimensions,
+    maxBatchSize,
+    maxInputTokens: maxSeqLength,
+    async embed(texts, kind = 'document') {
+      assertTexts(texts);
+      if (texts.length === 0) return [];
+      return embedInBatches(texts, maxBatchSize, async (batch) => {
+        const vectors = await w.embed(batch, kind);
+        return vectors.map((v, i) => toUnitVector(v, `ONNX ${modelId} vector ${i}`));
+      });
+    },
+    close: () => w.close(),
+  };
+}

@@ -1,0 +1,204 @@
+import { projectKey, type ProjectRef } from '../../domain/project-ref.js';
+import type {
+  DocumentState,
+  DocumentStateInput,
+  DocumentStateStore,
+  DocumentStatus,
+} from '../../ports/document-state-store.js';
+import { checkDocumentId, checkDocumentState, checkRef, DOCUMENT_STATUSES } from '../store-support.js';
+import { migratePg, type PgMigration, type PgPool } from './database.js';
+import { closedStoreError, pgFailure, pgQuery } from './store-errors.js';
+
+const STORE = 'document state store';
+
+const statusList = DOCUMENT_STATUSES.map((s) => `'${s}'`).join(', ');
+
+const migrations: readonly PgMigration[] = [
+  {
+    name: '0001-document-states',
+    async up(client) {
+      await client.query(`CREATE TABLE document_states (
+        registry TEXT NOT NULL,
+        project_id BIGINT NOT NULL,
+        document_id TEXT NOT NULL,
+        uri TEXT NOT NULL,
+        title TEXT NOT NULL,
+        document_type TEXT NOT NULL,
+        upload_date TEXT,
+        status TEXT NOT NULL CHECK (status IN (${statusList})),
+        reason TEXT,
+        content_hash TEXT,
+        pages INTEGER,
+        chunks INTEGER,
+        embedder_id TEXT,
+        updated_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (registry, project_id, document_id)
+      )`);
+      await client.query('CREATE INDEX document_states_status ON document_states (status, registry, project_id)');
+    },
+  },
+];
+
+interface StateRow extends Record<string, unknown> {
+  registry: string;
+  project_id: string;
+  document_id: string;
+  uri: string;
+  title: string;
+  document_type: string;
+  upload_date: string | null;
+  status: DocumentStatus;
+  reason: string | null;
+  content_hash: string | null;
+  pages: number | null;
+  chunks: number | null;
+  embedder_id: string | null;
+  updated_at: Date;
+}
+
+function toState(row: StateRow): DocumentState {
+  return {
+    registry: row.registry,
+    projectId: Number(row.project_id),
+    documentId: row.document_id,
+    uri: row.uri,
+    title: row.title,
+    documentType: row.document_type,
+    uploadDate: row.upload_date,
+    status: row.status,
+    reason: row.reason,
+    contentHash: row.content_hash,
+    pages: row.pages,
+    chunks: row.chunks,
+    embedderId: row.embedder_id,
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** PostgreSQL TEXT cannot hold U+0000; a title or failure reason taken from a PDF may contain it. */
+const pgText = <T extends string | null>(s: T): T => (s === null ? s : (s.replace(/\u0000/g, '') as T));
+
+// COLLATE "C": the same byte order as SQLite, whatever the database's locale.
+const ORDER = 'ORDER BY registry COLLATE "C", project_id, document_id COLLATE "C"';
+const IN_PROJECTS = '(registry, project_id) IN (SELECT * FROM unnest($1::text[], $2::bigint[]))';
+
+export interface PgDocumentStateStoreOptions {
+  /** The shared pool (createPgPool); the caller owns it and ends it after every store. */
+  pool: PgPool;
+}
+
+/** Per-document ingestion state on PostgreSQL, beside the records. */
+export async function createPgDocumentStateStore(opts: PgDocumentStateStoreOptions): Promise<DocumentStateStore> {
+  const { pool } = opts;
+  try {
+    await migratePg(pool, 'document-state', migrations);
+  } catch (err) {
+    throw pgFailure(STORE, err);
+  }
+
+  let closed = false;
+  const query = <R extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<R[]> => {
+    if (closed) throw closedStoreError(STORE);
+    return pgQuery<R>(pool, STORE, text, values);
+  };
+
+  return {
+    async put(state: DocumentStateInput): Promise<void> {
+      checkDocumentState(state);
+      await query(
+        `INSERT INTO document_states (registry, project_id, document_id, uri, title, document_type, upload_date,
+           status, reason, content_hash, pages, chunks, embedder_id, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+         ON CONFLICT (registry, project_id, document_id) DO UPDATE SET
+           uri = EXCLUDED.uri, title = EXCLUDED.title, document_type = EXCLUDED.document_type,
+           upload_date = EXCLUDED.upload_date, status = EXCLUDED.status, reason = EXCLUDED.reason,
+           content_hash = EXCLUDED.content_hash, pages = EXCLUDED.pages, chunks = EXCLUDED.chunks,
+           embedder_id = EXCLUDED.embedder_id, updated_at = EXCLUDED.updated_at`,
+        [
+          state.registry,
+          state.projectId,
+          pgText(state.documentId),
+          pgText(state.uri),
+          pgText(state.title),
+          pgText(state.documentType),
+          pgText(state.uploadDate),
+          state.status,
+          pgText(state.reason),
+          state.contentHash,
+          state.pages,
+          state.chunks,
+          state.embedderId,
+          new Date().toISOString(),
+        ],
+      );
+    },
+
+    async get(ref: ProjectRef, documentId: string): Promise<DocumentState | null> {
+      checkRef(ref, 'ref');
+      checkDocumentId(documentId);
+      const rows = await query<StateRow>(
+        'SELECT * FROM document_states WHERE registry = $1 AND project_id = $2 AND document_id = $3',
+        [ref.registry, ref.projectId, pgText(documentId)],
+      );
+      const row = rows[0];
+      return row === undefined ? null : toState(row);
+    },
+
+    async list(filter?: { projects?: ProjectRef[]; status?: DocumentStatus }): Promise<DocumentState[]> {
+      const projects = filter?.projects;
+      const status = filter?.status;
+      projects?.forEach((ref, i) => checkRef(ref, `projects[${i}]`));
+      if (status !== undefined && !DOCUMENT_STATUSES.includes(status)) {
+        throw new TypeError(`status must be one of ${DOCUMENT_STATUSES.join(', ')} (got ${JSON.stringify(status)})`);
+      }
+      if (projects !== undefined && projects.length === 0) return [];
+      let rows: StateRow[];
+      if (projects === undefined) {
+        rows =
+          status === undefined
+            ? await query<StateRow>(`SELECT * FROM document_states ${ORDER}`)
+            : await query<StateRow>(`SELECT * FROM document_states WHERE status = $1 ${ORDER}`, [status]);
+      } else {
+        const values: unknown[] = [projects.map((p) => p.registry), projects.map((p) => p.projectId)];
+        if (status !== undefined) values.push(status);
+        rows = await query<StateRow>(
+          `SELECT * FROM document_states WHERE ${IN_PROJECTS} ${status === undefined ? '' : 'AND status = $3'} ${ORDER}`,
+          values,
+        );
+      }
+      return rows.map(toState);
+    },
+
+    async countIndexed(projects: ProjectRef[]): Promise<Map<string, number>> {
+      projects.forEach((ref, i) => checkRef(ref, `projects[${i}]`));
+      const out = new Map<string, number>();
+      for (const ref of projects) out.set(projectKey(ref), 0);
+      if (projects.length === 0) return out;
+      const rows = await query<{ registry: string; project_id: string; n: number }>(
+        `SELECT registry, project_id, count(*)::int AS n FROM document_states
+          WHERE status = 'indexed' AND ${IN_PROJECTS} GROUP BY registry, project_id`,
+        [projects.map((p) => p.registry), projects.map((p) => p.projectId)],
+      );
+      for (const row of rows) out.set(projectKey({ registry: row.registry, projectId: Number(row.project_id) }), row.n);
+      return out;
+    },
+
+    async removeOthers(ref: ProjectRef, keepDocumentIds: string[]): Promise<DocumentState[]> {
+      checkRef(ref, 'ref');
+      if (!Array.isArray(keepDocumentIds)) throw new TypeError('keepDocumentIds must be an array of strings');
+      keepDocumentIds.forEach((id) => checkDocumentId(id));
+      const rows = await query<StateRow>(
+        `DELETE FROM document_states
+          WHERE registry = $1 AND project_id = $2 AND NOT (document_id = ANY($3::text[]))
+          RETURNING *`,
+        [ref.registry, ref.projectId, keepDocumentIds.map((id) => pgText(id))],
+      );
+      return rows.map(toState).sort((a, b) => (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0));
+    },
+
+    async close(): Promise<void> {
+      // The pool is shared with the other stores; whoever created it ends it.
+      closed = true;
+    },
+  };
+}

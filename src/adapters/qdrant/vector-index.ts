@@ -1,0 +1,390 @@
+import { createHash } from 'node:crypto';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { z } from 'zod';
+import type { ProjectRef } from '../../domain/project-ref.js';
+import { projectKey } from '../../domain/project-ref.js';
+import { DependencyError, EmbedderMismatchError } from '../../errors.js';
+import type { ChunkWithVector, IndexInfo, ScoredChunk, VectorIndex } from '../../ports/vector-index.js';
+import { indexedContext } from '../full-text/chunk-context.js';
+import { documentSparseVector, querySparseVector, type Bm25Options } from './sparse-vector.js';
+
+/**
+ * Vector index on Qdrant. One collection holds every chunk with two named vectors:
+ * - `dense`: the embedder's vector, cosine distance, searched with `exact: true` so that filtered results equal brute
+ *   force (HNSW under a narrow filter can miss neighbours);
+ * - `text`: a BM25 sparse vector (client-side saturated term frequencies over hashed term ids; the collection applies
+ *   IDF through `modifier: "idf"`), which gives full-text search with exact matching of codes and numbers.
+ * The embedder that built the collection is recorded in the collection's metadata and checked by open().
+ */
+export interface QdrantVectorIndexOptions {
+  /** e.g. http://localhost:6333 */
+  url: string;
+  apiKey?: string;
+  /** @default chunks */
+  collection?: string;
+  /** Empty and recreate the collection when it was built with another embedder. @default false */
+  reindex?: boolean;
+  /** Per-request timeout. @default 30000 */
+  timeoutMs?: number;
+  /** Points per upsert request. @default 256 */
+  upsertBatchSize?: number;
+  bm25?: Bm25Options;
+}
+
+export const DENSE_VECTOR = 'dense';
+export const SPARSE_VECTOR = 'text';
+/** Bumped when the collection layout changes incompatibly; recorded in the collection metadata. */
+const LAYOUT_VERSION = 1;
+
+const payloadSchema = z.object({
+  chunkId: z.string(),
+  registry: z.string(),
+  projectId: z.number(),
+  documentId: z.string(),
+  documentTitle: z.string(),
+  documentType: z.string(),
+  uri: z.string(),
+  page: z.number(),
+  offset: z.number(),
+  text: z.string(),
+});
+
+const metadataSchema = z.object({ embedderId: z.string(), dimensions: z.number() });
+
+/** A UUID (version-5 layout) derived from the chunk id: Qdrant accepts only UUIDs or unsigned integers as ids. */
+export function pointId(chunkId: string): string {
+  const h = createHash('sha1').update(`carbon-docs:chunk:${chunkId}`).digest();
+  h[6] = ((h[6] ?? 0) & 0x0f) | 0x50;
+  h[8] = ((h[8] ?? 0) & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+interface FieldCondition {
+  key: string;
+  match: { value: string | number };
+}
+
+export interface ProjectsFilter {
+  should: { must: FieldCondition[] }[];
+}
+
+/** Matches any of the projects: a `should` of one `must` (registry AND projectId) per distinct project. */
+export function projectsFilter(projects: ProjectRef[]): ProjectsFilter {
+  const seen = new Set<string>();
+  const should: { must: FieldCondition[] }[] = [];
+  for (const p of projects) {
+    const key = projectKey(p);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    should.push({
+      must: [
+        { key: 'registry', match: { value: p.registry } },
+        { key: 'projectId', match: { value: p.projectId } },
+      ],
+    });
+  }
+  return { should };
+}
+
+function documentFilter(ref: ProjectRef, documentId: string): { must: FieldCondition[] } {
+  return {
+    must: [
+      { key: 'registry', match: { value: ref.registry } },
+      { key: 'projectId', match: { value: ref.projectId } },
+      { key: 'documentId', match: { value: documentId } },
+    ],
+  };
+}
+
+function statusOf(err: unknown): number | undefined {
+  if (typeof err === 'object' && err !== null && 'status' in err && typeof err.status === 'number') return err.status;
+  return undefined;
+}
+
+/** Qdrant's own message from its error envelope `{status: {error}}`, else the error's message. */
+function messageOf(err: unknown): string {
+  if (typeof err === 'object' && err !== null && 'data' in err) {
+    const parsed = z.object({ status: z.object({ error: z.string() }) }).safeParse(err.data);
+    if (parsed.success) return parsed.data.status.error;
+  }
+  if (err instanceof Error) {
+    const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+    return `${err.message}${cause}`;
+  }
+  return String(err);
+}
+
+function toDependencyError(what: string, url: string, err: unknown): DependencyError {
+  const status = statusOf(err);
+  // Client mistakes (4xx but 408/429) will fail the same way again; connection failures and 5xx may pass later.
+  const retryable = status === undefined || status === 408 || status === 429 || status >= 500;
+  return new DependencyError('qdrant', `Qdrant at ${url}: ${what} failed${status ? ` (${status})` : ''}: ${messageOf(err)}`, {
+    retryable,
+    cause: err,
+  });
+}
+
+function toScored(point: { score?: number; payload?: unknown }, collection: string): ScoredChunk {
+  const parsed = payloadSchema.safeParse(point.payload);
+  if (!parsed.success) {
+    throw new DependencyError('qdrant', `collection ${collection} holds a point without a chunk payload`, {
+      retryable: false,
+    });
+  }
+  const p = parsed.data;
+  return {
+    id: p.chunkId,
+    registry: p.registry,
+    projectId: p.projectId,
+    documentId: p.documentId,
+    documentTitle: p.documentTitle,
+    documentType: p.documentType,
+    uri: p.uri,
+    page: p.page,
+    offset: p.offset,
+    text: p.text,
+    score: point.score ?? 0,
+  };
+}
+
+function checkTopK(topK: number): void {
+  if (!Number.isInteger(topK) || topK < 0) throw new RangeError(`topK must be a non-negative integer, got ${topK}`);
+}
+
+function describeVector(v: unknown): string {
+  if (v instanceof Float32Array) return `${v.length} dimensions`;
+  return v === null ? 'null' : typeof v;
+}
+
+export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): Promise<VectorIndex> {
+  if (!/^https?:\/\//.test(opts.url)) {
+    throw new TypeError(`Qdrant url must start with http:// or https://, got ${JSON.stringify(opts.url)}`);
+  }
+  const collection = opts.collection ?? 'chunks';
+  const batchSize = opts.upsertBatchSize ?? 256;
+  const url = opts.url;
+  // The version check would only console.warn; ping() reports reachability instead.
+  const client = new QdrantClient({
+    url,
+    ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
+    timeout: opts.timeoutMs ?? 30_000,
+    checkCompatibility: false,
+  });
+
+  let info: IndexInfo | undefined;
+  let closed = false;
+  const opened = (): IndexInfo => {
+    if (closed) throw new Error('the vector index is closed');
+    if (!info) throw new Error('the vector index is not open: call open(embedderInfo) first');
+    return info;
+  };
+
+  const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      throw toDependencyError(what, url, err);
+    }
+  };
+
+  const createCollection = async (wanted: IndexInfo): Promise<void> => {
+    try {
+      // The client's createCollection() drops `metadata`; the generated API sends the body as given.
+      await client.api().createCollection({
+        collection_name: collection,
+        vectors: { [DENSE_VECTOR]: { size: wanted.dimensions, distance: 'Cosine' } },
+        sparse_vectors: { [SPARSE_VECTOR]: { modifier: 'idf' } },
+        metadata: { embedderId: wanted.embedderId, dimensions: wanted.dimensions, layout: LAYOUT_VERSION },
+      });
+    } catch (err) {
+      // Another process created it first (409): fall through to the check of what it recorded.
+      if (statusOf(err) !== 409) throw toDependencyError(`creating collection ${collection}`, url, err);
+    }
+  };
+
+  const readRecorded = async (): Promise<IndexInfo | undefined> => {
+    const got = await call(`reading collection ${collection}`, () => client.getCollection(collection));
+    const meta = metadataSchema.safeParse(got.config.metadata);
+    return meta.success ? { embedderId: meta.data.embedderId, dimensions: meta.data.dimensions } : undefined;
+  };
+
+  const ensurePayloadIndexes = async (): Promise<void> => {
+    const fields = [
+      ['registry', 'keyword'],
+      ['projectId', 'integer'],
+      ['documentId', 'keyword'],
+    ] as const;
+    for (const [field_name, field_schema] of fields) {
+      // Creating an index that exists is a no-op in Qdrant, so every open() may do it.
+      await call(`creating payload index ${field_name}`, () =>
+        client.createPayloadIndex(collection, { field_name, field_schema, wait: true }),
+      );
+    }
+  };
+
+  return {
+    async open(wanted) {
+      if (typeof wanted?.embedderId !== 'string' || wanted.embedderId.length === 0) {
+        throw new TypeError(`open() needs a non-empty embedderId, got ${JSON.stringify(wanted?.embedderId)}`);
+      }
+      if (!Number.isInteger(wanted.dimensions) || wanted.dimensions < 1) {
+        throw new TypeError(`open() needs a positive integer dimensions, got ${JSON.stringify(wanted.dimensions)}`);
+      }
+      const { exists } = await call(`checking collection ${collection}`, () => client.collectionExists(collection));
+      if (!exists) await createCollection(wanted);
+      const have = await readRecorded();
+      const matches = have?.embedderId === wanted.embedderId && have.dimensions === wanted.dimensions;
+      if (!matches) {
+        if (!opts.reindex) {
+          throw new EmbedderMismatchError(
+            have ? `${have.embedderId} (${have.dimensions} dimensions)` : `unknown (collection ${collection} has no embedder metadata)`,
+            `${wanted.embedderId} (${wanted.dimensions} dimensions)`,
+          );
+        }
+        await call(`deleting collection ${collection}`, () => client.deleteCollection(collection));
+        await createCollection(wanted);
+      }
+      await ensurePayloadIndexes();
+      info = { embedderId: wanted.embedderId, dimensions: wanted.dimensions };
+    },
+
+    async upsert(chunks) {
+      const { dimensions } = opened();
+      for (const c of chunks) {
+        if (!(c.vector instanceof Float32Array) || c.vector.length !== dimensions) {
+          throw new TypeError(
+            `invalid chunk ${JSON.stringify(c.id)}: vector must be a Float32Array of ${dimensions} dimensions, got ${describeVector(c.vector)}`,
+          );
+        }
+        if (!c.vector.every(Number.isFinite)) throw new TypeError(`invalid chunk ${JSON.stringify(c.id)}: vector has a NaN or infinite component`);
+        if (typeof c.id !== 'string' || c.id.length === 0) throw new TypeError('invalid chunk: id must be a non-empty string');
+        if (c.context !== undefined && typeof c.context !== 'string') {
+          throw new TypeError(`invalid chunk ${JSON.stringify(c.id)}: context must be a string when given`);
+        }
+      }
+      for (let i = 0; i < chunks.length; i += batchSize) {
+        const points = chunks.slice(i, i + batchSize).map((c: ChunkWithVector) => {
+          // The context (document title and type, the chunk's own context) joins the text's bag of words, so questions
+          // naming the document find it as in the SQLite index; the payload keeps the cited text alone.
+          const sparse = documentSparseVector(`${c.text}\n${indexedContext(c.documentTitle, c.documentType, c.context)}`, opts.bm25);
+          return {
+            id: pointId(c.id),
+            vector: {
+              [DENSE_VECTOR]: Array.from(c.vector),
+              // A text without terms gets no sparse vector: named vectors may be absent on a point.
+              ...(sparse.indices.length > 0 ? { [SPARSE_VECTOR]: sparse } : {}),
+            },
+            payload: {
+              chunkId: c.id,
+              registry: c.registry,
+              projectId: c.projectId,
+              documentId: c.documentId,
+              documentTitle: c.documentTitle,
+              documentType: c.documentType,
+              uri: c.uri,
+              page: c.page,
+              offset: c.offset,
+              text: c.text,
+            },
+          };
+        });
+        await call(`upserting ${points.length} points`, () => client.upsert(collection, { wait: true, points }));
+      }
+    },
+
+    async deleteDocument(ref, documentId) {
+      opened();
+      await call(`deleting document ${documentId} of ${projectKey(ref)}`, () =>
+        client.delete(collection, { wait: true, filter: documentFilter(ref, documentId) }),
+      );
+    },
+
+    async searchVector(query, projects, topK) {
+      const { dimensions } = opened();
+      checkTopK(topK);
+      if (!(query instanceof Float32Array) || query.length !== dimensions) {
+        throw new TypeError(`query vector must be a Float32Array of ${dimensions} dimensions, got ${describeVector(query)}`);
+      }
+      if (projects.length === 0 || topK === 0) return [];
+      const res = await call('vector search', () =>
+        client.query(collection, {
+          query: Array.from(query),
+          using: DENSE_VECTOR,
+          filter: projectsFilter(projects),
+          limit: topK,
+          with_payload: true,
+          params: { exact: true },
+        }),
+      );
+      return res.points.map((p) => toScored(p, collection));
+    },
+
+    async searchText(query, projects, topK) {
+      opened();
+      checkTopK(topK);
+      if (projects.length === 0 || topK === 0 || typeof query !== 'string') return [];
+      const sparse = querySparseVector(query);
+      if (sparse.indices.length === 0) return [];
+      const res = await call('text search', () =>
+        client.query(collection, {
+          query: sparse,
+          using: SPARSE_VECTOR,
+          filter: projectsFilter(projects),
+          limit: topK,
+          with_payload: true,
+        }),
+      );
+      return res.points.map((p) => toScored(p, collection));
+    },
+
+    async documentChunkIds(ref, documentId) {
+      opened();
+      const ids: string[] = [];
+      let offset: string | number | undefined;
+      for (;;) {
+        const page = await call('listing document chunks', () =>
+          client.scroll(collection, {
+            filter: documentFilter(ref, documentId),
+            limit: 1000,
+            with_payload: ['chunkId'],
+            with_vector: false,
+            ...(offset === undefined ? {} : { offset }),
+          }),
+        );
+        for (const p of page.points) {
+          const chunkId = z.object({ chunkId: z.string() }).safeParse(p.payload);
+          if (chunkId.success) ids.push(chunkId.data.chunkId);
+        }
+        const next = page.next_page_offset;
+        if (typeof next !== 'string' && typeof next !== 'number') break;
+        offset = next;
+      }
+      return ids.sort();
+    },
+
+    async countChunks(projects) {
+      opened();
+      const out = new Map<string, number>();
+      const distinct = new Map(projects.map((p) => [projectKey(p), p]));
+      await Promise.all(
+        [...distinct].map(async ([key, p]) => {
+          const { count } = await call(`counting chunks of ${key}`, () =>
+            client.count(collection, { filter: projectsFilter([p]), exact: true }),
+          );
+          out.set(key, count);
+        }),
+      );
+      return new Map(projects.map((p) => [projectKey(p), out.get(projectKey(p)) ?? 0]));
+    },
+
+    async ping() {
+      if (closed) throw new Error('the vector index is closed');
+      await call('health check', () => client.versionInfo());
+    },
+
+    async close() {
+      closed = true;
+    },
+  };
+}

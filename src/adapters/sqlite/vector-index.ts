@@ -1,0 +1,403 @@
+import { createHash } from 'node:crypto';
+import type { ProjectRef } from '../../domain/project-ref.js';
+import { projectKey } from '../../domain/project-ref.js';
+import { EmbedderMismatchError } from '../../errors.js';
+import type { ChunkWithVector, IndexInfo, ScoredChunk, VectorIndex } from '../../ports/vector-index.js';
+import { indexedContext } from '../full-text/chunk-context.js';
+import { queryWords } from '../full-text/query-terms.js';
+import { migrateSqlite, type SqliteDatabase, type SqliteMigration } from './database.js';
+
+/**
+ * Embedded vector index: chunks live in the shared SQLite file (WAL) next to records and document state.
+ *
+ * - Vectors are float32 BLOBs scored exactly with sqlite-vec's `vec_distance_cosine`, only over the rows of the
+ *   requested (registry, project_id) pairs, found through the (registry, project_id, document_id) index. At a few
+ *   thousand chunks per request this is faster than any approximate index, and approximate indexes lose recall
+ *   under such filters.
+ * - Full text is an FTS5 contentless-delete table in the same transactions as `chunks`, with two columns: the text
+ *   (Porter stemming over unicode61) and a scope token per project, so a filtered text search intersects the
+ *   query's postings with the requested projects' postings instead of ranking every chunk of the corpus.
+ */
+export const VECTOR_MIGRATIONS: readonly SqliteMigration[] = [
+  {
+    name: '0001-chunks',
+    up(db) {
+      db.exec(`
+        CREATE TABLE vector_index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE chunks (
+          rowid INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          registry TEXT NOT NULL,
+          project_id INTEGER NOT NULL,
+          document_id TEXT NOT NULL,
+          document_title TEXT NOT NULL,
+          document_type TEXT NOT NULL,
+          uri TEXT NOT NULL,
+          page INTEGER NOT NULL,
+          "offset" INTEGER NOT NULL,
+          text TEXT NOT NULL,
+          embedding BLOB NOT NULL
+        );
+        CREATE INDEX chunks_project_document ON chunks (registry, project_id, document_id);
+        CREATE VIRTUAL TABLE chunks_fts USING fts5(
+          text, scope, content='', contentless_delete=1,
+          tokenize='porter unicode61 remove_diacritics 2'
+        );
+      `);
+    },
+  },
+  {
+    // A second FTS5 column holds each chunk's context (full-text/chunk-context.ts: document title and type plus the
+    // chunk's own `context`), weighted apart from the text. Existing rows get the title and type, which the chunks
+    // table already holds, so no re-ingest is needed.
+    name: '0002-chunk-context',
+    up(db) {
+      db.exec(`
+        ALTER TABLE chunks ADD COLUMN context TEXT NOT NULL DEFAULT '';
+        DROP TABLE chunks_fts;
+        CREATE VIRTUAL TABLE chunks_fts USING fts5(
+          text, context, scope, content='', contentless_delete=1,
+          tokenize='porter unicode61 remove_diacritics 2'
+        );
+      `);
+      const page = db.prepare<[number], ContextRow>(`SELECT rowid, registry, project_id, document_title, document_type,
+        text, context FROM chunks WHERE rowid > ? ORDER BY rowid LIMIT 1000`);
+      const insert = db.prepare('INSERT INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
+      // In pages by rowid: better-sqlite3 cannot write while a statement is being iterated, and .all() of a large
+      // index would hold every text at once.
+      for (let last = 0; ; ) {
+        const rows = page.all(last);
+        if (rows.length === 0) break;
+        for (const r of rows) {
+          insert.run(
+            r.rowid,
+            r.text,
+            indexedContext(r.document_title, r.document_type, r.context),
+            scopeToken({ registry: r.registry, projectId: r.project_id }),
+          );
+        }
+        last = rows[rows.length - 1]?.rowid ?? last;
+      }
+    },
+  },
+];
+
+interface ContextRow {
+  rowid: number;
+  registry: string;
+  project_id: number;
+  document_title: string;
+  document_type: string;
+  text: string;
+  context: string;
+}
+
+/**
+ * BM25 weight of the context column relative to the text; the scope column only filters. Measured on
+ * corpus/qa-dev.jsonl (bench/README.md "eval"): 0, 0.5 and 1 gave text recall@5 0.73, 0.73-0.77 and 0.77; equal
+ * weight also matches the Qdrant adapter, which puts the context into the same bag of words as the text.
+ */
+export const CONTEXT_WEIGHT = 1;
+
+export interface SqliteVectorIndexOptions {
+  /** The shared database from openSqlite(); the caller owns it and closes it after close(). */
+  db: SqliteDatabase;
+  /**
+   * When true, open() with another embedder than the one the index was built with empties the index and records
+   * the new embedder (the worker's `--reindex`), instead of throwing EmbedderMismatchError.
+   * @default false
+   */
+  reindex?: boolean;
+  /** BM25 weight of the context column (see indexedContext) relative to the chunk text. @default CONTEXT_WEIGHT */
+  contextWeight?: number;
+}
+
+interface ChunkRow {
+  id: string;
+  registry: string;
+  project_id: number;
+  document_id: string;
+  document_title: string;
+  document_type: string;
+  uri: string;
+  page: number;
+  offset: number;
+  text: string;
+  score: number;
+}
+
+const CHUNK_COLUMNS = `c.id, c.registry, c.project_id, c.document_id, c.document_title, c.document_type, c.uri,
+  c.page, c."offset", c.text`;
+
+/** FTS5 token standing for one project in the scope column: letters and digits only, so it is one token. */
+export function scopeToken(ref: ProjectRef): string {
+  return `p${createHash('sha1').update(projectKey(ref)).digest('hex').slice(0, 20)}`;
+}
+
+/**
+ * The FTS5 MATCH expression for free text: every word quoted, compound words (codes, grouped numbers) as phrases
+ * of their parts, OR-ed so BM25 ranks chunks by how many and how rare the words they contain are.
+ * Returns undefined when the text has no searchable word. Quoting means no user text is FTS5 syntax.
+ */
+export function ftsTextExpression(text: string): string | undefined {
+  const words = queryWords(text);
+  if (words.length === 0) return undefined;
+  // Parts are letters and digits only, so they cannot contain a double quote.
+  return words.map((w) => `"${w.parts.join(' ')}"`).join(' OR ');
+}
+
+function pairsJson(projects: ProjectRef[]): string {
+  const seen = new Set<string>();
+  const pairs: [string, number][] = [];
+  for (const p of projects) {
+    const key = projectKey(p);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    pairs.push([p.registry, p.projectId]);
+  }
+  return JSON.stringify(pairs);
+}
+
+function toScored(row: ChunkRow): ScoredChunk {
+  return {
+    id: row.id,
+    registry: row.registry,
+    projectId: row.project_id,
+    documentId: row.document_id,
+    documentTitle: row.document_title,
+    documentType: row.document_type,
+    uri: row.uri,
+    page: row.page,
+    offset: row.offset,
+    text: row.text,
+    score: row.score,
+  };
+}
+
+function vectorBlob(v: Float32Array): Buffer {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+}
+
+function checkTopK(topK: number): void {
+  if (!Number.isInteger(topK) || topK < 0) throw new RangeError(`topK must be a non-negative integer, got ${topK}`);
+}
+
+function checkChunk(c: ChunkWithVector, dimensions: number): void {
+  const problems: string[] = [];
+  if (typeof c.id !== 'string' || c.id.length === 0) problems.push('id must be a non-empty string');
+  if (typeof c.registry !== 'string' || c.registry.length === 0) problems.push('registry must be a non-empty string');
+  if (!Number.isSafeInteger(c.projectId) || c.projectId <= 0) problems.push(`projectId must be a positive integer`);
+  if (!Number.isInteger(c.page) || c.page < 1) problems.push(`page must be a 1-based integer, got ${c.page}`);
+  if (!Number.isInteger(c.offset) || c.offset < 0) problems.push(`offset must be a non-negative integer`);
+  if (typeof c.text !== 'string') problems.push('text must be a string');
+  if (c.context !== undefined && typeof c.context !== 'string') problems.push('context must be a string when given');
+  if (!(c.vector instanceof Float32Array) || c.vector.length !== dimensions) {
+    problems.push(`vector must be a Float32Array of ${dimensions} dimensions, got ${describeVector(c.vector)}`);
+  } else if (!c.vector.every(Number.isFinite)) {
+    problems.push('vector has a NaN or infinite component');
+  }
+  if (problems.length > 0) throw new TypeError(`invalid chunk ${JSON.stringify(c.id)}: ${problems.join('; ')}`);
+}
+
+export function describeVector(v: unknown): string {
+  if (v instanceof Float32Array) return `${v.length} dimensions`;
+  return v === null ? 'null' : typeof v;
+}
+
+const META_KEY = 'embedder';
+
+export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): Promise<VectorIndex> {
+  const { db } = opts;
+  const contextWeight = opts.contextWeight ?? CONTEXT_WEIGHT;
+  if (!(contextWeight >= 0 && Number.isFinite(contextWeight))) {
+    throw new RangeError(`contextWeight must be a finite number >= 0, got ${contextWeight}`);
+  }
+  await migrateSqlite(db, 'vectors', VECTOR_MIGRATIONS);
+
+  const readMeta = db.prepare<[string], { value: string }>('SELECT value FROM vector_index_meta WHERE key = ?');
+  const writeMeta = db.prepare('INSERT OR REPLACE INTO vector_index_meta (key, value) VALUES (?, ?)');
+  const upsertChunk = db.prepare<unknown[], { rowid: number }>(`
+    INSERT INTO chunks (id, registry, project_id, document_id, document_title, document_type, uri, page, "offset",
+      text, context, embedding)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (id) DO UPDATE SET registry = excluded.registry, project_id = excluded.project_id,
+      document_id = excluded.document_id, document_title = excluded.document_title,
+      document_type = excluded.document_type, uri = excluded.uri, page = excluded.page, "offset" = excluded."offset",
+      text = excluded.text, context = excluded.context, embedding = excluded.embedding
+    RETURNING rowid`);
+  const upsertFts = db.prepare('INSERT OR REPLACE INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
+  const deleteDocFts = db.prepare(`DELETE FROM chunks_fts WHERE rowid IN
+    (SELECT rowid FROM chunks WHERE registry = ? AND project_id = ? AND document_id = ?)`);
+  const deleteDocChunks = db.prepare('DELETE FROM chunks WHERE registry = ? AND project_id = ? AND document_id = ?');
+  const docIds = db.prepare<[string, number, string], { id: string }>(
+    'SELECT id FROM chunks WHERE registry = ? AND project_id = ? AND document_id = ? ORDER BY id',
+  );
+  const countByProject = db.prepare<[string, number], { n: number }>(
+    'SELECT count(*) AS n FROM chunks WHERE registry = ? AND project_id = ?',
+  );
+  // json_each drives the join, so only the requested projects' rows are read and scored (exact, not approximate).
+  // Two phases: rank (rowid, id, score) first, then read the wide columns of the top K only, so the sorter never
+  // holds the text of every candidate.
+  const vectorSearch = db.prepare<[Buffer, string, number], ChunkRow>(`
+    WITH top AS (
+      SELECT c.rowid AS rid, c.id AS cid, 1.0 - vec_distance_cosine(c.embedding, ?) AS score
+      FROM json_each(?) AS j
+      CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1
+      ORDER BY score DESC, cid
+      LIMIT ?)
+    SELECT ${CHUNK_COLUMNS}, top.score AS score
+    FROM top JOIN chunks AS c ON c.rowid = top.rid
+    ORDER BY top.score DESC, top.cid`);
+  // The scope column narrows FTS5 to the requested projects; the join re-checks the exact pairs.
+  const textSearch = db.prepare<[string, string, number], ChunkRow>(`
+    WITH top AS (
+      SELECT c.rowid AS rid, c.id AS cid, -bm25(chunks_fts, 1.0, ${contextWeight}, 0.0) AS score
+      FROM chunks_fts
+      JOIN chunks AS c ON c.rowid = chunks_fts.rowid
+      WHERE chunks_fts MATCH ?
+        AND EXISTS (SELECT 1 FROM json_each(?) AS j WHERE j.value ->> 0 = c.registry AND j.value ->> 1 = c.project_id)
+      ORDER BY score DESC, cid
+      LIMIT ?)
+    SELECT ${CHUNK_COLUMNS}, top.score AS score
+    FROM top JOIN chunks AS c ON c.rowid = top.rid
+    ORDER BY top.score DESC, top.cid`);
+
+  let info: IndexInfo | undefined;
+  let closed = false;
+
+  const opened = (): IndexInfo => {
+    if (closed) throw new Error('the vector index is closed');
+    if (!info) throw new Error('the vector index is not open: call open(embedderInfo) first');
+    return info;
+  };
+  // Another process (the worker with --reindex) may rebuild the index for another embedder while this one runs;
+  // vectors from the old model must then be refused, not compared. One primary-key read per call.
+  const current = (): IndexInfo => {
+    const mine = opened();
+    const row = readMeta.get(META_KEY);
+    const have = row ? (JSON.parse(row.value) as IndexInfo) : undefined;
+    if (have?.embedderId !== mine.embedderId || have.dimensions !== mine.dimensions) {
+      throw new EmbedderMismatchError(
+        have ? `${have.embedderId} (${have.dimensions} dimensions)` : 'none (the index was emptied)',
+        `${mine.embedderId} (${mine.dimensions} dimensions)`,
+      );
+    }
+    return mine;
+  };
+
+  const upsertMany = db.transaction((chunks: ChunkWithVector[]) => {
+    // Checked under the write lock, so a concurrent re-index cannot slip in between the check and the write.
+    current();
+    for (const c of chunks) {
+      const row = upsertChunk.get(
+        c.id,
+        c.registry,
+        c.projectId,
+        c.documentId,
+        c.documentTitle,
+        c.documentType,
+        c.uri,
+        c.page,
+        c.offset,
+        c.text,
+        c.context ?? '',
+        vectorBlob(c.vector),
+      );
+      if (!row) throw new Error(`upsert of chunk ${c.id} returned no row`);
+      upsertFts.run(row.rowid, c.text, indexedContext(c.documentTitle, c.documentType, c.context), scopeToken(c));
+    }
+  });
+
+  const deleteDocument = db.transaction((ref: ProjectRef, documentId: string) => {
+    deleteDocFts.run(ref.registry, ref.projectId, documentId);
+    deleteDocChunks.run(ref.registry, ref.projectId, documentId);
+  });
+
+  const openTx = db.transaction((wanted: IndexInfo) => {
+    const row = readMeta.get(META_KEY);
+    if (row) {
+      const have = JSON.parse(row.value) as IndexInfo;
+      if (have.embedderId === wanted.embedderId && have.dimensions === wanted.dimensions) return;
+      if (!opts.reindex) {
+        throw new EmbedderMismatchError(
+          `${have.embedderId} (${have.dimensions} dimensions)`,
+          `${wanted.embedderId} (${wanted.dimensions} dimensions)`,
+        );
+      }
+      db.exec('DELETE FROM chunks_fts; DELETE FROM chunks;');
+    }
+    writeMeta.run(META_KEY, JSON.stringify({ embedderId: wanted.embedderId, dimensions: wanted.dimensions }));
+  });
+
+  return {
+    async open(wanted) {
+      if (typeof wanted?.embedderId !== 'string' || wanted.embedderId.length === 0) {
+        throw new TypeError(`open() needs a non-empty embedderId, got ${JSON.stringify(wanted?.embedderId)}`);
+      }
+      if (!Number.isInteger(wanted.dimensions) || wanted.dimensions < 1) {
+        throw new TypeError(`open() needs a positive integer dimensions, got ${JSON.stringify(wanted.dimensions)}`);
+      }
+      // IMMEDIATE: an API and a worker opening a fresh index together must not both record an embedder.
+      openTx.immediate(wanted);
+      info = { embedderId: wanted.embedderId, dimensions: wanted.dimensions };
+    },
+
+    async upsert(chunks) {
+      const { dimensions } = opened();
+      for (const c of chunks) checkChunk(c, dimensions);
+      if (chunks.length === 0) return;
+      // IMMEDIATE takes the write lock up front, so a concurrent writer waits (busy_timeout) instead of failing.
+      upsertMany.immediate(chunks);
+    },
+
+    async deleteDocument(ref, documentId) {
+      opened();
+      deleteDocument.immediate(ref, documentId);
+    },
+
+    async searchVector(query, projects, topK) {
+      const { dimensions } = current();
+      checkTopK(topK);
+      if (!(query instanceof Float32Array) || query.length !== dimensions) {
+        throw new TypeError(
+          `query vector must be a Float32Array of ${dimensions} dimensions, got ${describeVector(query)}`,
+        );
+      }
+      if (projects.length === 0 || topK === 0) return [];
+      return vectorSearch.all(vectorBlob(query), pairsJson(projects), topK).map(toScored);
+    },
+
+    async searchText(query, projects, topK) {
+      opened();
+      checkTopK(topK);
+      if (projects.length === 0 || topK === 0 || typeof query !== 'string') return [];
+      const text = ftsTextExpression(query);
+      if (!text) return [];
+      const scopes = [...new Set(projects.map(scopeToken))].map((t) => `"${t}"`).join(' OR ');
+      const match = `scope : (${scopes}) AND {text context} : (${text})`;
+      return textSearch.all(match, pairsJson(projects), topK).map(toScored);
+    },
+
+    async documentChunkIds(ref, documentId) {
+      opened();
+      return docIds.all(ref.registry, ref.projectId, documentId).map((r) => r.id);
+    },
+
+    async countChunks(projects) {
+      opened();
+      const out = new Map<string, number>();
+      for (const p of projects) out.set(projectKey(p), countByProject.get(p.registry, p.projectId)?.n ?? 0);
+      return out;
+    },
+
+    async ping() {
+      if (closed) throw new Error('the vector index is closed');
+      db.prepare('SELECT 1').get();
+    },
+
+    async close() {
+      closed = true;
+    },
+  };
+}
+

@@ -1,0 +1,26 @@
+/** A passage the summariser may cite; `id` is the marker number ([1], [2], ...). */
+export interface CitedPassage {
+  id: number;
+  text: string;
+  documentTitle: string;
+  page: number;
+}
+
+export interface SummarizeInput {
+  /** The user's question; for a project summary, an instruction such as "Summarise the project". */
+  question: string;
+  passages: CitedPassage[];
+  /** Soft budget for the answer length in characters. @default 1200 */
+  maxChars?: number;
+}
+
+/**
+ * Writes an answer from passages. Every adapter returns prose with [n] markers referring to passage ids;
+ * callers validate markers afterwards (domain/markers.ts).
+ */
+export interface Summarizer {
+  /** Reported as `answerModel`: the LLM's model name, or `extractive`. */
+  readonly model: string;
+  summarize(input: SummarizeInput, signal?: AbortSignal): Promise<string>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,62 @@
+import type { ProjectRef } from '../domain/project-ref.js';
+
+/** One chunk of one page of one document, as stored in the index. */
+export interface ChunkRecord {
+  /** Deterministic id from (registry, projectId, documentId, page, offset): see domain/chunk.ts. */
+  id: string;
+  registry: string;
+  projectId: number;
+  documentId: string;
+  documentTitle: string;
+  documentType: string;
+  uri: string;
+  /** 1-based physical page. */
+  page: number;
+  /** Character offset of the chunk in its page's text. */
+  offset: number;
+  text: string;
+  /**
+   * Words that situate the chunk beyond its own text (project name, section heading), indexed for search with the
+   * chunk but never returned: citations quote `text` only. Adapters add the document title and type themselves.
+   */
+  context?: string;
+}
+
+export interface ChunkWithVector extends ChunkRecord {
+  vector: Float32Array;
+}
+
+export interface ScoredChunk extends ChunkRecord {
+  /** Higher is better. Cosine similarity for vector search, BM25-style relevance (positive) for text search. */
+  score: number;
+}
+
+export interface IndexInfo {
+  embedderId: string;
+  dimensions: number;
+}
+
+/**
+ * Chunks with vectors and full text, filtered by (registry, projectId) pairs before scoring.
+ * Scoring over the filtered set is exact, not approximate.
+ */
+export interface VectorIndex {
+  /**
+   * Creates the index for this embedder, or checks that the existing one was built with it.
+   * Throws EmbedderMismatchError otherwise. Must be called before any other method.
+   */
+  open(info: IndexInfo): Promise<void>;
+  /** Inserts or replaces chunks by id. */
+  upsert(chunks: ChunkWithVector[]): Promise<void>;
+  /** Removes every chunk of one document of one project. */
+  deleteDocument(ref: ProjectRef, documentId: string): Promise<void>;
+  searchVector(query: Float32Array, projects: ProjectRef[], topK: number): Promise<ScoredChunk[]>;
+  /** Full-text search; codes such as VM0007 or AR-AM0001 and numbers match exactly. */
+  searchText(query: string, projects: ProjectRef[], topK: number): Promise<ScoredChunk[]>;
+  /** Chunk ids of one document (for idempotence checks and tests). */
+  documentChunkIds(ref: ProjectRef, documentId: string): Promise<string[]>;
+  /** Number of chunks per project key for the given projects (0 for projects with none). */
+  countChunks(projects: ProjectRef[]): Promise<Map<string, number>>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/config.js';
+import { createEmbedder, parseEmbedderSpec } from '../../../src/adapters/embedders/index.js';
+import { startOpenAIReplayServer, type OpenAIReplayServer } from '../../support/openai-replay-server.js';
+
+describe('parseEmbedderSpec', () => {
+  it.each([
+    ['use', { kind: 'use' }],
+    [' use ', { kind: 'use' }],
+    ['onnx:Xenova/all-MiniLM-L6-v2', { kind: 'onnx', modelId: 'Xenova/all-MiniLM-L6-v2' }],
+    ['openai:text-embedding-3-small', { kind: 'openai', model: 'text-embedding-3-small' }],
+    ['openai:text-embedding-3-large@256', { kind: 'openai', model: 'text-embedding-3-large', dimensions: 256 }],
+    ['openai:nomic-embed-text:v1.5', { kind: 'openai', model: 'nomic-embed-text:v1.5' }],
+  ])('parses %j', (spec, expected) => {
+    expect(parseEmbedderSpec(spec)).toEqual(expected);
+  });
+
+  it.each([
+    ['', /expected "use", "onnx:<model id>" or "openai:<model>"/],
+    ['bert', /EMBEDDER="bert"/],
+    ['onnx:', /expected onnx:<model id>/],
+    ['openai:', /expected openai:<model>/],
+    ['openai:m@0', /dimensions after @/],
+  ])('rejects %j with a ConfigError', (spec, message) => {
+    expect(() => parseEmbedderSpec(spec)).toThrow(ConfigError);
+    expect(() => parseEmbedderSpec(spec)).toThrow(message);
+  });
+
+  it('accepts every value the config schema accepts for EMBEDDER', () => {
+    for (const v of ['use', 'onnx:Xenova/all-MiniLM-L6-v2', 'openai:text-embedding-3-small@512']) {
+      const c = loadConfig({ EMBEDDER: v });
+      expect(() => parseEmbedderSpec(c.EMBEDDER)).not.toThrow();
+    }
+  });
+});
+
+describe('createEmbedder', () => {
+  let server: OpenAIReplayServer;
+  let emptyModels: string;
+  beforeAll(async () => {
+    server = await startOpenAIReplayServer({ embeddingDimensions: 12 });
+    emptyModels = mkdtempSync(path.join(tmpdir(), 'models-empty-'));
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(emptyModels, { recursive: true, force: true });
+  });
+
+  const opts = () => ({ modelsDir: emptyModels, allowRemoteModels: false, openai: { baseURL: server.baseURL, apiKey: 'k' } });
+
+  it('builds the OpenAI-compatible embedder from openai:<model>', async () => {
+    const e = await createEmbedder('openai:my-model', opts());
+    expect(e.id).toBe('openai:my-model@12');
+    const [v] = await e.embed(['x']);
+    expect(v).toHaveLength(12);
+    await e.close();
+  });
+
+  it('builds the USE lite embedder from use', async () => {
+    const e = await createEmbedder('use', opts());
+    try {
+      expect(e.id).toBe('use-lite-512');
+      const [v] = await e.embed(['reforestation in Guangxi']);
+      expect(v).toHaveLength(512);
+    } finally {
+      await e.close();
+    }
+  });
+
+  it('says how to get a missing ONNX model', async () => {
+    await expect(createEmbedder('onnx:Xenova/all-MiniLM-L6-v2', opts())).rejects.toThrow(
+      /run scripts\/fetch-models\.sh or set ALLOW_REMOTE_MODELS=true/,
+    );
+  });
+
+  it('rejects an unknown kind', async () => {
+    await expect(createEmbedder('word2vec', opts())).rejects.toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,192 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/config.js';
+import { createOnnxEmbedder } from '../../../src/adapters/embedders/onnx.js';
+import type { Embedder } from '../../../src/ports/embedder.js';
+import { repoRoot } from '../../support/corpus.js';
+import { describeWithService } from '../../support/services.js';
+import { chunkText, cosine, maxEventLoopGap, norm, PARAPHRASES, QUESTIONS } from './helpers.js';
+
+const MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
+const modelsDir = path.resolve(process.env.MODELS_DIR ?? path.join(repoRoot, 'models'));
+const modelDir = path.join(modelsDir, MODEL_ID);
+const MODEL_FILES = [
+  'config.json',
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'special_tokens_map.json',
+  'onnx/model_quantized.onnx',
+];
+const available = MODEL_FILES.every((f) => existsSync(path.join(modelDir, f)));
+
+interface Reference {
+  texts: string[];
+  vectors: number[][];
+}
+const reference = JSON.parse(
+  readFileSync(fileURLToPath(new URL('./fixtures/minilm-fp32-reference.json', import.meta.url)), 'utf8'),
+) as Reference;
+
+describe('ONNX embedder without its model', () => {
+  it('says how to provision the model, naming the missing files', async () => {
+    const empty = mkdtempSync(path.join(tmpdir(), 'no-models-'));
+    try {
+      const err = await createOnnxEmbedder({ modelId: MODEL_ID, modelsDir: empty }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConfigError);
+      expect((err as Error).message).toContain('run scripts/fetch-models.sh or set ALLOW_REMOTE_MODELS=true');
+      expect((err as Error).message).toContain(path.join(empty, MODEL_ID, 'onnx/model_quantized.onnx'));
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects model ids that are not Hugging Face ids', async () => {
+    await expect(createOnnxEmbedder({ modelId: '../../etc', modelsDir: tmpdir() })).rejects.toThrow(/Hugging Face model id/);
+    await expect(createOnnxEmbedder({ modelId: 'a/b/c', modelsDir: tmpdir() })).rejects.toThrow(ConfigError);
+  });
+
+  it('reports a corrupt model file as a load error, not a crash', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'bad-model-'));
+    try {
+      const d = path.join(dir, 'acme/broken-model');
+      mkdirSync(path.join(d, 'onnx'), { recursive: true });
+      for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json']) writeFileSync(path.join(d, f), '{}');
+      writeFileSync(path.join(d, 'onnx/model_quantized.onnx'), 'not an onnx file');
+      await expect(createOnnxEmbedder({ modelId: 'acme/broken-model', modelsDir: dir })).rejects.toThrow(
+        /cannot load ONNX model acme\/broken-model/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describeWithService(
+  'ONNX embedder with all-MiniLM-L6-v2 int8',
+  { available, why: `model not provisioned in ${modelDir} (run scripts/fetch-models.sh)` },
+  () => {
+    let embedder: Embedder;
+
+    beforeAll(async () => {
+      embedder = await createOnnxEmbedder({ modelId: MODEL_ID, modelsDir });
+    });
+    afterAll(async () => {
+      await embedder?.close();
+    });
+
+    it('states its id, size and limits as data', () => {
+      expect(embedder.id).toBe('onnx:Xenova/all-MiniLM-L6-v2');
+      expect(embedder.dimensions).toBe(384);
+      expect(embedder.maxInputTokens).toBe(256);
+      expect(embedder.maxBatchSize).toBe(16);
+    });
+
+    it('embeds as sentence-transformers does (fp32 reference computed independently)', async () => {
+      const vectors = await embedder.embed(reference.texts);
+      vectors.forEach((v, i) => {
+        expect(norm(v)).toBeCloseTo(1, 5);
+        // int8 weights against fp32: measured 0.9996-0.9997; a wrong pooling or truncation falls far below.
+        expect(cosine(v, reference.vectors[i] as number[])).toBeGreaterThan(0.995);
+      });
+      // Similarities agree with the reference too (0.691 paraphrase, 0.074 unrelated in fp32).
+      const ref01 = cosine(reference.vectors[0] as number[], reference.vectors[1] as number[]);
+      expect(cosine(vectors[0] as Float32Array, vectors[1] as Float32Array)).toBeCloseTo(ref01, 1);
+    });
+
+    it('scores paraphrases well above unrelated text', async () => {
+      for (const p of PARAPHRASES) {
+        const [a, para, other] = await embedder.embed([p.a, p.paraphrase, p.unrelated]);
+        // Measured margins 0.56-0.61.
+        expect(cosine(a as Float32Array, para as Float32Array)).toBeGreaterThan(
+          cosine(a as Float32Array, other as Float32Array) + 0.3,
+        );
+      }
+      for (const q of QUESTIONS) {
+        const [query] = await embedder.embed([q.q], 'query');
+        const [answer, distractor] = await embedder.embed([q.answer, q.distractor]);
+        // Measured margins 0.39-0.55.
+        expect(cosine(query as Float32Array, answer as Float32Array)).toBeGreaterThan(
+          cosine(query as Float32Array, distractor as Float32Array) + 0.2,
+        );
+      }
+    });
+
+    it('returns [] for no texts and rejects blank ones', async () => {
+      expect(await embedder.embed([])).toEqual([]);
+      await expect(embedder.embed(['a', ' '])).rejects.toThrow(/text 1 is empty/);
+    });
+
+    it('gives the same vectors in padded batches, split batches and alone', async () => {
+      const texts = ['short', chunkText(1, 60), 'a somewhat longer sentence about mangroves', chunkText(2, 120), 'x'];
+      const small = await createOnnxEmbedder({ modelId: MODEL_ID, modelsDir, maxBatchSize: 2 });
+      try {
+        const split = await small.embed(texts);
+        const batched = await embedder.embed(texts);
+        for (let i = 0; i < texts.length; i++) {
+          const [alone] = await embedder.embed([texts[i] as string]);
+          expect(cosine(split[i] as Float32Array, alone as Float32Array)).toBeGreaterThan(0.9999);
+          expect(cosine(batched[i] as Float32Array, alone as Float32Array)).toBeGreaterThan(0.9999);
+        }
+      } finally {
+        await small.close();
+      }
+    });
+
+    it('truncates at 256 word pieces, as sentence-transformers does', async () => {
+      const head = chunkText(5, 400); // ~400 word pieces: the tails below are past the cut
+      const [a, b, c] = await embedder.embed([
+        `${head} ${chunkText(6, 300)}`,
+        `${head} wholly different ending about cookstoves and kilns`,
+        `mangroves ${head}`,
+      ]);
+      expect(cosine(a as Float32Array, b as Float32Array)).toBeGreaterThan(0.99999);
+      // A change inside the first 256 pieces does change the vector (measured 0.93).
+      expect(cosine(a as Float32Array, c as Float32Array)).toBeLessThan(0.99);
+    });
+
+    it('keeps the event loop answering timers while a batch embeds', async () => {
+      // One full batch: on this thread it blocks the loop for seconds (measured 7 s for 16 x 256 pieces).
+      const texts = Array.from({ length: 16 }, (_, i) => chunkText(i, 200));
+      const started = performance.now();
+      const { gapMs } = await maxEventLoopGap(() => embedder.embed(texts));
+      expect(performance.now() - started).toBeGreaterThan(gapMs * 3);
+      expect(gapMs).toBeLessThan(400);
+    });
+
+    it('fetch-models.sh is idempotent: verified files are kept and nothing is downloaded', () => {
+      const r = spawnSync('bash', [path.join(repoRoot, 'scripts/fetch-models.sh'), modelsDir], {
+        encoding: 'utf8',
+        // A Python that cannot run proves no download is attempted.
+        env: { ...process.env, PYTHON: '/nonexistent/python3' },
+      });
+      expect(r.stderr).toContain('all models present and verified');
+      expect(r.status).toBe(0);
+    });
+
+    it('fetch-models.sh notices a tampered file and tries to replace it', () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'models-tampered-'));
+      try {
+        const d = path.join(dir, MODEL_ID);
+        mkdirSync(path.join(d, 'onnx'), { recursive: true });
+        for (const f of MODEL_FILES) symlinkSync(path.join(modelDir, f), path.join(d, f));
+        const gguf = path.join(modelsDir, 'SmolLM2-135M-Instruct.Q4_1.gguf');
+        if (existsSync(gguf)) symlinkSync(gguf, path.join(dir, 'SmolLM2-135M-Instruct.Q4_1.gguf'));
+        rmSync(path.join(d, 'tokenizer_config.json'));
+        writeFileSync(path.join(d, 'tokenizer_config.json'), '{"tampered": true}');
+        const r = spawnSync('bash', [path.join(repoRoot, 'scripts/fetch-models.sh'), dir], {
+          encoding: 'utf8',
+          env: { ...process.env, PYTHON: '/nonexistent/python3' },
+        });
+        expect(r.stderr).toContain('tokenizer_config.json: present with a wrong sha256');
+        expect(r.stderr).toContain('/nonexistent/python3 not found');
+        expect(r.status).not.toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  },
+);

@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createQdrantVectorIndex, pointId, projectsFilter } from '../../src/adapters/qdrant/vector-index.js';
+import { documentSparseVector, querySparseVector, termId } from '../../src/adapters/qdrant/sparse-vector.js';
+import { DependencyError } from '../../src/errors.js';
+import type { VectorIndex } from '../../src/ports/vector-index.js';
+import { EMBEDDER, axis, chunk, vectorIndexContract, type VectorIndexStore } from '../contract/vector-index.contract.js';
+import { startFakeQdrant, type FakeQdrant } from '../support/fake-qdrant.js';
+import { describeWithService } from '../support/services.js';
+
+/** A store is a fresh collection on the server; dropping it is the dispose. */
+function collectionStore(url: string, apiKey?: string): () => Promise<VectorIndexStore> {
+  return async () => {
+    const collection = `contract_${randomUUID().replaceAll('-', '')}`;
+    return {
+      connect: (opts) => createQdrantVectorIndex({ url, collection, ...(apiKey ? { apiKey } : {}), ...opts }),
+      async dispose() {
+        await fetch(`${url}/collections/${collection}`, {
+          method: 'DELETE',
+          ...(apiKey ? { headers: { 'api-key': apiKey } } : {}),
+        });
+      },
+    };
+  };
+}
+
+// The same contract through the real client against a loopback server speaking Qdrant's REST API.
+describe('Qdrant adapter against the loopback Qdrant API', () => {
+  let fake: FakeQdrant;
+  beforeAll(async () => {
+    fake = await startFakeQdrant();
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  vectorIndexContract('Qdrant (loopback REST API)', async () => collectionStore(fake.url)());
+
+  describe('wire format', () => {
+    let index: VectorIndex;
+    let collection: string;
+    beforeEach(async () => {
+      collection = `wire_${randomUUID().replaceAll('-', '')}`;
+      fake.requests.length = 0;
+      index = await createQdrantVectorIndex({ url: fake.url, collection });
+      await index.open(EMBEDDER);
+    });
+    afterEach(async () => {
+      await index.close();
+    });
+
+    const bodiesOf = (method: string, suffix: string) =>
+      fake.requests.filter((r) => r.method === method && r.path === `/collections/${collection}${suffix}`).map((r) => r.body);
+
+    it('creates the collection once with cosine dense vectors, an IDF sparse vector, metadata and payload indexes', async () => {
+      expect(bodiesOf('PUT', '')).toEqual([
+        {
+          vectors: { dense: { size: EMBEDDER.dimensions, distance: 'Cosine' } },
+          sparse_vectors: { text: { modifier: 'idf' } },
+          metadata: { embedderId: EMBEDDER.embedderId, dimensions: EMBEDDER.dimensions, layout: 1 },
+        },
+      ]);
+      expect(bodiesOf('PUT', '/index')).toEqual([
+        { field_name: 'registry', field_schema: 'keyword' },
+        { field_name: 'projectId', field_schema: 'integer' },
+        { field_name: 'documentId', field_schema: 'keyword' },
+      ]);
+      const again = await createQdrantVectorIndex({ url: fake.url, collection });
+      await again.open(EMBEDDER);
+      expect(bodiesOf('PUT', '')).toHaveLength(1);
+    });
+
+    it('searches with a `should` of per-project `must` pairs, exact, and only the requested projects', async () => {
+      await index.upsert([chunk({ id: 'a', projectId: 4074, text: 'VM0007 baseline' })]);
+      fake.requests.length = 0;
+      const projects = [
+        { registry: 'Verra', projectId: 4074 },
+        { registry: 'Gold Standard', projectId: 4074 },
+        { registry: 'Verra', projectId: 4074 },
+      ];
+      await index.searchVector(axis(0), projects, 5);
+      await index.searchText('VM0007', projects, 5);
+      const [vectorBody, textBody] = bodiesOf('POST', '/points/query') as Record<string, unknown>[];
+      const filter = {
+        should: [
+          { must: [{ key: 'registry', match: { value: 'Verra' } }, { key: 'projectId', match: { value: 4074 } }] },
+          {
+            must: [
+              { key: 'registry', match: { value: 'Gold Standard' } },
+              { key: 'projectId', match: { value: 4074 } },
+            ],
+          },
+        ],
+      };
+      expect(vectorBody).toMatchObject({ using: 'dense', filter, limit: 5, with_payload: true, params: { exact: true } });
+      expect(vectorBody?.query).toHaveLength(EMBEDDER.dimensions);
+      expect(textBody).toMatchObject({ using: 'text', filter, limit: 5, with_payload: true });
+      expect(textBody?.query).toEqual({ indices: [termId('vm0007')], values: [1] });
+      expect(projectsFilter([])).toEqual({ should: [] });
+    });
+
+    it('writes points with UUIDs derived from chunk ids and a BM25 sparse vector', async () => {
+      await index.upsert([chunk({ id: 'Verra:4074:doc:1:0', projectId: 4074, text: 'Methodology AMS-III.AU' })]);
+      const [body] = bodiesOf('PUT', '/points') as { points: { id: string; vector: Record<string, unknown>; payload: Record<string, unknown> }[] }[];
+      const point = body?.points[0];
+      expect(point?.id).toBe(pointId('Verra:4074:doc:1:0'));
+      expect(point?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(pointId('Verra:4074:doc:1:0')).toBe(point?.id);
+      expect(pointId('Verra:4074:doc:1:1')).not.toBe(point?.id);
+      // The chunk's text plus its context (the default document title PD_1.pdf and type Project Description).
+      expect(point?.vector.text).toEqual(documentSparseVector('Methodology AMS-III.AU\nPD 1\nProject Description'));
+      expect(point?.payload).toMatchObject({ chunkId: 'Verra:4074:doc:1:0', registry: 'Verra', projectId: 4074 });
+      expect(fake.requests.find((r) => r.method === 'PUT' && r.path.endsWith('/points'))?.query).toMatchObject({
+        wait: 'true',
+      });
+    });
+
+    it('deletes a document by a filter on registry, projectId and documentId', async () => {
+      await index.deleteDocument({ registry: 'Verra', projectId: 12 }, 'doc-9');
+      expect(bodiesOf('POST', '/points/delete')).toEqual([
+        {
+          filter: {
+            must: [
+              { key: 'registry', match: { value: 'Verra' } },
+              { key: 'projectId', match: { value: 12 } },
+              { key: 'documentId', match: { value: 'doc-9' } },
+            ],
+          },
+        },
+      ]);
+    });
+
+    it('pages through scroll results for a document with many chunks', async () => {
+      const many = Array.from({ length: 2_300 }, (_, i) => chunk({ id: `c${String(i).padStart(5, '0')}`, projectId: 1 }));
+      await index.upsert(many);
+      fake.requests.length = 0;
+      const ids = await index.documentChunkIds({ registry: 'Verra', projectId: 1 }, 'doc-1');
+      expect(ids).toEqual(many.map((c) => c.id));
+      expect(bodiesOf('POST', '/points/scroll')).toHaveLength(3);
+      expect(bodiesOf('PUT', '/points')).toHaveLength(0);
+    });
+
+    it('reports a server error as a retryable DependencyError, a rejected request as not retryable', async () => {
+      fake.failNext(1, 503);
+      const err = await index.searchVector(axis(0), [{ registry: 'Verra', projectId: 1 }], 3).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DependencyError);
+      expect(err).toMatchObject({ dependency: 'qdrant', retryable: true });
+      expect((err as Error).message).toMatch(/vector search failed \(503\).*injected failure/);
+
+      fake.failNext(1, 400);
+      const bad = await index.searchText('x', [{ registry: 'Verra', projectId: 1 }], 3).catch((e: unknown) => e);
+      expect(bad).toMatchObject({ dependency: 'qdrant', retryable: false });
+    });
+
+    it('reports an unreachable server as a retryable DependencyError naming the URL', async () => {
+      const down = await createQdrantVectorIndex({ url: 'http://127.0.0.1:9', collection, timeoutMs: 2_000 });
+      const err = await down.open(EMBEDDER).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DependencyError);
+      expect((err as Error).message).toContain('http://127.0.0.1:9');
+      await expect(down.ping()).rejects.toBeInstanceOf(DependencyError);
+    });
+
+    it('rejects a bad URL at construction', async () => {
+      await expect(createQdrantVectorIndex({ url: 'localhost:6333' })).rejects.toThrow(/http:\/\//);
+    });
+
+    it('refuses a collection that has no embedder metadata', async () => {
+      const foreign = `foreign_${randomUUID().replaceAll('-', '')}`;
+      await fetch(`${fake.url}/collections/${foreign}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ vectors: { dense: { size: EMBEDDER.dimensions, distance: 'Cosine' } } }),
+      });
+      const other = await createQdrantVectorIndex({ url: fake.url, collection: foreign });
+      await expect(other.open(EMBEDDER)).rejects.toThrow(/no embedder metadata.*re-index/);
+    });
+  });
+
+  it('sends the API key', async () => {
+    const secured = await startFakeQdrant({ apiKey: 'k-123' });
+    try {
+      const ok = await createQdrantVectorIndex({ url: secured.url, apiKey: 'k-123', collection: 'c' });
+      await ok.open(EMBEDDER);
+      const wrong = await createQdrantVectorIndex({ url: secured.url, apiKey: 'nope', collection: 'c' });
+      await expect(wrong.open(EMBEDDER)).rejects.toMatchObject({ dependency: 'qdrant', retryable: false });
+    } finally {
+      await secured.close();
+    }
+  });
+
+  it('builds BM25 sparse vectors with unique sorted ids, compound codes as extra terms', () => {
+    const v = documentSparseVector('VM0007 VM0007 AMS-III.AU emissions');
+    expect(v.indices).toEqual([...v.indices].sort((a, b) => a - b));
+    expect(new Set(v.indices).size).toBe(v.indices.length);
+    const weight = (t: string) => v.values[v.indices.indexOf(termId(t))];
+    expect(weight('vm0007')).toBeGreaterThan(weight('ams') ?? Infinity);
+    expect(v.indices).toContain(termId('ams-iii.au'));
+    expect(v.indices).toContain(termId('emission'));
+    expect(querySparseVector('the of and').indices).toEqual([]);
+  });
+});
+
+// Real Qdrant: QDRANT_URL, or a container when a docker engine is present; REQUIRE_QDRANT=1 makes absence a failure.
+const qdrantUrl = process.env.QDRANT_URL;
+const dockerPresent = Boolean(process.env.DOCKER_HOST) || existsSync('/var/run/docker.sock');
+describeWithService(
+  'Qdrant adapter against a real Qdrant',
+  {
+    available: Boolean(qdrantUrl) || dockerPresent,
+    why: 'QDRANT_URL is not set and no docker engine is present (REQUIRE_QDRANT=1 asks for one)',
+    required: process.env.REQUIRE_QDRANT === '1',
+  },
+  () => {
+    let url = qdrantUrl ?? '';
+    let stop: (() => Promise<unknown>) | undefined;
+    beforeAll(async () => {
+      if (qdrantUrl) return;
+      const { GenericContainer, Wait } = await import('testcontainers');
+      const container = await new GenericContainer(process.env.QDRANT_IMAGE ?? 'qdrant/qdrant:v1.18.0')
+        .withExposedPorts(6333)
+        .withWaitStrategy(Wait.forHttp('/readyz', 6333))
+        .start();
+      url = `http://${container.getHost()}:${container.getMappedPort(6333)}`;
+      stop = () => container.stop();
+    }, 180_000);
+    afterAll(async () => {
+      await stop?.();
+    });
+    vectorIndexContract('Qdrant (real server)', async () =>
+      collectionStore(url, process.env.QDRANT_API_KEY)(),
+    );
+  },
+);

@@ -1,0 +1,212 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrateSqlite, openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
+import { VECTOR_MIGRATIONS, createSqliteVectorIndex, ftsTextExpression, scopeToken } from '../../src/adapters/sqlite/vector-index.js';
+import { EmbedderMismatchError } from '../../src/errors.js';
+import type { ChunkWithVector, VectorIndex } from '../../src/ports/vector-index.js';
+import { EMBEDDER, axis, chunk, vectorIndexContract, type VectorIndexStore } from '../contract/vector-index.contract.js';
+import { repoRoot } from '../support/corpus.js';
+
+function tempDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'vector-index-'));
+}
+
+vectorIndexContract('SQLite + sqlite-vec + FTS5', async (): Promise<VectorIndexStore> => {
+  const dir = tempDir();
+  const dbs: SqliteDatabase[] = [];
+  return {
+    async connect(opts) {
+      // A connection of its own per adapter, as the API and the worker each have.
+      const db = openSqlite({ dataDir: dir });
+      dbs.push(db);
+      return createSqliteVectorIndex({ db, ...opts });
+    },
+    async dispose() {
+      for (const db of dbs) db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('SQLite vector index specifics', () => {
+  let dir: string;
+  let db: SqliteDatabase;
+  let index: VectorIndex;
+
+  beforeEach(async () => {
+    dir = tempDir();
+    db = openSqlite({ dataDir: dir });
+    index = await createSqliteVectorIndex({ db });
+    await index.open(EMBEDDER);
+  });
+  afterEach(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('quotes every word so that user text is never FTS5 syntax', () => {
+    expect(ftsTextExpression('VM0007 AND "x" OR NEAR(y)')).toBe('"vm0007" OR "x" OR "near y"');
+    expect(ftsTextExpression('AMS-III.AU, 256,109 and 5,35,052.')).toBe('"ams iii au" OR "256 109" OR "5 35 052"');
+    expect(ftsTextExpression('the of')).toBe('"the" OR "of"');
+    expect(ftsTextExpression(' ()*: ')).toBeUndefined();
+  });
+
+  it('migrates once: a second adapter on the same file reuses the tables', async () => {
+    await index.upsert([chunk({ id: 'a', projectId: 1, text: 'kept across adapters' })]);
+    const again = await createSqliteVectorIndex({ db });
+    await again.open(EMBEDDER);
+    expect(await again.documentChunkIds({ registry: 'Verra', projectId: 1 }, 'doc-1')).toEqual(['a']);
+    const rows = db.prepare("SELECT name FROM schema_migrations WHERE namespace = 'vectors'").all();
+    expect(rows).toEqual([{ name: '0001-chunks' }, { name: '0002-chunk-context' }]);
+  });
+
+  it('upgrades an index of the first layout in place: existing chunks become findable by document title', async () => {
+    const old = openSqlite({ dataDir: path.join(dir, 'old') });
+    try {
+      await migrateSqlite(old, 'vectors', VECTOR_MIGRATIONS.slice(0, 1));
+      old.prepare('INSERT INTO vector_index_meta (key, value) VALUES (?, ?)').run('embedder', JSON.stringify(EMBEDDER));
+      const insert = old.prepare(`INSERT INTO chunks (id, registry, project_id, document_id, document_title, document_type,
+        uri, page, "offset", text, embedding) VALUES (?, 'Verra', 1, 'doc-1', ?, 'Validation Report', 'u', 1, 0, ?, ?)`);
+      const oldFts = old.prepare('INSERT INTO chunks_fts (rowid, text, scope) VALUES (?, ?, ?)');
+      const rows: [string, string, string][] = [
+        ['a', 'CDM9199_colombia_forestry_validation_report.pdf', 'Twelve clarification requests were raised.'],
+        ['b', 'CDM_GFL-HFC23_project_design_document.pdf', 'Thermal oxidation at 1200 degrees.'],
+      ];
+      for (const [id, title, text] of rows) {
+        const { lastInsertRowid } = insert.run(id, title, text, Buffer.from(axis(0).buffer));
+        oldFts.run(lastInsertRowid, text, scopeToken({ registry: 'Verra', projectId: 1 }));
+      }
+      const upgraded = await createSqliteVectorIndex({ db: old });
+      await upgraded.open(EMBEDDER);
+      const find = async (q: string) => (await upgraded.searchText(q, [{ registry: 'Verra', projectId: 1 }], 10)).map((r) => r.id);
+      expect(await find('colombia')).toEqual(['a']);
+      expect(await find('clarification requests')).toEqual(['a']);
+      expect(await find('GFL design')).toEqual(['b']);
+      // Generic document types are not context; "Validation Report" is.
+      expect(await find('validation')).toEqual(['a', 'b']);
+      const [first] = await upgraded.searchText('colombia', [{ registry: 'Verra', projectId: 1 }], 1);
+      expect(first?.text).toBe('Twelve clarification requests were raised.');
+    } finally {
+      old.close();
+    }
+  });
+
+  it('keeps the full-text table in step with chunks through replace and delete', async () => {
+    await index.upsert([chunk({ id: 'a', projectId: 1, text: 'peatland rewetting' })]);
+    await index.upsert([chunk({ id: 'a', projectId: 1, text: 'rice paddies' })]);
+    await index.upsert([chunk({ id: 'b', projectId: 1, documentId: 'doc-2', text: 'rice and peatland' })]);
+    const ftsRows = () => (db.prepare('SELECT count(*) AS n FROM chunks_fts').get() as { n: number }).n;
+    expect(ftsRows()).toBe(2);
+    await index.deleteDocument({ registry: 'Verra', projectId: 1 }, 'doc-1');
+    expect(ftsRows()).toBe(1);
+    const rows = await index.searchText('peatland rice', [{ registry: 'Verra', projectId: 1 }], 5);
+    expect(rows.map((r) => r.id)).toEqual(['b']);
+  });
+
+  it('stems ordinary words (Porter) but never codes or numbers', async () => {
+    await index.upsert([
+      chunk({ id: 'a', projectId: 1, text: 'Emissions were reduced by monitoring' }),
+      chunk({ id: 'b', projectId: 1, text: 'VM0007 and 2021' }),
+    ]);
+    const p = [{ registry: 'Verra', projectId: 1 }];
+    expect((await index.searchText('emission reduction monitored', p, 5)).map((r) => r.id)).toEqual(['a']);
+    expect((await index.searchText('VM000', p, 5)).map((r) => r.id)).toEqual([]);
+    expect((await index.searchText('202', p, 5)).map((r) => r.id)).toEqual([]);
+  });
+
+  it('rejects a malformed chunk with a message naming the problem, and writes nothing of its batch', async () => {
+    const bad = { ...chunk({ id: 'bad', projectId: 0 }), page: 0 } as ChunkWithVector;
+    await expect(index.upsert([chunk({ id: 'ok', projectId: 1 }), bad])).rejects.toThrow(
+      /invalid chunk "bad": projectId must be a positive integer; page must be a 1-based integer, got 0/,
+    );
+    expect((await index.countChunks([{ registry: 'Verra', projectId: 1 }])).get('Verra:1')).toBe(0);
+  });
+
+  it('refuses further writes and vector queries once another process re-indexed for another embedder', async () => {
+    await index.upsert([chunk({ id: 'a', projectId: 1 })]);
+    const otherDb = openSqlite({ dataDir: dir });
+    try {
+      const worker = await createSqliteVectorIndex({ db: otherDb, reindex: true });
+      await worker.open({ embedderId: 'new-model', dimensions: 8 });
+    } finally {
+      otherDb.close();
+    }
+    await expect(index.searchVector(axis(0), [{ registry: 'Verra', projectId: 1 }], 3)).rejects.toThrow(
+      EmbedderMismatchError,
+    );
+    await expect(index.upsert([chunk({ id: 'b', projectId: 1 })])).rejects.toThrow(/re-index/);
+  });
+
+  it('fails clearly when used before open() or after close()', async () => {
+    const fresh = await createSqliteVectorIndex({ db });
+    await expect(fresh.searchText('x', [{ registry: 'Verra', projectId: 1 }], 1)).rejects.toThrow(/call open/);
+    await expect(fresh.open({ embedderId: '', dimensions: 3 })).rejects.toThrow(/embedderId/);
+    await expect(fresh.open({ embedderId: 'e', dimensions: 0 })).rejects.toThrow(/dimensions/);
+    await index.close();
+    await expect(index.upsert([])).rejects.toThrow(/closed/);
+  });
+
+  it('lets the API read while a worker process writes: no SQLITE_BUSY, no lost write, atomic batches', async () => {
+    const batches = 40;
+    const batchSize = 50;
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(repoRoot, 'test/adapters/fixtures/sqlite-vector-writer.ts'),
+        dir,
+        'worker',
+        '1',
+        String(batches),
+        String(batchSize),
+        String(EMBEDDER.dimensions),
+      ],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    let running = true;
+    void exited.then(() => (running = false));
+
+    // Meanwhile this process reads (as the API does) and writes its own project (a second writer).
+    const worker = [{ registry: 'Verra', projectId: 1 }];
+    const seen: number[] = [];
+    let ownWrites = 0;
+    const errors: unknown[] = [];
+    while (running) {
+      try {
+        const n = (await index.countChunks(worker)).get('Verra:1') ?? 0;
+        seen.push(n);
+        await index.searchVector(axis(3), worker, 10);
+        await index.searchText('mangrove batch', worker, 10);
+        await index.upsert([chunk({ id: `api-${ownWrites}`, projectId: 2, text: 'second writer', vector: axis(1) })]);
+        ownWrites++;
+      } catch (err) {
+        errors.push(err);
+      }
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const code = await exited;
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(errors).toEqual([]);
+    expect(JSON.parse(stdout)).toEqual({ written: batches * batchSize });
+    const counts = await index.countChunks([...worker, { registry: 'Verra', projectId: 2 }]);
+    expect(counts.get('Verra:1')).toBe(batches * batchSize);
+    expect(counts.get('Verra:2')).toBe(ownWrites);
+    // Reads saw whole batches only, never going backwards, and overlapped the writes.
+    for (let i = 0; i < seen.length; i++) {
+      expect((seen[i] ?? 0) % batchSize).toBe(0);
+      if (i > 0) expect(seen[i] ?? 0).toBeGreaterThanOrEqual(seen[i - 1] ?? 0);
+    }
+    expect(seen.some((n) => n > 0 && n < batches * batchSize)).toBe(true);
+    expect(ownWrites).toBeGreaterThan(0);
+  });
+});
