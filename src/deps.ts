@@ -1,0 +1,210 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import { createEmbedder } from './adapters/embedders/index.js';
+import { createCountryLookup } from './adapters/geo/country-lookup.js';
+import { createPgPool, type PgPool } from './adapters/postgres/database.js';
+import { createPgDocumentStateStore } from './adapters/postgres/document-state-store.js';
+import { createPgDocumentTextStore } from './adapters/postgres/document-text-store.js';
+import { createPgRecordStore } from './adapters/postgres/record-store.js';
+import { createQdrantVectorIndex } from './adapters/qdrant/vector-index.js';
+import { createReranker } from './adapters/rerankers/index.js';
+import { openSqlite, type SqliteDatabase } from './adapters/sqlite/database.js';
+import { createSqliteDocumentStateStore } from './adapters/sqlite/document-state-store.js';
+import { createSqliteDocumentTextStore } from './adapters/sqlite/document-text-store.js';
+import { createSqliteRecordStore } from './adapters/sqlite/record-store.js';
+import { createSqliteVectorIndex } from './adapters/sqlite/vector-index.js';
+import { createChatModel, createExtractiveSummarizer, createSummarizer } from './adapters/summarizers/index.js';
+import type { AppDeps, ReadinessCheck } from './http/types.js';
+import type { CountryLookup } from './ports/country-lookup.js';
+import type { DocumentStateStore } from './ports/document-state-store.js';
+import type { DocumentTextStore } from './ports/document-text-store.js';
+import type { Embedder } from './ports/embedder.js';
+import type { RecordStore } from './ports/record-store.js';
+import type { Summarizer } from './ports/summarizer.js';
+import type { VectorIndex } from './ports/vector-index.js';
+import { createMetadataService } from './services/metadata.js';
+import { createSearchService } from './services/search.js';
+
+/**
+ * The adapter choices of both processes, in one visible place. The API (src/main.ts) and the worker
+ * (ingest/main.ts) compose from these functions, so the two always agree on where records, state, text and
+ * vectors live:
+ * - records, document state, document text: PostgreSQL when DATABASE_URL is set, else the SQLite file in DATA_DIR;
+ * - vectors + full text: Qdrant when QDRANT_URL is set, else the same SQLite file (sqlite-vec + FTS5);
+ * - embedder: EMBEDDER (`use` | `onnx:<id>` | `openai:<model>`); summariser and reranker: LLM / RERANKER.
+ */
+
+/** The repository's demo folder (this file is src/deps.ts). */
+export const demoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../demo');
+
+export interface Stores {
+  records: RecordStore;
+  states: DocumentStateStore;
+  texts: DocumentTextStore;
+  index: VectorIndex;
+  backends: { records: 'postgres' | 'sqlite'; index: 'qdrant' | 'sqlite' };
+  /** Closes every store, in reverse order of opening; safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface BuildStoresOptions {
+  /** Let the vector index drop chunks built by another embedder (the worker's --reindex). @default false */
+  reindex?: boolean;
+}
+
+/** Runs `fn`; on a failure closes what was opened so far and rethrows. */
+class Closers {
+  readonly #closers: (() => unknown)[] = [];
+  constructor(private readonly logger?: Logger) {}
+  push(close: () => unknown): void {
+    this.#closers.push(close);
+  }
+  async closeAll(): Promise<void> {
+    for (const close of this.#closers.splice(0).reverse()) {
+      try {
+        await close();
+      } catch (err) {
+        this.logger?.warn({ err }, 'closing a store failed');
+      }
+    }
+  }
+}
+
+/** Opens the stores the configuration names; on a failure, closes what was opened and rethrows. */
+export async function buildStores(config: Config, opts: BuildStoresOptions = {}, logger?: Logger): Promise<Stores> {
+  const closers = new Closers(logger);
+  try {
+    let db: SqliteDatabase | null = null;
+    const sqlite = (): SqliteDatabase => {
+      if (!db) {
+        const opened = openSqlite({ dataDir: config.DATA_DIR });
+        closers.push(() => opened.close());
+        db = opened;
+      }
+      return db;
+    };
+    let pool: PgPool | null = null;
+    if (config.DATABASE_URL) {
+      const p = createPgPool(config.DATABASE_URL);
+      closers.push(() => p.end());
+      pool = p;
+    }
+
+    let records: RecordStore;
+    let states: DocumentStateStore;
+    let texts: DocumentTextStore;
+    // Sequential on purpose: each factory migrates its own namespace on the shared handle.
+    if (pool) {
+      records = await createPgRecordStore({ pool });
+      states = await createPgDocumentStateStore({ pool });
+      texts = await createPgDocumentTextStore({ pool });
+    } else {
+      const d = sqlite();
+      records = await createSqliteRecordStore({ db: d });
+      states = await createSqliteDocumentStateStore({ db: d });
+      texts = await createSqliteDocumentTextStore({ db: d });
+    }
+    closers.push(() => records.close());
+    closers.push(() => states.close());
+    closers.push(() => texts.close());
+
+    const index: VectorIndex = config.QDRANT_URL
+      ? await createQdrantVectorIndex({
+          url: config.QDRANT_URL,
+          collection: config.QDRANT_COLLECTION,
+          ...(config.QDRANT_API_KEY ? { apiKey: config.QDRANT_API_KEY } : {}),
+          reindex: opts.reindex ?? false,
+        })
+      : await createSqliteVectorIndex({ db: sqlite(), reindex: opts.reindex ?? false });
+    closers.push(() => index.close());
+
+    return {
+      records,
+      states,
+      texts,
+      index,
+      backends: { records: pool ? 'postgres' : 'sqlite', index: config.QDRANT_URL ? 'qdrant' : 'sqlite' },
+      close: () => closers.closeAll(),
+    };
+  } catch (err) {
+    await closers.closeAll();
+    throw err;
+  }
+}
+
+export function buildEmbedder(config: Config, logger: Logger): Promise<Embedder> {
+  return createEmbedder(config.EMBEDDER, {
+    modelsDir: config.MODELS_DIR,
+    allowRemoteModels: config.ALLOW_REMOTE_MODELS,
+    openai: {
+      ...(config.OPENAI_BASE_URL ? { baseURL: config.OPENAI_BASE_URL } : {}),
+      ...(config.OPENAI_API_KEY ? { apiKey: config.OPENAI_API_KEY } : {}),
+    },
+    logger,
+  });
+}
+
+/** What the API process runs on: the HTTP layer's deps, the stores and models behind them, and one close. */
+export interface ApiDeps extends AppDeps {
+  stores: Stores;
+  embedder: Embedder;
+  summarizer: Summarizer;
+  countries: CountryLookup;
+  /** Closes models and stores; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Everything the API serves with: stores, the embedder (its index opened for it, so a mismatch stops the start with
+ * the re-index hint), summariser, reranker, and the metadata and search services.
+ */
+export async function buildDeps(config: Config, logger: Logger): Promise<ApiDeps> {
+  const stores = await buildStores(config, {}, logger);
+  const closers = new Closers(logger);
+  closers.push(() => stores.close());
+  try {
+    const embedder = await buildEmbedder(config, logger);
+    closers.push(() => embedder.close());
+    await stores.index.open({ embedderId: embedder.id, dimensions: embedder.dimensions });
+
+    const chat = await createChatModel(config, logger);
+    const summarizer = await createSummarizer(config, logger, chat);
+    closers.push(() => summarizer.close());
+    const countries = createCountryLookup();
+
+    const readiness: ReadinessCheck[] = [
+      { name: 'record store', check: () => stores.records.ping() },
+      { name: 'vector index', check: () => stores.index.ping() },
+    ];
+
+    return {
+      config,
+      logger,
+      metadata: createMetadataService({ records: stores.records, countries }),
+      search: createSearchService({
+        index: stores.index,
+        embedder,
+        documents: stores.states,
+        records: stores.records,
+        summarizer,
+        fallbackSummarizer: createExtractiveSummarizer(),
+        reranker: createReranker(config, logger, chat),
+        logger,
+        defaultTopK: config.SEARCH_DEFAULT_TOP_K,
+        maxTopK: config.SEARCH_MAX_TOP_K,
+      }),
+      readiness,
+      demoDocumentsDir: config.DEMO_DATA ? path.join(demoDir, 'documents') : undefined,
+      stores,
+      embedder,
+      summarizer,
+      countries,
+      close: () => closers.closeAll(),
+    };
+  } catch (err) {
+    await closers.closeAll();
+    throw err;
+  }
+}

@@ -1,0 +1,152 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { AppError } from '../../errors.js';
+import { SEARCH_MODES } from '../../services/search.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { standardErrorResponses } from '../schemas/error.js';
+import { projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
+import type { AppDeps, AppEnv } from '../types.js';
+
+/** SPEC 4.3: the documented path (plural `projects-documents`). */
+export const BATCH_SEARCH_PATH = '/projects-documents/batch-search';
+/** CONTRACT 1: also served under the singular spelling of the two metadata paths. */
+export const BATCH_SEARCH_ALIAS_PATH = '/project-documents/batch-search';
+
+export const MAX_SEARCH_QUERY_CHARS = 2000;
+
+type SearchLimits = { MAX_BATCH_PROJECTS: number; SEARCH_MAX_TOP_K: number; SEARCH_DEFAULT_TOP_K: number };
+
+export function batchSearchRequestSchema(config: SearchLimits) {
+  return z
+    .object({
+      ...projectListShape({ maxBatchProjects: config.MAX_BATCH_PROJECTS }),
+      query: z
+        .string({ error: 'must be a string' })
+        .refine((s) => s.trim().length > 0, 'must not be empty')
+        .refine((s) => s.trim().length <= MAX_SEARCH_QUERY_CHARS, `must be at most ${MAX_SEARCH_QUERY_CHARS} characters`)
+        .openapi({
+          description: `Natural-language question, at most ${MAX_SEARCH_QUERY_CHARS} characters.`,
+          example: 'What is the crediting period of the project?',
+        }),
+      topK: z
+        .number({ error: 'must be a number' })
+        .int('must be a whole number')
+        .min(1, 'must be at least 1')
+        .max(config.SEARCH_MAX_TOP_K, `must be at most ${config.SEARCH_MAX_TOP_K}`)
+        .optional()
+        .openapi({
+          description: `Citations to return: default ${config.SEARCH_DEFAULT_TOP_K}, at most ${config.SEARCH_MAX_TOP_K}.`,
+          example: config.SEARCH_DEFAULT_TOP_K,
+        }),
+      mode: z
+        .enum(['hybrid', 'text', 'vector'], { error: `must be one of ${SEARCH_MODES.join(', ')}` })
+        .optional()
+        .openapi({
+          description:
+            'Retrieval method: `hybrid` (default: full-text and dense vectors fused), `text` (full-text only) or ' +
+            '`vector` (dense only). The single methods exist for evaluation and debugging.',
+        }),
+    })
+    .superRefine(requireProjectList)
+    .openapi('BatchSearchRequest', {
+      description:
+        'Projects as `projectList` (sample body) or `list` (parameter table); items name the id `project_id`, ' +
+        '`projectId` or `id`, in any mix. Unknown fields are ignored.',
+      example: {
+        projectList: [
+          { project_id: 5533, registry: 'Verra' },
+          { project_id: 9199, registry: 'CDM' },
+        ],
+        query: 'What is the crediting period?',
+        topK: 8,
+      },
+    });
+}
+
+export const citationSchema = z
+  .object({
+    id: z.number().int().openapi({ description: 'The marker `[id]` used in `answer`; 1, 2, ... in relevance order.' }),
+    projectId: z.number().int(),
+    registry: z.string().openapi({ description: 'As the request spelled it.' }),
+    documentTitle: z.string(),
+    documentType: z.string(),
+    uri: z.string(),
+    page: z.number().int().openapi({ description: '1-based physical page of the PDF.' }),
+    text: z.string().openapi({ description: 'The passage, as extracted from the document.' }),
+    score: z.number().openapi({ description: 'Fused relevance in [0, 1]; higher is better.' }),
+  })
+  .openapi('Citation');
+
+export const batchSearchResponseSchema = z
+  .object({
+    answer: z.string().openapi({
+      description:
+        'Answer in prose citing passages as [1], [2]; every marker refers to a citation. When none of the requested ' +
+        'projects has indexed documents the answer says so and there are no citations.',
+    }),
+    citations: z.array(citationSchema).openapi({ description: 'Passages supporting the answer, most relevant first.' }),
+    answerModel: z.string().openapi({
+      description: 'What wrote `answer`: the configured LLM model, or `extractive` (none configured, or the LLM call failed).',
+    }),
+    projects: z
+      .array(
+        z.object({
+          projectId: z.number().int(),
+          registry: z.string().openapi({ description: 'As the request spelled it.' }),
+          indexedDocuments: z.number().int().openapi({ description: '0 for a project with no indexed document or unknown to the service.' }),
+        }),
+      )
+      .openapi({ description: 'One entry per distinct requested project, in request order.' }),
+  })
+  .openapi('BatchSearchResponse');
+
+/** POST /projects-documents/batch-search (SPEC 4.3) and its alias: cited passages and a summarised answer. */
+export function registerBatchSearch(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+  const { config } = deps;
+  for (const [path, operationId, alias] of [
+    [BATCH_SEARCH_PATH, 'batchSearchProjectDocuments', false],
+    [BATCH_SEARCH_ALIAS_PATH, 'batchSearchProjectDocumentsAlias', true],
+  ] as const) {
+    const route = createRoute({
+      method: 'post',
+      path,
+      operationId,
+      summary: alias ? `Alias of ${BATCH_SEARCH_PATH}` : 'Search the documents of several projects',
+      description:
+        (alias ? `Same as ${BATCH_SEARCH_PATH}, served under the singular path spelling. ` : '') +
+        'Answers a natural-language question across the indexed documents of the listed projects: full-text and ' +
+        'dense retrieval restricted to those projects, fused, near-duplicates collapsed, then a summarised answer ' +
+        'citing the passages as [n]. A project the service does not know, or whose documents are not indexed yet, ' +
+        'is reported in `projects` with `indexedDocuments: 0` (not a 404), so one bad id does not sink a batch; the ' +
+        'answer says which projects had nothing indexed. ' +
+        `At most ${config.MAX_BATCH_PROJECTS} projects and ${config.MAX_BODY_BYTES} bytes per request (more is a 413); ` +
+        `topK default ${config.SEARCH_DEFAULT_TOP_K}, at most ${config.SEARCH_MAX_TOP_K}. One id under two registries ` +
+        'is a 400 `ambiguous_project_id`.',
+      middleware: jsonBody({ maxBytes: config.MAX_BODY_BYTES }),
+      request: {
+        body: { required: true, content: { 'application/json': { schema: batchSearchRequestSchema(config) } } },
+      },
+      responses: {
+        200: { description: 'Answer, citations and per-project index state.', content: { 'application/json': { schema: batchSearchResponseSchema } } },
+        ...standardErrorResponses(config),
+      },
+    });
+
+    app.openapi(route, async (c) => {
+      const body = c.req.valid('json');
+      const projects = resolveProjectList(body);
+      if (!deps.search) {
+        throw new AppError('unavailable', 'document search is not configured on this server', {
+          details: [{ dependency: 'search', message: 'no search service' }],
+        });
+      }
+      const result = await deps.search.search({
+        projects: projects.map((p) => ({ ...p.ref, requestedRegistry: p.requestedRegistry })),
+        query: body.query,
+        ...(body.topK !== undefined ? { topK: body.topK } : {}),
+        ...(body.mode !== undefined ? { mode: body.mode } : {}),
+        signal: c.req.raw.signal,
+      });
+      return c.json(result, 200);
+    });
+  }
+}

@@ -1,0 +1,38 @@
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { MetadataService } from '../services/metadata.js';
+import type { SearchService } from '../services/search.js';
+
+/** Per-request values set by the request-context middleware; every handler can rely on them. */
+export interface AppVariables {
+  requestId: string;
+  logger: Logger;
+  /** Which configured API key the request presented (`key1`, `key2`, ...), once auth has accepted it. */
+  apiKeyId?: string;
+}
+
+export interface AppEnv {
+  Variables: AppVariables;
+}
+
+/** A backing service /readyz checks; `check` throws (ideally a DependencyError) when it cannot be used. */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<void>;
+}
+
+/**
+ * What the HTTP layer needs, built by src/deps.ts (or by a test). Services, not adapters: routes never see a store.
+ * The batch-search route adds its service here (e.g. `search: SearchService`) when it lands.
+ */
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  metadata: MetadataService;
+  /** Batch document search; when absent the route answers 503 `unavailable` (e.g. a metadata-only deployment). */
+  search?: SearchService;
+  /** Checked in order by GET /readyz; the first failure names the store in a 503. */
+  readiness: readonly ReadinessCheck[];
+  /** Folder served read-only at GET /demo/documents/<name>.pdf; unset serves nothing. */
+  demoDocumentsDir?: string;
+}

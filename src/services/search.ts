@@ -1,0 +1,309 @@
+import { projectKey, type ProjectRef } from '../domain/project-ref.js';
+import { aggregateByPage, collapseNearDuplicates, reciprocalRankFusion, type RankedList } from '../domain/fusion.js';
+import { validateMarkers } from '../domain/markers.js';
+import { isNavigationText, textSearchQuery, withoutExclusions } from '../domain/query.js';
+import { AppError, DependencyError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { DocumentStateStore } from '../ports/document-state-store.js';
+import type { Embedder } from '../ports/embedder.js';
+import type { RecordStore } from '../ports/record-store.js';
+import type { Reranker } from '../ports/reranker.js';
+import type { CitedPassage, Summarizer } from '../ports/summarizer.js';
+import type { ScoredChunk, VectorIndex } from '../ports/vector-index.js';
+
+/** Which retrievers run: both fused (default), or one alone (evaluation and debugging). */
+export type SearchMode = 'hybrid' | 'text' | 'vector';
+export const SEARCH_MODES: readonly SearchMode[] = ['hybrid', 'text', 'vector'];
+
+/** A requested project: the canonical ref plus the registry as the request spelled it (echoed back, SPEC 2.1). */
+export interface SearchProject extends ProjectRef {
+  requestedRegistry: string;
+}
+
+export interface SearchRequest {
+  /** Distinct projects in request order (the HTTP layer resolved registries and rejected ambiguous ids). */
+  projects: SearchProject[];
+  query: string;
+  /** Citations to return. @default SearchServiceOptions.defaultTopK */
+  topK?: number;
+  /** @default 'hybrid' */
+  mode?: SearchMode;
+  signal?: AbortSignal;
+}
+
+export interface Citation {
+  id: number;
+  projectId: number;
+  registry: string;
+  documentTitle: string;
+  documentType: string;
+  uri: string;
+  page: number;
+  text: string;
+  score: number;
+}
+
+export interface ProjectIndexState {
+  projectId: number;
+  registry: string;
+  indexedDocuments: number;
+}
+
+/** CONTRACT section 2, batch search response. */
+export interface SearchResponse {
+  answer: string;
+  citations: Citation[];
+  answerModel: string;
+  projects: ProjectIndexState[];
+}
+
+export interface SearchServiceOptions {
+  index: VectorIndex;
+  embedder: Embedder;
+  /** Indexed-document counts per project (CONTRACT: `indexedDocuments`). */
+  documents: DocumentStateStore;
+  /** When given, projects it does not hold are reported with 0 documents and not searched. */
+  records?: RecordStore;
+  summarizer: Summarizer;
+  /** Writes the answer when `summarizer` fails (an LLM timing out, an ungrounded reply). */
+  fallbackSummarizer: Summarizer;
+  reranker: Reranker;
+  logger: Logger;
+  /** @default 8 */
+  defaultTopK?: number;
+  /** @default 50 */
+  maxTopK?: number;
+  /** Longest accepted query in characters. @default 2000 */
+  maxQueryChars?: number;
+  /** Candidates fetched from each retriever before fusion: max(minCandidates, topK x candidateFactor). @default 40, 4 */
+  minCandidates?: number;
+  candidateFactor?: number;
+  /**
+   * RRF weights of the two retrievers and the RRF constant (see domain/fusion.ts). @default 1, 0.25, 10
+   * Measured on ../shared/corpus/qa-dev.jsonl (bench/README.md "eval"): both embedders' dense retrieval is far weaker
+   * than BM25 on these documents (recall@5 0.20 USE, 0.43 MiniLM vs 0.70), and equal weights pulled hybrid below
+   * full text (0.50 / 0.57). A quarter weight lets dense retrieval break ties and add paraphrase hits without
+   * displacing exact-term matches; k = 10 trusts the top ranks more than the usual 60, which measured better for
+   * both embedders. Coarse values on purpose: 30 questions cannot justify finer tuning.
+   */
+  textWeight?: number;
+  vectorWeight?: number;
+  rrfK?: number;
+  /**
+   * Page-level ranking (domain/fusion.ts aggregateByPage): one candidate per page, scored by its best chunk plus
+   * this share of its other chunks' fused scores; null keeps chunk-level ranking. @default 0.2
+   */
+  pageBonus?: number | null;
+  /** Answer length budget in characters. @default 1200 */
+  answerChars?: number;
+  /** Distinct candidates handed to the reranker (at least topK). @default 20 */
+  rerankWindow?: number;
+}
+
+export interface SearchService {
+  search(request: SearchRequest): Promise<SearchResponse>;
+}
+
+/**
+ * Moves navigation chunks (tables of contents: domain/query.ts isNavigationText) behind every other chunk of a
+ * list, keeping both groups' order: they match a question's heading words without answering it, yet remain
+ * available when nothing else matches.
+ */
+function demoteNavigation(items: ScoredChunk[]): ScoredChunk[] {
+  const nav = items.filter((c) => isNavigationText(c.text));
+  return nav.length === 0 ? items : [...items.filter((c) => !isNavigationText(c.text)), ...nav];
+}
+
+function describeProjects(projects: SearchProject[]): string {
+  const names = projects.map((p) => `${p.requestedRegistry} ${p.projectId}`);
+  if (names.length <= 1) return names.join('');
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}
+
+export function createSearchService(opts: SearchServiceOptions): SearchService {
+  const defaultTopK = opts.defaultTopK ?? 8;
+  const maxTopK = opts.maxTopK ?? 50;
+  const maxQueryChars = opts.maxQueryChars ?? 2000;
+  const minCandidates = opts.minCandidates ?? 40;
+  const candidateFactor = opts.candidateFactor ?? 4;
+  const weights = { text: opts.textWeight ?? 1, vector: opts.vectorWeight ?? 0.25 };
+  const rrfK = opts.rrfK ?? 10;
+  const pageBonus = opts.pageBonus === undefined ? 0.2 : opts.pageBonus;
+  const answerChars = opts.answerChars ?? 1200;
+  const rerankWindow = opts.rerankWindow ?? 20;
+  if (pageBonus !== null && !(pageBonus >= 0 && pageBonus <= 1)) {
+    throw new RangeError(`search pageBonus must be in [0, 1] or null, got ${pageBonus}`);
+  }
+  if (!(defaultTopK >= 1 && defaultTopK <= maxTopK)) {
+    throw new RangeError(`search defaultTopK must be in 1..maxTopK (${maxTopK}), got ${defaultTopK}`);
+  }
+  const log = opts.logger;
+
+  async function retrieve(
+    query: string,
+    refs: ProjectRef[],
+    mode: SearchMode,
+    topK: number,
+    queryVector: Promise<Float32Array[]> | null,
+  ): Promise<ScoredChunk[]> {
+    const candidates = Math.min(500, Math.max(minCandidates, topK * candidateFactor));
+    const lists: Promise<RankedList>[] = [];
+    if (mode !== 'vector') {
+      const q = textSearchQuery(query);
+      lists.push(
+        opts.index.searchText(q, refs, candidates).then((items) => ({ name: 'text', weight: weights.text, items: demoteNavigation(items) })),
+      );
+    }
+    if (mode !== 'text') {
+      const vectorList = (queryVector ?? opts.embedder.embed([withoutExclusions(query)], 'query'))
+        .then(([vector]) => {
+          if (!vector) throw new Error(`embedder ${opts.embedder.id} returned no vector for the query`);
+          return opts.index.searchVector(vector, refs, candidates);
+        })
+        .then(demoteNavigation)
+        .then((items): RankedList => ({ name: 'vector', weight: weights.vector, items }));
+      // In hybrid mode a remote embedder that is down costs the dense half, not the answer: full text still ranks.
+      // Asked for dense retrieval alone, there is nothing to fall back on, so the failure is the caller's (503).
+      lists.push(
+        mode === 'hybrid'
+          ? vectorList.catch((err: unknown) => {
+              if (!(err instanceof DependencyError)) throw err;
+              log.warn({ err: err.message, dependency: err.dependency }, 'query embedding failed; full-text results only');
+              return { name: 'vector', weight: weights.vector, items: [] };
+            })
+          : vectorList,
+      );
+    }
+    const fused = reciprocalRankFusion(await Promise.all(lists), { k: rrfK });
+    // The index filters before scoring; checking again here means a chunk of an unrequested project can never be
+    // cited, whatever an adapter does under concurrent writes.
+    const allowed = new Set(refs.map(projectKey));
+    const filtered = fused.filter((c) => allowed.has(projectKey(c)));
+    if (filtered.length !== fused.length) {
+      log.error({ dropped: fused.length - filtered.length }, 'vector index returned chunks of unrequested projects');
+    }
+    const ranked = pageBonus === null ? filtered : aggregateByPage(filtered, { bonus: pageBonus });
+    // Only as many distinct passages as the reranker can use: the pairwise comparison is the costly part.
+    return collapseNearDuplicates(ranked, { limit: Math.max(topK, rerankWindow) });
+  }
+
+  async function answer(query: string, citations: Citation[], signal?: AbortSignal): Promise<{ text: string; model: string }> {
+    const passages: CitedPassage[] = citations.map((c) => ({
+      id: c.id,
+      text: c.text,
+      documentTitle: c.documentTitle,
+      page: c.page,
+    }));
+    const input = { question: query, passages, maxChars: answerChars };
+    let text: string;
+    let model = opts.summarizer.model;
+    try {
+      text = await opts.summarizer.summarize(input, signal);
+    } catch (err) {
+      log.warn(
+        { err: err instanceof Error ? err.message : String(err), model: opts.summarizer.model },
+        'summariser failed; answering extractively',
+      );
+      text = await opts.fallbackSummarizer.summarize(input, signal);
+      model = opts.fallbackSummarizer.model;
+    }
+    const validated = validateMarkers(text, citations.map((c) => c.id));
+    if (validated.removed.length > 0) {
+      log.warn({ removed: validated.removed, model }, 'answer cited passages that do not exist; markers removed');
+    }
+    return { text: validated.text, model };
+  }
+
+  return {
+    async search(request: SearchRequest): Promise<SearchResponse> {
+      const query = request.query.trim();
+      if (query === '') throw new AppError('invalid_request', 'query must not be empty', { details: [{ path: 'query', message: 'empty' }] });
+      if (query.length > maxQueryChars) {
+        throw new AppError('invalid_request', `query is longer than ${maxQueryChars} characters (got ${query.length})`, {
+          details: [{ path: 'query', message: `at most ${maxQueryChars} characters` }],
+        });
+      }
+      const topK = request.topK ?? defaultTopK;
+      if (!Number.isInteger(topK) || topK < 1 || topK > maxTopK) {
+        throw new AppError('invalid_request', `topK must be an integer from 1 to ${maxTopK} (got ${topK})`, {
+          details: [{ path: 'topK', message: `integer 1..${maxTopK}` }],
+        });
+      }
+      const mode = request.mode ?? 'hybrid';
+
+      // Distinct projects in request order; the first spelling of a registry is the one echoed.
+      const projects: SearchProject[] = [];
+      const seen = new Set<string>();
+      for (const p of request.projects) {
+        const key = projectKey(p);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        projects.push(p);
+      }
+      const refs: ProjectRef[] = projects.map((p) => ({ registry: p.registry, projectId: p.projectId }));
+      // The query embedding is the slowest step and needs nothing else: start it before the store lookups.
+      // Exclusion clauses ("(not Botany Farm)") are dropped: an embedding of them points at what is not wanted.
+      const queryVector = mode === 'text' ? null : opts.embedder.embed([withoutExclusions(query)], 'query');
+      // Observed here so an early return (nothing indexed) or a store failure leaves no unhandled rejection.
+      queryVector?.catch(() => undefined);
+      const [counts, known] = await Promise.all([
+        opts.documents.countIndexed(refs),
+        opts.records ? opts.records.getMany(refs) : Promise.resolve(null),
+      ]);
+      const indexedDocuments = (p: SearchProject): number =>
+        known && !known.has(projectKey(p)) ? 0 : (counts.get(projectKey(p)) ?? 0);
+      const states: ProjectIndexState[] = projects.map((p) => ({
+        projectId: p.projectId,
+        registry: p.requestedRegistry,
+        indexedDocuments: indexedDocuments(p),
+      }));
+      const searchable = projects.filter((p) => indexedDocuments(p) > 0);
+      const unindexed = projects.filter((p) => indexedDocuments(p) === 0);
+      const requestedSpelling = new Map(projects.map((p) => [projectKey(p), p.requestedRegistry]));
+
+      if (searchable.length === 0) {
+        const answerText =
+          projects.length === 1
+            ? `No documents are indexed for ${describeProjects(projects)}, so there is nothing to answer from.`
+            : `None of the requested projects (${describeProjects(projects)}) has indexed documents, so there is nothing to answer from.`;
+        return { answer: answerText, citations: [], answerModel: opts.fallbackSummarizer.model, projects: states };
+      }
+
+      const started = performance.now();
+      const searchRefs = searchable.map((p) => ({ registry: p.registry, projectId: p.projectId }));
+      const candidates = await retrieve(query, searchRefs, mode, topK, queryVector);
+      const retrievedMs = performance.now() - started;
+      const ranked = await opts.reranker.rerank(query, candidates, topK);
+      const citations: Citation[] = ranked.slice(0, topK).map((c, i) => ({
+        id: i + 1,
+        projectId: c.projectId,
+        registry: requestedSpelling.get(projectKey(c)) ?? c.registry,
+        documentTitle: c.documentTitle,
+        documentType: c.documentType,
+        uri: c.uri,
+        page: c.page,
+        text: c.text,
+        score: Math.round(c.score * 10_000) / 10_000,
+      }));
+
+      let answerText: string;
+      let answerModel: string;
+      if (citations.length === 0) {
+        answerText = 'The indexed documents of the requested projects contain no passage that matches the question.';
+        answerModel = opts.fallbackSummarizer.model;
+      } else {
+        const written = await answer(query, citations, request.signal);
+        answerText = written.text;
+        answerModel = written.model;
+      }
+      if (unindexed.length > 0) {
+        answerText += `${answerText ? '\n\n' : ''}No documents are indexed for ${describeProjects(unindexed)}.`;
+      }
+      log.debug(
+        { mode, projects: projects.length, candidates: candidates.length, citations: citations.length, retrievedMs, totalMs: performance.now() - started },
+        'batch search',
+      );
+      return { answer: answerText, citations, answerModel, projects: states };
+    },
+  };
+}

@@ -1,0 +1,304 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
+import { createLlmSummarizer } from '../../src/adapters/summarizers/llm.js';
+import { createOpenAIChatModel } from '../../src/adapters/summarizers/openai.js';
+import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js';
+import { extractMarkers } from '../../src/domain/markers.js';
+import { AppError, DependencyError } from '../../src/errors.js';
+import { createOpenAIEmbedder } from '../../src/adapters/embedders/openai.js';
+import { createLogger } from '../../src/logger.js';
+import type { Summarizer } from '../../src/ports/summarizer.js';
+import { createSearchService, type SearchProject, type SearchServiceOptions } from '../../src/services/search.js';
+import { startOpenAIReplayServer, openaiError, type OpenAIReplayServer } from '../support/openai-replay-server.js';
+import { createSearchFixture, type SearchFixture } from './support/fixtures.js';
+
+const A = { registry: 'Verra', projectId: 5533 };
+const B = { registry: 'CDM', projectId: 9199 };
+const OTHER = { registry: 'Verra', projectId: 4086 };
+const EMPTY = { registry: 'Verra', projectId: 777 };
+const asRequested = (ref: { registry: string; projectId: number }, spelling = ref.registry): SearchProject => ({
+  ...ref,
+  requestedRegistry: spelling,
+});
+
+function logCapture() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = { write: (s: string) => lines.push(JSON.parse(s) as Record<string, unknown>) };
+  // pino writes one JSON line per call to a destination with a write method.
+  return { lines, stream };
+}
+
+let fx: SearchFixture;
+beforeAll(async () => {
+  fx = await createSearchFixture();
+  await fx.addRecord(A);
+  await fx.addRecord(B);
+  await fx.addRecord(OTHER);
+  await fx.addRecord(EMPTY);
+  await fx.addDocument(A, 'pd', [
+    'Project to afforest degraded and fallow indigenously owned lands in West Bengal, India, under methodology VM0047.',
+    'The crediting period of the project is 20 years, from 15/07/2022 to 14/07/2042. The first instance is in Purulia.',
+    'The non-permanence risk rating assigned for the buffer calculation is 12 percent.',
+    'Standard boilerplate: this document was prepared with the VCS project description template version 4.4 and ' +
+      'all information is accurate to the best knowledge of the project proponent at the time of submission.',
+  ]);
+  await fx.addDocument(A, 'val', [
+    'Standard boilerplate: this document was prepared with the VCS project description template version 4.4 and ' +
+      'all information is accurate to the best knowledge of the project proponent at the time of submission.',
+    'The validation body confirms the planting density of 1,111 trees per hectare with spacing of 3 m x 3 m.',
+  ], { title: 'VCS5533_validation.pdf', type: 'Validation Report' });
+  await fx.addDocument(B, 'mr', [
+    'The second monitoring period covers 17/02/2016 to 01/10/2020 for the Eastern Plains forestry restoration project.',
+    'Planting density of 1,111 trees per hectare with a spacing of 3 x 3 m is used in the Eastern Plains plantations.',
+  ]);
+  // The best match for several questions below, but never requested: it must never be cited.
+  await fx.addDocument(OTHER, 'decoy', [
+    'The crediting period of the project is 20 years from 15/07/2022 to 14/07/2042, crediting period crediting period.',
+    'Planting density of 1,111 trees per hectare spacing 3 x 3 m planting density trees per hectare.',
+  ]);
+});
+afterAll(async () => {
+  await fx.close();
+});
+
+function service(over: Partial<SearchServiceOptions> = {}) {
+  return createSearchService({
+    index: fx.index,
+    embedder: fx.embedder,
+    documents: fx.states,
+    records: fx.records,
+    summarizer: createExtractiveSummarizer(),
+    fallbackSummarizer: createExtractiveSummarizer(),
+    reranker: createPassThroughReranker(),
+    logger: createLogger({ level: 'silent', name: 'test' }),
+    ...over,
+  });
+}
+
+describe('search service', () => {
+  it('answers with cited passages of the requested projects, with the CONTRACT response shape', async () => {
+    const res = await service().search({ projects: [asRequested(A, 'verra'), asRequested(B)], query: 'What is the crediting period?' });
+    expect(res.answerModel).toBe('extractive');
+    expect(res.projects).toEqual([
+      { projectId: 5533, registry: 'verra', indexedDocuments: 2 },
+      { projectId: 9199, registry: 'CDM', indexedDocuments: 1 },
+    ]);
+    expect(res.citations.length).toBeGreaterThan(0);
+    const first = res.citations[0];
+    expect(first).toMatchObject({ id: 1, projectId: 5533, registry: 'verra', documentTitle: 'pd.pdf', documentType: 'Project Description', page: 2 });
+    expect(first?.uri).toBe('https://docs.example.org/5533/pd.pdf');
+    expect(first?.text).toContain('15/07/2022');
+    expect(first?.score).toBeGreaterThan(0);
+    expect(first?.score).toBeLessThanOrEqual(1);
+    res.citations.forEach((c, i) => expect(c.id).toBe(i + 1));
+    for (let i = 1; i < res.citations.length; i++) {
+      expect(res.citations[i - 1]?.score ?? 0).toBeGreaterThanOrEqual(res.citations[i]?.score ?? 0);
+    }
+    expect(res.answer).toContain('15/07/2022');
+    const ids = new Set(res.citations.map((c) => c.id));
+    expect(extractMarkers(res.answer).length).toBeGreaterThan(0);
+    for (const m of extractMarkers(res.answer)) expect(ids.has(m)).toBe(true);
+  });
+
+  it('never cites a chunk of an unrequested project, even when it is the best match', async () => {
+    for (const mode of ['hybrid', 'text', 'vector'] as const) {
+      for (const query of ['crediting period 15/07/2022', 'planting density 1,111 trees per hectare spacing']) {
+        const res = await service().search({ projects: [asRequested(A), asRequested(B)], query, mode, topK: 50 });
+        expect(res.citations.length).toBeGreaterThan(0);
+        for (const c of res.citations) expect([5533, 9199]).toContain(c.projectId);
+      }
+    }
+    const onlyB = await service().search({ projects: [asRequested(B)], query: 'crediting period 15/07/2022', topK: 50 });
+    for (const c of onlyB.citations) expect(c.projectId).toBe(9199);
+  });
+
+  it('collapses identical boilerplate across documents into one citation', async () => {
+    const res = await service().search({ projects: [asRequested(A)], query: 'boilerplate VCS project description template version 4.4', topK: 10 });
+    const boiler = res.citations.filter((c) => c.text.startsWith('Standard boilerplate'));
+    expect(boiler).toHaveLength(1);
+  });
+
+  it('matches methodology codes and numbers exactly in text mode', async () => {
+    const res = await service().search({ projects: [asRequested(A), asRequested(B)], query: 'VM0047', mode: 'text' });
+    expect(res.citations[0]?.text).toContain('VM0047');
+    const num = await service().search({ projects: [asRequested(A), asRequested(B)], query: '17/02/2016', mode: 'text' });
+    expect(num.citations[0]?.projectId).toBe(9199);
+  });
+
+  it('reports projects without indexed documents, and unknown projects, with 0 and says so', async () => {
+    const unknown = { registry: 'Verra', projectId: 999_999 };
+    const res = await service().search({ projects: [asRequested(A), asRequested(EMPTY), asRequested(unknown, 'VCS')], query: 'crediting period' });
+    expect(res.projects).toEqual([
+      { projectId: 5533, registry: 'Verra', indexedDocuments: 2 },
+      { projectId: 777, registry: 'Verra', indexedDocuments: 0 },
+      { projectId: 999999, registry: 'VCS', indexedDocuments: 0 },
+    ]);
+    expect(res.citations.length).toBeGreaterThan(0);
+    expect(res.answer).toMatch(/No documents are indexed for Verra 777 and VCS 999999\.$/);
+  });
+
+  it('answers without inventing anything when no requested project has indexed documents', async () => {
+    const res = await service().search({ projects: [asRequested(EMPTY)], query: 'crediting period' });
+    expect(res).toEqual({
+      answer: 'No documents are indexed for Verra 777, so there is nothing to answer from.',
+      citations: [],
+      answerModel: 'extractive',
+      projects: [{ projectId: 777, registry: 'Verra', indexedDocuments: 0 }],
+    });
+  });
+
+  it('reports a project unknown to the record store as unindexed even if chunks exist for it', async () => {
+    const ghost = { registry: 'Verra', projectId: 31337 };
+    await fx.addDocument(ghost, 'g', ['crediting period of the ghost project']);
+    const res = await service().search({ projects: [asRequested(ghost)], query: 'crediting period' });
+    expect(res.projects).toEqual([{ projectId: 31337, registry: 'Verra', indexedDocuments: 0 }]);
+    expect(res.citations).toEqual([]);
+    const withoutRecords = await service({ records: undefined }).search({ projects: [asRequested(ghost)], query: 'crediting period' });
+    expect(withoutRecords.projects[0]?.indexedDocuments).toBe(1);
+  });
+
+  it('returns topK citations (default 8) and counts a project requested twice once', async () => {
+    const many = { registry: 'Verra', projectId: 1234 };
+    await fx.addRecord(many);
+    await fx.addDocument(
+      many,
+      'big',
+      Array.from({ length: 30 }, (_, i) => `Page ${i + 1} reports forest carbon stock measurement number ${i * 7} in stratum ${i}.`),
+    );
+    const def = await service().search({ projects: [asRequested(many), asRequested(many)], query: 'forest carbon stock measurement stratum' });
+    expect(def.citations).toHaveLength(8);
+    expect(def.projects).toHaveLength(1);
+    const three = await service().search({ projects: [asRequested(many)], query: 'forest carbon stock', topK: 3 });
+    expect(three.citations).toHaveLength(3);
+    const fifty = await service().search({ projects: [asRequested(many)], query: 'forest carbon stock', topK: 50 });
+    expect(fifty.citations).toHaveLength(30);
+    const custom = await service({ defaultTopK: 2, maxTopK: 4 }).search({ projects: [asRequested(many)], query: 'forest' });
+    expect(custom.citations).toHaveLength(2);
+  });
+
+  it('rejects an empty or overlong query and a topK outside 1..max with invalid_request naming the field', async () => {
+    const s = service({ maxTopK: 50, maxQueryChars: 100 });
+    const cases: [Parameters<typeof s.search>[0], string][] = [
+      [{ projects: [asRequested(A)], query: '   ' }, 'query'],
+      [{ projects: [asRequested(A)], query: 'x'.repeat(101) }, 'query'],
+      [{ projects: [asRequested(A)], query: 'q', topK: 0 }, 'topK'],
+      [{ projects: [asRequested(A)], query: 'q', topK: 51 }, 'topK'],
+      [{ projects: [asRequested(A)], query: 'q', topK: 2.5 }, 'topK'],
+    ];
+    for (const [req, field] of cases) {
+      const err = await s.search(req).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).code).toBe('invalid_request');
+      expect((err as AppError).message).toContain(field);
+      expect((err as AppError).details[0]?.path).toBe(field);
+    }
+    expect(() => service({ defaultTopK: 60, maxTopK: 50 })).toThrow(/defaultTopK/);
+  });
+
+  it('each mode returns results, and hybrid contains the best of both', async () => {
+    const q = 'Which planting density is used in the plantations?';
+    const projects = [asRequested(A), asRequested(B)];
+    const [h, t, v] = await Promise.all(
+      (['hybrid', 'text', 'vector'] as const).map((mode) => service().search({ projects, query: q, mode, topK: 5 })),
+    );
+    for (const r of [h, t, v]) expect(r?.citations.length).toBeGreaterThan(0);
+    const hybridIds = new Set(h?.citations.map((c) => `${c.projectId}:${c.documentTitle}:${c.page}`));
+    expect(hybridIds.has(`${t?.citations[0]?.projectId}:${t?.citations[0]?.documentTitle}:${t?.citations[0]?.page}`)).toBe(true);
+    expect(hybridIds.has(`${v?.citations[0]?.projectId}:${v?.citations[0]?.documentTitle}:${v?.citations[0]?.page}`)).toBe(true);
+  });
+});
+
+describe('search service with an LLM summariser', () => {
+  let server: OpenAIReplayServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('ranks a table of contents below the page it points to, and ignores the words of an exclusion clause', async () => {
+    const D = { registry: 'Regen', projectId: 6007 };
+    const E = { registry: 'Regen', projectId: 6006 };
+    await fx.addRecord(D);
+    await fx.addRecord(E);
+    await fx.addDocument(D, 'fonthill-plan', [
+      [
+        '1.9. Project Crediting Period .............................................. 5',
+        '1.10. Permanence Period ................................................... 5',
+        '1.11. Project Area and Farm Boundaries .................................... 6',
+      ].join('\n'),
+      'The permanence period of this project is 40 years, from 01/01/2023 to 31/12/2062.',
+    ], { title: 'REGEN_fonthill_farms_project_plan.pdf', type: 'Project Description' });
+    await fx.addDocument(E, 'botany-plan', [
+      'Botany Farm: the permanence period of the Botany Farm project is 25 years for this farm.',
+    ], { title: 'REGEN_botany_farm_project_plan.pdf', type: 'Project Description' });
+    const ask = (query: string) =>
+      service().search({ projects: [asRequested(D), asRequested(E)], query, topK: 3, mode: 'text' });
+    const res = await ask('What is the permanence period of the Fonthill Farms project (not Botany Farm)?');
+    expect(res.citations.map((c) => `${c.documentTitle}#${c.page}`)).toEqual([
+      'REGEN_fonthill_farms_project_plan.pdf#2',
+      'REGEN_botany_farm_project_plan.pdf#1',
+      'REGEN_fonthill_farms_project_plan.pdf#1',
+    ]);
+    expect(() => service({ pageBonus: 2 })).toThrow(RangeError);
+    // Without the clause the excluded project's words count, and its page comes first.
+    const plain = await ask('What is the permanence period of the Fonthill Farms project or Botany Farm?');
+    expect(plain.citations[0]?.documentTitle).toBe('REGEN_botany_farm_project_plan.pdf');
+  });
+
+  it('reports the model name and removes markers that refer to no citation', async () => {
+    server = await startOpenAIReplayServer({ chatReply: 'The crediting period is 20 years [1][42].' });
+    const chat = createOpenAIChatModel({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' });
+    const res = await service({ summarizer: createLlmSummarizer(chat) }).search({ projects: [asRequested(A)], query: 'crediting period', topK: 3 });
+    expect(res.answerModel).toBe('gpt-test');
+    expect(res.answer).toBe('The crediting period is 20 years [1].');
+  });
+
+  it('falls back to the extractive answer when the LLM fails, and logs why', async () => {
+    server = await startOpenAIReplayServer({
+      script: { '/v1/chat/completions': [{ status: 500, body: openaiError('boom', null, 'server_error') }] },
+    });
+    const chat = createOpenAIChatModel({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k', maxRetries: 0 });
+    const { lines, stream } = logCapture();
+    const { pino } = await import('pino');
+    const logger = pino({ level: 'warn' }, stream);
+    const res = await service({ summarizer: createLlmSummarizer(chat), logger }).search({ projects: [asRequested(A)], query: 'crediting period', topK: 3 });
+    expect(res.answerModel).toBe('extractive');
+    expect(res.answer).toContain('15/07/2022');
+    expect(res.citations.length).toBeGreaterThan(0);
+    const warn = lines.find((l) => l.msg === 'summariser failed; answering extractively');
+    expect(warn?.model).toBe('gpt-test');
+    expect(String(warn?.err)).toMatch(/HTTP 500/);
+  });
+
+  it('falls back when a summariser answers without any valid marker', async () => {
+    const broken: Summarizer = {
+      model: 'broken',
+      async summarize() {
+        throw new Error('no grounded answer');
+      },
+      async close() {},
+    };
+    const res = await service({ summarizer: broken }).search({ projects: [asRequested(A)], query: 'risk rating buffer' });
+    expect(res.answerModel).toBe('extractive');
+    expect(res.answer).toContain('12 percent');
+  });
+});
+
+describe('search service when the query embedder is down', () => {
+  it('answers from full text in hybrid mode, and fails with a DependencyError in vector mode', async () => {
+    const down = await startOpenAIReplayServer({
+      script: { '/v1/embeddings': Array.from({ length: 4 }, () => ({ status: 503, body: openaiError('overloaded', null, 'server_error') })) },
+    });
+    try {
+      const embedder = await createOpenAIEmbedder({ model: 'emb', baseURL: down.baseURL, apiKey: 'k', dimensions: 256, maxRetries: 0 });
+      const s = service({ embedder });
+      const hybrid = await s.search({ projects: [asRequested(A)], query: 'crediting period 15/07/2022' });
+      expect(hybrid.citations[0]?.text).toContain('15/07/2022');
+      const err = await s.search({ projects: [asRequested(A)], query: 'crediting period', mode: 'vector' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DependencyError);
+      expect(down.requests.filter((r) => r.path === '/v1/embeddings').length).toBe(2);
+    } finally {
+      await down.close();
+    }
+  });
+});
