@@ -1,0 +1,296 @@
+import PQueue from 'p-queue';
+import { DependencyError } from '../src/errors.js';
+import type { Logger } from '../src/logger.js';
+import { projectKey, type ProjectRef } from '../src/domain/project-ref.js';
+import { createUrlPolicy } from '../src/domain/url-policy.js';
+import { createBarProgress, createLogProgress, silentProgress, type ProgressReporter } from './progress.js';
+import { chunk, chunkTokenBudget } from './stages/chunk.js';
+import { discover } from './stages/discover.js';
+import { createDownloader, download, type Downloader, type DownloaderOptions } from './stages/download.js';
+import { embed } from './stages/embed.js';
+import { extract } from './stages/extract.js';
+import { skipUnchanged } from './stages/unchanged.js';
+import { recordOutcome, upsert } from './stages/upsert.js';
+import type { DocumentOutcome, DocumentWorkItem, IngestDeps, Stage, StageContext } from './types.js';
+
+/**
+ * The worker's pipeline: discover -> download -> (unchanged?) -> extract -> chunk -> embed -> upsert.
+ * Documents are prepared (downloaded, extracted, chunked) several at a time while one document at a time is embedded
+ * and written, so the embedder - the slowest stage - always has the next document waiting. Back-pressure: a prepared
+ * document holds its preparation slot until it is written, so at most `prepareConcurrency` documents are in memory.
+ */
+
+export interface AfterProjectContext {
+  deps: IngestDeps;
+  logger: Logger;
+  /** The project's documents as this run left them (outcome set on each). */
+  documents: DocumentWorkItem[];
+}
+
+export type AfterProjectHook = (ref: ProjectRef, ctx: AfterProjectContext) => Promise<void>;
+
+export interface RunIngestOptions {
+  deps: IngestDeps;
+  /** Projects to process; with `all`, every stored project. Neither: nothing but an empty summary. */
+  projects?: ProjectRef[];
+  all?: boolean;
+  logger: Logger;
+  /** true: a bar on a TTY, log lines otherwise; false: nothing; or a reporter of your own. @default false */
+  progress?: boolean | ProgressReporter;
+  /** A downloader, or options for one. @default registry hosts only, 50 MB, 4 at a time */
+  downloader?: Downloader | DownloaderOptions;
+  /** Re-embed documents even when unchanged (`--reindex`). @default false */
+  force?: boolean;
+  /** Documents prepared ahead of the embedder. @default 3 */
+  prepareConcurrency?: number;
+  /** Runs after each project's documents are done, e.g. to derive enrichment from their text. Errors are logged. */
+  afterProject?: AfterProjectHook;
+  signal?: AbortSignal;
+}
+
+export interface IngestFailure {
+  project: string;
+  documentId: string;
+  uri: string;
+  reason: string;
+}
+
+export interface IngestSummary {
+  projects: number;
+  documents: {
+    total: number;
+    indexed: number;
+    unchanged: number;
+    skipped: number;
+    needsOcr: number;
+    failed: number;
+    /** Documents removed from their record, whose chunks and state were deleted. */
+    removed: number;
+  };
+  pages: number;
+  chunks: number;
+  durationMs: number;
+  /** Seconds spent inside Embedder.embed, to compare pipeline throughput with the embedder's. */
+  embedSeconds: number;
+  failures: IngestFailure[];
+}
+
+const PREPARE_STAGES: readonly Stage[] = [download, skipUnchanged, extract, chunk];
+
+function isDownloader(x: Downloader | DownloaderOptions): x is Downloader {
+  return typeof (x as Downloader).download === 'function';
+}
+
+function pickProgress(p: RunIngestOptions['progress'], logger: Logger): ProgressReporter {
+  if (p === undefined || p === false) return silentProgress;
+  if (p === true) return process.stderr.isTTY ? createBarProgress() : createLogProgress(logger);
+  return p;
+}
+
+/** Runs the pipeline; per-document failures are recorded and counted, store failures reject (fatal). */
+export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> {
+  const started = performance.now();
+  const { deps, logger } = opts;
+  const summary: IngestSummary = {
+    projects: 0,
+    documents: { total: 0, indexed: 0, unchanged: 0, skipped: 0, needsOcr: 0, failed: 0, removed: 0 },
+    pages: 0,
+    chunks: 0,
+    durationMs: 0,
+    embedSeconds: 0,
+    failures: [],
+  };
+
+  const projects = opts.all ? await deps.records.list() : dedupe(opts.projects ?? []);
+  summary.projects = projects.length;
+
+  await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });
+
+  const downloader =
+    opts.downloader === undefined
+      ? createDownloader({ policy: createUrlPolicy() })
+      : isDownloader(opts.downloader)
+        ? opts.downloader
+        : createDownloader(opts.downloader);
+
+  // A fatal error (a store down) stops the run: no new document starts, the error is rethrown at the end.
+  const abort = new AbortController();
+  const onOuterAbort = (): void => abort.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  let fatal: unknown = null;
+  const failFatal = (err: unknown): void => {
+    if (fatal === null) fatal = err;
+    abort.abort(err);
+  };
+
+  const ctx: StageContext = {
+    deps,
+    downloader,
+    logger,
+    force: opts.force ?? false,
+    chunkMaxTokens: chunkTokenBudget(deps.embedder.maxInputTokens),
+    signal: abort.signal,
+  };
+  const progress = pickProgress(opts.progress, logger);
+  const prepare = new PQueue({ concurrency: Math.max(1, opts.prepareConcurrency ?? 3) });
+  // One embedding at a time: the embedder parallelises inside a batch; two callers would only contend.
+  const embedding = new PQueue({ concurrency: 1 });
+
+  const timedEmbed: Stage = async (item, c) => {
+    const t0 = performance.now();
+    try {
+      return await embed(item, c);
+    } finally {
+      summary.embedSeconds += (performance.now() - t0) / 1000;
+    }
+  };
+
+  async function processDocument(item: DocumentWorkItem): Promise<DocumentWorkItem> {
+    let current = item;
+    try {
+      for (const stage of PREPARE_STAGES) {
+        if (current.outcome) break;
+        abort.signal.throwIfAborted();
+        current = await stage(current, ctx);
+      }
+      if (!current.outcome) {
+        const prepared = current;
+        current = await embedding.add(
+          async () => {
+            abort.signal.throwIfAborted();
+            const embedded = await timedEmbed(prepared, ctx);
+            return embedded.outcome ? embedded : upsert(embedded, ctx);
+          },
+          { throwOnTimeout: true },
+        );
+      }
+      // An interrupted download or embedding is not the document's fault: record nothing, the next run redoes it.
+      abort.signal.throwIfAborted();
+      const recorded = await recordOutcome(current, ctx);
+      if (recorded === 'kept' && current.outcome?.kind === 'failed') {
+        logger.warn(
+          { project: projectKey(item.ref), uri: item.uri, reason: current.outcome.reason },
+          'document failed this run; its previous index is kept',
+        );
+      }
+    } catch (err) {
+      if (abort.signal.aborted || isFatal(err)) {
+        failFatal(err);
+        throw err;
+      }
+      // A bug or an unexpected library error in one document must not stop the others.
+      const reason = `internal: ${err instanceof Error ? err.message : String(err)}`;
+      current = { ...current, outcome: { kind: 'failed', reason } };
+      try {
+        await recordOutcome(current, ctx);
+      } catch (recordErr) {
+        failFatal(recordErr);
+        throw recordErr;
+      }
+    }
+    count(current);
+    // Only the outcome is kept for the afterProject hook; bytes, text and vectors are released now.
+    return lean(current);
+  }
+
+  function count(item: DocumentWorkItem): void {
+    const outcome: DocumentOutcome = item.outcome ?? { kind: 'failed', reason: 'internal: no outcome' };
+    const pages = outcome.kind === 'indexed' ? (item.pages?.length ?? 0) : 0;
+    const chunks = outcome.kind === 'indexed' ? (item.chunks?.length ?? 0) : 0;
+    switch (outcome.kind) {
+      case 'indexed':
+        summary.documents.indexed++;
+        break;
+      case 'unchanged':
+        summary.documents.unchanged++;
+        break;
+      case 'skipped':
+        summary.documents.skipped++;
+        break;
+      case 'needs_ocr':
+        summary.documents.needsOcr++;
+        break;
+      case 'failed':
+        summary.documents.failed++;
+        summary.failures.push({ project: projectKey(item.ref), documentId: item.documentId, uri: item.uri, reason: outcome.reason });
+        break;
+    }
+    summary.pages += pages;
+    summary.chunks += chunks;
+    progress.documentDone({ outcome, pages, chunks, label: `${projectKey(item.ref)} ${item.title}` });
+  }
+
+  const projectRuns: Promise<void>[] = [];
+  try {
+    for (const ref of projects) {
+      if (abort.signal.aborted) break;
+      let work;
+      try {
+        work = await discover(ref, ctx);
+      } catch (err) {
+        failFatal(err);
+        break;
+      }
+      summary.documents.removed += work.removed;
+      summary.documents.total += work.items.length;
+      progress.addTotal(work.items.length);
+      const docs = work.items.map((item) =>
+        prepare.add(() => processDocument(item), { throwOnTimeout: true }),
+      );
+      projectRuns.push(
+        Promise.allSettled(docs).then(async (settled) => {
+          if (abort.signal.aborted || !opts.afterProject) return;
+          const documents = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+          try {
+            await opts.afterProject(ref, { deps, logger, documents });
+          } catch (err) {
+            if (isFatal(err)) {
+              failFatal(err);
+              return;
+            }
+            logger.error({ project: projectKey(ref), err }, 'afterProject hook failed');
+          }
+        }),
+      );
+    }
+    await Promise.all(projectRuns);
+    await prepare.onIdle();
+  } finally {
+    progress.stop();
+    opts.signal?.removeEventListener('abort', onOuterAbort);
+  }
+  summary.durationMs = Math.round(performance.now() - started);
+  if (fatal !== null) throw fatal;
+  opts.signal?.throwIfAborted();
+  return summary;
+}
+
+/** A store or index that cannot be reached makes every further document fail the same way: stop instead. */
+function isFatal(err: unknown): boolean {
+  return err instanceof DependencyError || (err instanceof Error && err.name === 'EmbedderMismatchError');
+}
+
+function lean(item: DocumentWorkItem): DocumentWorkItem {
+  const { ref, documentId, uri, title, documentType, uploadDate, previous, outcome } = item;
+  return { ref, documentId, uri, title, documentType, uploadDate, previous, ...(outcome ? { outcome } : {}) };
+}
+
+function dedupe(refs: ProjectRef[]): ProjectRef[] {
+  const seen = new Set<string>();
+  return refs.filter((r) => {
+    const k = projectKey(r);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** One line per summary, for logs and the CLI. */
+export function formatSummary(s: IngestSummary): string {
+  const d = s.documents;
+  return (
+    `${s.projects} project(s), ${d.total} document(s): ${d.indexed} indexed, ${d.unchanged} unchanged, ` +
+    `${d.skipped} skipped, ${d.needsOcr} need OCR, ${d.failed} failed, ${d.removed} removed; ` +
+    `${s.pages} pages, ${s.chunks} chunks in ${(s.durationMs / 1000).toFixed(1)} s`
+  );
+}

@@ -1,0 +1,79 @@
+import type { Logger } from '../src/logger.js';
+import type { ProjectRef } from '../src/domain/project-ref.js';
+import type { TextChunk } from '../src/domain/chunking.js';
+import type { DocumentState, DocumentStateStore } from '../src/ports/document-state-store.js';
+import type { DocumentTextStore } from '../src/ports/document-text-store.js';
+import type { Embedder } from '../src/ports/embedder.js';
+import type { RecordStore } from '../src/ports/record-store.js';
+import type { VectorIndex } from '../src/ports/vector-index.js';
+import type { Downloader } from './stages/download.js';
+
+/** The stores and models the worker writes to; built by ingest/deps.ts (or by the API for in-process indexing). */
+export interface IngestDeps {
+  records: RecordStore;
+  states: DocumentStateStore;
+  texts: DocumentTextStore;
+  index: VectorIndex;
+  embedder: Embedder;
+}
+
+/** How a document's processing ended in this run. */
+export type DocumentOutcome =
+  | { kind: 'indexed' }
+  /** Content hash, uploadDate, title, type and embedder as at the last successful run: nothing written. */
+  | { kind: 'unchanged' }
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'needs_ocr'; reason: string }
+  | { kind: 'failed'; reason: string };
+
+export interface DownloadedContent {
+  bytes: Buffer;
+  contentType: string | null;
+  /** sha256 of the bytes, hex. */
+  contentHash: string;
+  /** After redirects. */
+  finalUrl: string;
+}
+
+/**
+ * One document of one project travelling through the stages. Each stage fills in its part, or sets `outcome`
+ * to end the document early (the pipeline then records the outcome and runs no further stage).
+ */
+export interface DocumentWorkItem {
+  ref: ProjectRef;
+  documentId: string;
+  uri: string;
+  title: string;
+  documentType: string;
+  uploadDate: string | null;
+  /** State at discovery; null for a document never seen before. */
+  previous: DocumentState | null;
+  content?: DownloadedContent;
+  /** Extracted text per physical page, normalised; pages[0] is page 1. */
+  pages?: string[];
+  chunks?: TextChunk[];
+  vectors?: Float32Array[];
+  outcome?: DocumentOutcome;
+}
+
+/** Documents a project lists now, and the states of documents it no longer lists (cleaned up by discover). */
+export interface ProjectWork {
+  ref: ProjectRef;
+  items: DocumentWorkItem[];
+  /** Documents removed from the record, whose chunks, text and state were deleted. */
+  removed: number;
+}
+
+export interface StageContext {
+  deps: IngestDeps;
+  downloader: Downloader;
+  logger: Logger;
+  /** Re-embed even when a document is unchanged. */
+  force: boolean;
+  /** Chunk size limit in estimated tokens (derived from the embedder's maxInputTokens). */
+  chunkMaxTokens: number;
+  signal?: AbortSignal;
+}
+
+/** Every document stage has this shape: take the item, return it with its part done (or an outcome set). */
+export type Stage = (item: DocumentWorkItem, ctx: StageContext) => Promise<DocumentWorkItem>;

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs, parseProjectList, UsageError } from '../../ingest/cli.js';
+import { statusJsonLines, statusTable } from '../../ingest/status.js';
+import type { DocumentState } from '../../src/ports/document-state-store.js';
+
+describe('parseCliArgs', () => {
+  it('reads the documented flags', () => {
+    expect(parseCliArgs(['--records', 'recs/', '--registry', 'vcs', '--replace-base', 'http://127.0.0.1:8080', '--no-documents'])).toMatchObject({
+      records: 'recs/',
+      registry: 'vcs',
+      replaceBase: 'http://127.0.0.1:8080',
+      documents: false,
+      all: false,
+    });
+    expect(parseCliArgs(['--all', '--reindex', '--no-progress'])).toMatchObject({ all: true, reindex: true, progress: false });
+    expect(parseCliArgs(['--projects', 'Verra:4086, vcs:5533'])).toMatchObject({
+      projects: [
+        { registry: 'Verra', projectId: 4086 },
+        { registry: 'Verra', projectId: 5533 },
+      ],
+    });
+    expect(parseCliArgs(['--status', '--json'])).toMatchObject({ status: true, json: true });
+  });
+
+  it.each([
+    [[], /nothing to do/],
+    [['--all', '--projects', 'Verra:1'], /exclude each other/],
+    [['--status', '--all'], /--status only reads state/],
+    [['--json', '--all'], /--json goes with --status/],
+    [['--all', '--no-documents'], /only makes sense with --records/],
+    [['--records'], /argument missing|--records/],
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--projects', 'Verra:abc'], /project id must be a positive integer, got "abc"/],
+    [['--projects', 'Mars:1'], /unknown registry "Mars"/],
+    [['--projects', '4086'], /expected <registry>:<id>, got "4086"/],
+  ])('rejects %j', (argv, message) => {
+    expect(() => parseCliArgs(argv)).toThrow(UsageError);
+    expect(() => parseCliArgs(argv)).toThrow(message);
+  });
+
+  it('keeps registry names that contain spaces', () => {
+    expect(parseProjectList('Gold Standard:12')).toEqual([{ registry: 'Gold Standard', projectId: 12 }]);
+  });
+});
+
+describe('status output', () => {
+  const state = (over: Partial<DocumentState>): DocumentState => ({
+    registry: 'Verra',
+    projectId: 4086,
+    documentId: 'd',
+    uri: 'https://registry.verra.org/x.pdf',
+    title: 'PD.pdf',
+    documentType: 'Project Description',
+    uploadDate: null,
+    status: 'indexed',
+    reason: null,
+    contentHash: 'h',
+    pages: 66,
+    chunks: 240,
+    embedderId: 'use-lite-512',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...over,
+  });
+
+  it('prints JSON lines that parse back to the states', () => {
+    const states = [state({}), state({ documentId: 'e', status: 'failed', reason: 'download: HTTP 404 Not Found', pages: null, chunks: null })];
+    const lines = statusJsonLines(states).trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l) as DocumentState)).toEqual(states);
+    expect(statusJsonLines([])).toBe('');
+  });
+
+  it('prints a table with one row per document, reasons and totals', () => {
+    const out = statusTable([state({}), state({ documentId: 'e', title: 'scan.pdf', status: 'needs_ocr', reason: 'no text layer', chunks: null })], 120);
+    const lines = out.split('\n');
+    expect(lines[0]).toMatch(/^project\s+status\s+pages\s+chunks\s+document\s+reason$/);
+    expect(out).toMatch(/Verra:4086\s+indexed\s+66\s+240\s+PD\.pdf/);
+    expect(out).toMatch(/Verra:4086\s+needs_ocr\s+66\s+scan\.pdf\s+no text layer/);
+    expect(out).toMatch(/2 document\(s\): 1 indexed, 1 needs_ocr/);
+  });
+});
