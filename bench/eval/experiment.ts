@@ -1,0 +1,187 @@
+/**
+ * Fast retrieval experiments on the cached evaluation indexes, without re-ingesting: copies the cached DATA_DIR
+ * of one embedder (see main.ts) to a scratch folder, embeds each question once, and runs the search service
+ * in-process over several settings (fusion weights, page aggregation, full-text context weight).
+ *
+ *   npx tsx bench/eval/experiment.ts --embedder use [--qa ../shared/corpus/qa-dev.jsonl]
+ *
+ * For comparing settings only: the published numbers come from main.ts, through the real API.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildEmbedder } from '../../ingest/deps.js';
+import { createPassThroughReranker } from '../../src/adapters/rerankers/index.js';
+import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
+import { openSqlite } from '../../src/adapters/sqlite/database.js';
+import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/document-state-store.js';
+import { indexedContext } from '../../src/adapters/full-text/chunk-context.js';
+import { createSqliteVectorIndex, scopeToken } from '../../src/adapters/sqlite/vector-index.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import type { Embedder } from '../../src/ports/embedder.js';
+import { createSearchService, type SearchMode, type SearchServiceOptions } from '../../src/services/search.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+
+interface Question {
+  id: string;
+  question: string;
+  file: string;
+  pages: number[];
+  kind: string;
+}
+
+async function main(): Promise<void> {
+  const embedderId = arg('embedder') ?? 'use';
+  const qaFile = path.resolve(arg('qa') ?? path.join(repoRoot, '../shared/corpus/qa-dev.jsonl'));
+  const questions = readFileSync(qaFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Question);
+  const dirName = embedderId.replace(/[^A-Za-z0-9.-]+/g, '_');
+  const cached = path.join(tmpdir(), 'carbon-docs-eval', dirName, 'carbon-docs.sqlite');
+  if (!existsSync(cached)) throw new Error(`no cached index at ${cached}: run bench/eval/main.ts first`);
+  // --tag keeps concurrent runs on the same embedder apart.
+  const scratch = path.join(tmpdir(), 'carbon-docs-experiment', `${dirName}${arg('tag') ? `-${arg('tag')}` : ''}`);
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
+  copyFileSync(cached, path.join(scratch, 'carbon-docs.sqlite'));
+
+  const logger = createLogger({ level: 'warn', name: 'experiment' });
+  const config = loadConfig({ ...process.env, DATA_DIR: scratch, EMBEDDER: embedderId, MODELS_DIR: path.join(repoRoot, 'models') });
+  const db = openSqlite({ dataDir: scratch });
+  const documents = await createSqliteDocumentStateStore({ db });
+  const real = await buildEmbedder(config, logger);
+  const vectors = new Map<string, Float32Array>();
+  // Query vectors computed once per text: every setting below sees the same query embeddings.
+  const embedder: Embedder = {
+    ...real,
+    id: real.id,
+    dimensions: real.dimensions,
+    async embed(texts, kind) {
+      const out: Float32Array[] = [];
+      for (const t of texts) {
+        let v = vectors.get(t);
+        if (!v) {
+          [v] = await real.embed([t], kind);
+          if (!v) throw new Error(`no vector for ${t}`);
+          vectors.set(t, v);
+        }
+        out.push(v);
+      }
+      return out;
+    },
+  };
+  if (process.argv.includes('--embed-header')) {
+    // What contextual embedding input would give, without a re-ingest: every chunk re-embedded in the scratch copy
+    // as "<document title and type>\n<text>" (the citation text is unchanged).
+    const rows = db.prepare('SELECT rowid, document_title, document_type, text FROM chunks ORDER BY rowid').all() as {
+      rowid: number; document_title: string; document_type: string; text: string;
+    }[];
+    const update = db.prepare('UPDATE chunks SET embedding = ? WHERE rowid = ?');
+    const started = performance.now();
+    for (let i = 0; i < rows.length; i += real.maxBatchSize) {
+      const batch = rows.slice(i, i + real.maxBatchSize);
+      const out = await real.embed(batch.map((r) => `${indexedContext(r.document_title, r.document_type, undefined)}\n${r.text}`), 'document');
+      batch.forEach((r, j) => {
+        const v = out[j];
+        if (v) update.run(Buffer.from(v.buffer, v.byteOffset, v.byteLength), r.rowid);
+      });
+      if (i % (real.maxBatchSize * 20) === 0) process.stderr.write(`re-embedded ${i}/${rows.length} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+    }
+  }
+  if (process.argv.includes('--strip-running-headers')) {
+    // What moving running headers/footers out of the indexed text into the context would give (full text only):
+    // a line (digits masked) on at least half of a document's pages, and on 3 or more, is a running line.
+    const rows = db.prepare('SELECT rowid, registry, project_id, document_id, document_title, document_type, page, text FROM chunks').all() as {
+      rowid: number; registry: string; project_id: number; document_id: string; document_title: string; document_type: string; page: number; text: string;
+    }[];
+    const norm = (l: string) => l.trim().toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
+    const byDoc = new Map<string, typeof rows>();
+    for (const r of rows) {
+      const k = `${r.registry}:${r.project_id}:${r.document_id}`;
+      byDoc.set(k, [...(byDoc.get(k) ?? []), r]);
+    }
+    db.exec('DELETE FROM chunks_fts');
+    const insert = db.prepare('INSERT INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
+    let stripped = 0;
+    for (const docRows of byDoc.values()) {
+      const pagesWith = new Map<string, Set<number>>();
+      for (const r of docRows) for (const l of r.text.split('\n')) {
+        const n = norm(l);
+        if (n.length < 8) continue;
+        pagesWith.set(n, (pagesWith.get(n) ?? new Set()).add(r.page));
+      }
+      const pages = new Set(docRows.map((r) => r.page)).size;
+      const running = new Set([...pagesWith].filter(([, ps]) => ps.size >= Math.max(3, pages / 2)).map(([n]) => n));
+      const header = [...running].join('\n');
+      for (const r of docRows) {
+        const kept = r.text.split('\n').filter((l) => !running.has(norm(l)));
+        stripped += r.text.split('\n').length - kept.length;
+        insert.run(r.rowid, kept.join('\n'), `${indexedContext(r.document_title, r.document_type, undefined)}\n${header}`,
+          scopeToken({ registry: r.registry, projectId: r.project_id }));
+      }
+    }
+    process.stderr.write(`stripped ${stripped} running lines from ${rows.length} chunks\n`);
+  }
+  const refs = [...new Map((db.prepare('SELECT DISTINCT registry, project_id FROM chunks').all() as { registry: string; project_id: number }[])
+    .map((r) => [`${r.registry}:${r.project_id}`, { registry: r.registry, projectId: r.project_id, requestedRegistry: r.registry }])).values()];
+
+  const contextWeights = (arg('context-weights') ?? '0,0.5,1').split(',').map(Number);
+  const variants: { name: string; opts: Partial<SearchServiceOptions> }[] = [];
+  for (const pageBonus of (arg('page-bonus') ?? 'null,0.2').split(',').map((x) => (x === 'null' ? null : Number(x)))) {
+    for (const [tw, vw, k] of [[1, 0.25, 10], [1, 0.5, 10], [1, 1, 10], [1, 0.5, 30], [1, 1, 60]] as const) {
+      variants.push({ name: `page=${pageBonus} w=${tw}/${vw} k=${k}`, opts: { pageBonus, textWeight: tw, vectorWeight: vw, rrfK: k } });
+    }
+  }
+  const modes = (arg('modes') ?? 'hybrid,text,vector').split(',') as SearchMode[];
+  for (const cw of contextWeights) {
+    const index = await createSqliteVectorIndex({ db, contextWeight: cw });
+    await index.open({ embedderId: real.id, dimensions: real.dimensions });
+    const lines: string[] = [];
+    for (const v of variants) {
+      const service = createSearchService({
+        index,
+        embedder,
+        documents,
+        summarizer: createExtractiveSummarizer(),
+        fallbackSummarizer: createExtractiveSummarizer(),
+        reranker: createPassThroughReranker(),
+        logger,
+        maxTopK: 50,
+        ...v.opts,
+      });
+      for (const mode of modes) {
+        if (mode !== 'hybrid' && !(v.opts.textWeight === 1 && v.opts.vectorWeight === 0.25)) continue;
+        const ranks: (number | null)[] = [];
+        const byKind = new Map<string, number[]>();
+        for (const q of questions) {
+          const res = await service.search({ projects: refs, query: q.question, topK: 10, mode });
+          const i = res.citations.findIndex((c) => c.documentTitle === q.file && q.pages.includes(c.page));
+          const rank = i >= 0 ? i + 1 : null;
+          ranks.push(rank);
+          byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), rank !== null && rank <= 5 ? 1 : 0]);
+        }
+        const at = (k: number) => (ranks.filter((r) => r !== null && r <= k).length / ranks.length).toFixed(2);
+        const mrr = (ranks.reduce<number>((s, r) => s + (r ? 1 / r : 0), 0) / ranks.length).toFixed(2);
+        const kinds = [...byKind].map(([k, xs]) => `${k} ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2)}`).join(' ');
+        const misses = questions.filter((_, i) => { const r = ranks[i]; return r === null || r === undefined || r > 5; }).map((q) => q.id.replace('dev-', '')).join(',');
+        lines.push(`cw=${cw} ${v.name} ${mode}: r1 ${at(1)} r5 ${at(5)} r10 ${at(10)} mrr ${mrr} | ${kinds} | miss@5 ${misses}`);
+      }
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+  await real.close();
+  db.close();
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`experiment failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,249 @@
+/**
+ * Retrieval evaluation: `npm run eval -- --qa ../shared/corpus/qa-dev.jsonl`
+ *
+ * Ingests ../shared/corpus (records + PDFs served from a local HTTP server, through the real ingest pipeline) once
+ * per embedder into a cached DATA_DIR under the system temp folder, starts the real API, sends every question
+ * through POST /projects-documents/batch-search with every corpus project in the list, and reports page-level
+ * recall@1/5/10 and MRR (a hit: a citation of the question's `file` on one of its `pages`), overall and per `kind`,
+ * for hybrid, full-text-only and dense-only retrieval.
+ *
+ * Options:
+ *   --qa <file.jsonl>        questions ({id, question, file, pages, kind}); default ../shared/corpus/qa-dev.jsonl
+ *   --embedders <a,b>        default: use,onnx:Xenova/all-MiniLM-L6-v2 (MiniLM skipped when MODELS_DIR lacks it)
+ *   --modes <a,b>            default: hybrid,text,vector
+ *   --fresh                  rebuild the cached index
+ *   --json <file>            also write the raw results
+ *   --misses                 print the questions hybrid retrieval missed at 5
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildIngestDeps, downloaderOptionsFromConfig } from '../../ingest/deps.js';
+import { runIngest } from '../../ingest/pipeline.js';
+import { importRecords } from '../../ingest/records.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import type { SearchMode } from '../../src/services/search.js';
+import { startStaticServer } from '../../test/support/static-server.js';
+import { startSearchServer } from './harness.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const corpusDir = process.env.CORPUS_DIR ?? path.resolve(repoRoot, '../shared/corpus');
+
+interface Question {
+  id: string;
+  question: string;
+  file: string;
+  pages: number[];
+  kind: string;
+}
+
+interface Citation {
+  documentTitle: string;
+  page: number;
+}
+
+interface QuestionResult {
+  id: string;
+  kind: string;
+  embedder: string;
+  mode: SearchMode;
+  /** 1-based rank of the first hit among the citations, or null. */
+  rank: number | null;
+  ms: number;
+  top: string[];
+}
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+const flag = (name: string): boolean => process.argv.includes(`--${name}`);
+
+function readQuestions(file: string): Question[] {
+  const out: Question[] = [];
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      if (line.trim() === '') return;
+      let q: Partial<Question>;
+      try {
+        q = JSON.parse(line) as Partial<Question>;
+      } catch (err) {
+        throw new Error(`${file}:${i + 1}: not JSON (${err instanceof Error ? err.message : String(err)})`);
+      }
+      if (typeof q.question !== 'string' || typeof q.file !== 'string' || !Array.isArray(q.pages)) {
+        throw new Error(`${file}:${i + 1}: expected {id, question, file, pages, kind}`);
+      }
+      out.push({ id: q.id ?? `line-${i + 1}`, question: q.question, file: q.file, pages: q.pages, kind: q.kind ?? 'all' });
+    });
+  return out;
+}
+
+/** Changes when the PDFs or the records change, so a stale cached index is rebuilt. */
+function corpusFingerprint(): string {
+  const h = createHash('sha256');
+  for (const f of readdirSync(path.join(corpusDir, 'pdf')).sort()) {
+    h.update(`${f}:${statSync(path.join(corpusDir, 'pdf', f)).size}\n`);
+  }
+  h.update(readFileSync(path.join(corpusDir, 'records', 'eval-projects.raw.jsonl')));
+  return h.digest('hex').slice(0, 16);
+}
+
+function metrics(results: QuestionResult[]): { n: number; r1: number; r5: number; r10: number; mrr: number } {
+  const n = results.length;
+  const at = (k: number) => results.filter((r) => r.rank !== null && r.rank <= k).length / Math.max(1, n);
+  const mrr = results.reduce((s, r) => s + (r.rank !== null && r.rank <= 10 ? 1 / r.rank : 0), 0) / Math.max(1, n);
+  return { n, r1: at(1), r5: at(5), r10: at(10), mrr };
+}
+
+const f2 = (x: number): string => x.toFixed(2);
+
+async function evaluateEmbedder(embedder: string, questions: Question[], modes: SearchMode[]): Promise<QuestionResult[]> {
+  const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', name: 'eval' });
+  const dataDir = path.join(tmpdir(), 'carbon-docs-eval', embedder.replace(/[^A-Za-z0-9.-]+/g, '_'));
+  const marker = path.join(dataDir, 'eval-cache.json');
+  const fingerprint = corpusFingerprint();
+  if (flag('fresh')) rmSync(dataDir, { recursive: true, force: true });
+  const cached =
+    existsSync(marker) && (JSON.parse(readFileSync(marker, 'utf8')) as { fingerprint?: string }).fingerprint === fingerprint;
+  if (!cached) rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+
+  const files = await startStaticServer({ root: path.join(corpusDir, 'pdf'), mount: '/pdf' });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    EMBEDDER: embedder,
+    DEMO_DATA: 'false',
+    DATABASE_URL: '',
+    QDRANT_URL: '',
+    LLM: process.env.LLM ?? 'extractive',
+    DOWNLOAD_ALLOW_HOSTS: files.hostPort,
+    SEARCH_MAX_TOP_K: '50',
+  });
+  const deps = await buildIngestDeps(config, logger);
+  try {
+    if (cached) {
+      process.stderr.write(`[${embedder}] using the cached index in ${dataDir}\n`);
+      // runIngest opens the index otherwise; the API must open it with its embedder before searching.
+      await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });
+    } else {
+      process.stderr.write(`[${embedder}] ingesting ${corpusDir} into ${dataDir} ...\n`);
+      const imported = await importRecords(deps.records, path.join(corpusDir, 'records', 'eval-projects.raw.jsonl'), {
+        replaceBase: files.baseUrl,
+        logger,
+      });
+      if (imported.failed.length > 0) throw new Error(`record import failed: ${JSON.stringify(imported.failed)}`);
+      const summary = await runIngest({ deps, all: true, logger, progress: true, downloader: downloaderOptionsFromConfig(config) });
+      process.stderr.write(
+        `[${embedder}] ingested ${summary.documents.indexed} documents, ${summary.pages} pages, ${summary.chunks} chunks ` +
+          `in ${(summary.durationMs / 1000).toFixed(1)} s (embedding ${summary.embedSeconds.toFixed(1)} s); ` +
+          `failures: ${summary.failures.length}\n`,
+      );
+      if (summary.failures.length > 0) throw new Error(`ingest failures: ${JSON.stringify(summary.failures)}`);
+      writeFileSync(marker, JSON.stringify({ fingerprint, embedder, at: new Date().toISOString() }));
+    }
+
+    const projects = await deps.records.list();
+    const api = await startSearchServer(config, deps, logger);
+    const results: QuestionResult[] = [];
+    try {
+      for (const mode of modes) {
+        for (const q of questions) {
+          const started = performance.now();
+          const res = await fetch(`${api.baseUrl}/projects-documents/batch-search`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              projectList: projects.map((p) => ({ project_id: p.projectId, registry: p.registry })),
+              query: q.question,
+              topK: 10,
+              mode,
+            }),
+          });
+          const ms = performance.now() - started;
+          if (res.status !== 200) throw new Error(`${q.id}: HTTP ${res.status}: ${await res.text()}`);
+          const body = (await res.json()) as { citations: Citation[] };
+          const idx = body.citations.findIndex((c) => c.documentTitle === q.file && q.pages.includes(c.page));
+          results.push({
+            id: q.id,
+            kind: q.kind,
+            embedder,
+            mode,
+            rank: idx >= 0 ? idx + 1 : null,
+            ms,
+            top: body.citations.slice(0, 5).map((c) => `${c.documentTitle}#${c.page}`),
+          });
+        }
+      }
+    } finally {
+      await api.close();
+    }
+    return results;
+  } finally {
+    await deps.close();
+    await files.close();
+  }
+}
+
+function report(all: QuestionResult[], questions: Question[]): string {
+  const kinds = [...new Set(questions.map((q) => q.kind))].sort();
+  const lines: string[] = [
+    `| embedder | mode | n | recall@1 | recall@5 | recall@10 | MRR | ${kinds.map((k) => `recall@5 ${k}`).join(' | ')} | p50 ms |`,
+    `|---|---|---|---|---|---|---|${kinds.map(() => '---|').join('')}---|`,
+  ];
+  const groups = new Map<string, QuestionResult[]>();
+  for (const r of all) {
+    const key = `${r.embedder}\u0000${r.mode}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  for (const [key, rs] of groups) {
+    const [embedder, mode] = key.split('\u0000');
+    const m = metrics(rs);
+    const perKind = kinds.map((k) => {
+      const km = metrics(rs.filter((r) => r.kind === k));
+      return `${f2(km.r5)} (n=${km.n})`;
+    });
+    const ms = rs.map((r) => r.ms).sort((a, b) => a - b);
+    const p50 = ms[Math.floor(ms.length / 2)] ?? 0;
+    lines.push(`| ${embedder} | ${mode} | ${m.n} | ${f2(m.r1)} | ${f2(m.r5)} | ${f2(m.r10)} | ${f2(m.mrr)} | ${perKind.join(' | ')} | ${p50.toFixed(0)} |`);
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const qaFile = path.resolve(arg('qa') ?? path.join(corpusDir, 'qa-dev.jsonl'));
+  const questions = readQuestions(qaFile);
+  const modes = (arg('modes') ?? 'hybrid,text,vector').split(',').map((m) => m.trim()) as SearchMode[];
+  for (const m of modes) if (!['hybrid', 'text', 'vector'].includes(m)) throw new Error(`unknown mode ${m}`);
+  const modelsDir = path.resolve(process.env.MODELS_DIR ?? path.join(repoRoot, 'models'));
+  let embedders = (arg('embedders') ?? 'use,onnx:Xenova/all-MiniLM-L6-v2').split(',').map((e) => e.trim());
+  embedders = embedders.filter((e) => {
+    if (!e.startsWith('onnx:')) return true;
+    const present = existsSync(path.join(modelsDir, e.slice('onnx:'.length)));
+    if (!present) process.stderr.write(`skipping ${e}: not in ${modelsDir} (run scripts/fetch-models.sh)\n`);
+    return present;
+  });
+  process.env.MODELS_DIR = modelsDir;
+
+  const all: QuestionResult[] = [];
+  for (const e of embedders) all.push(...(await evaluateEmbedder(e, questions, modes)));
+  const table = report(all, questions);
+  process.stdout.write(`\n${questions.length} questions from ${qaFile}\n\n${table}\n`);
+  if (flag('misses')) {
+    for (const r of all.filter((x) => x.mode === 'hybrid' && (x.rank === null || x.rank > 5))) {
+      const q = questions.find((x) => x.id === r.id);
+      process.stdout.write(`\nmiss ${r.embedder} ${r.id} (${r.kind}) rank=${r.rank ?? '-'} want ${q?.file}#${q?.pages.join(',')}\n  got ${r.top.join('  ')}\n`);
+    }
+  }
+  const out = arg('json');
+  if (out) writeFileSync(out, JSON.stringify(all, null, 2));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`eval failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,221 @@
+/**
+ * Batch-search latency: `npx tsx bench/search/main.ts [--chunks 100000] [--projects 1000] [--filter 5] [--requests 200]`
+ *
+ * Builds an embedded index (SQLite + sqlite-vec + FTS5, the default adapter) of synthetic chunks over many projects,
+ * with random unit vectors of the configured embedder's dimension and Zipf-distributed words, then measures
+ * POST /projects-documents/batch-search (hybrid retrieval, extractive answer) over a real HTTP server with a filter of
+ * a few projects, beside the time to embed the query alone with the same embedder in the same run (interleaved, so
+ * both see the same machine load). Goal: search p50 <= 1.5 x embedding p50.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildEmbedder } from '../../ingest/deps.js';
+import { openSqlite } from '../../src/adapters/sqlite/database.js';
+import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/document-state-store.js';
+import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
+import { createSqliteVectorIndex } from '../../src/adapters/sqlite/vector-index.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import type { ChunkWithVector } from '../../src/ports/vector-index.js';
+import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js';
+import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
+import { createSearchService } from '../../src/services/search.js';
+import { startSearchServer } from '../eval/harness.js';
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  if (!Number.isInteger(v) || v <= 0) throw new Error(`--${name} must be a positive integer`);
+  return v;
+}
+
+/** Deterministic PRNG (mulberry32) so runs are comparable. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const QUERIES = [
+  'What is the crediting period of the project?',
+  'How many hectares will the project plant?',
+  'What average annual GHG removals are estimated?',
+  'Which methodology VM0047 applies to the project activity?',
+  'What is the non-permanence risk rating for the buffer?',
+  'Who is the validation and verification body?',
+  'What planting density and spacing are used?',
+  'How is leakage monitored and quantified?',
+  'What baseline emissions are estimated for the first year?',
+  'When does the monitoring period start and end?',
+];
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function main(): Promise<void> {
+  const totalChunks = arg('chunks', 100_000);
+  const projectCount = arg('projects', 1000);
+  const filterSize = arg('filter', 5);
+  const requests = arg('requests', 200);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bench-search-'));
+  const logger = createLogger({ level: 'warn', name: 'bench-search' });
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DEMO_DATA: 'false', DATABASE_URL: '', QDRANT_URL: '', LLM: 'extractive' });
+  const embedder = await buildEmbedder(config, logger);
+  const db = openSqlite({ dataDir });
+  try {
+    const index = await createSqliteVectorIndex({ db });
+    await index.open({ embedderId: embedder.id, dimensions: embedder.dimensions });
+    const states = await createSqliteDocumentStateStore({ db });
+    const records = await createSqliteRecordStore({ db });
+
+    // Vocabulary with a Zipf-like frequency, plus codes and numbers as real documents have.
+    const rand = rng(42);
+    const base = 'project carbon forest credit period monitoring emission reduction removal baseline leakage buffer risk validation verification hectare planting density spacing methodology area land owner community species tree soil biomass stock stratum sample plot year annual total estimate'.split(' ');
+    const vocab = [...base, ...Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`), 'VM0047', 'VM0007', 'AR-AM0001', '26,752', '15/07/2022'];
+    const word = (): string => vocab[Math.floor(vocab.length * Math.pow(rand(), 2.2))] ?? 'project';
+    const perProject = Math.ceil(totalChunks / projectCount);
+    const started = performance.now();
+    let written = 0;
+    for (let p = 1; p <= projectCount; p++) {
+      const ref = { registry: 'Verra', projectId: p };
+      const batch: ChunkWithVector[] = [];
+      for (let i = 0; i < perProject && written + batch.length < totalChunks; i++) {
+        const v = new Float32Array(embedder.dimensions);
+        let norm = 0;
+        for (let d = 0; d < v.length; d++) {
+          const x = rand() * 2 - 1;
+          v[d] = x;
+          norm += x * x;
+        }
+        norm = Math.sqrt(norm);
+        for (let d = 0; d < v.length; d++) v[d] = (v[d] ?? 0) / norm;
+        const doc = `doc${i % 3}`;
+        batch.push({
+          id: `${p}:${i}`,
+          registry: 'Verra',
+          projectId: p,
+          documentId: doc,
+          documentTitle: `${doc}.pdf`,
+          documentType: 'Project Description',
+          uri: `https://example.org/${p}/${doc}.pdf`,
+          page: 1 + Math.floor(i / 3),
+          offset: 0,
+          text: `${Array.from({ length: 60 }, word).join(' ')}.`,
+          vector: v,
+        });
+      }
+      await index.upsert(batch);
+      written += batch.length;
+      await records.upsert([{ ref, format: 'registry-json', raw: { registry: 'Verra', resourceIdentifier: String(p) } }]);
+      for (const doc of ['doc0', 'doc1', 'doc2']) {
+        await states.put({
+          ...ref,
+          documentId: doc,
+          uri: `https://example.org/${p}/${doc}.pdf`,
+          title: `${doc}.pdf`,
+          documentType: 'Project Description',
+          uploadDate: null,
+          status: 'indexed',
+          reason: null,
+          contentHash: 'x',
+          pages: 40,
+          chunks: Math.ceil(perProject / 3),
+          embedderId: embedder.id,
+        });
+      }
+    }
+    const buildS = (performance.now() - started) / 1000;
+    process.stderr.write(`index: ${written} chunks over ${projectCount} projects in ${buildS.toFixed(1)} s\n`);
+
+    const api = await startSearchServer(config, { index, embedder, states, records }, logger);
+    // The same service without HTTP, to show what the transport adds.
+    const service = createSearchService({
+      index,
+      embedder,
+      documents: states,
+      records,
+      summarizer: createExtractiveSummarizer(),
+      fallbackSummarizer: createExtractiveSummarizer(),
+      reranker: createPassThroughReranker(),
+      logger,
+    });
+    const searchMs: number[] = [];
+    const serviceMs: number[] = [];
+    const embedMs: number[] = [];
+    try {
+      const call = async (i: number): Promise<number> => {
+        const first = 1 + ((i * 37) % (projectCount - filterSize));
+        const projectList = Array.from({ length: filterSize }, (_, k) => ({ project_id: first + k * 1, registry: 'Verra' }));
+        const t0 = performance.now();
+        const res = await fetch(`${api.baseUrl}/projects-documents/batch-search`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ projectList, query: QUERIES[i % QUERIES.length] }),
+        });
+        const body = (await res.json()) as { citations?: unknown[] };
+        const ms = performance.now() - t0;
+        if (res.status !== 200 || !Array.isArray(body.citations) || body.citations.length === 0) {
+          throw new Error(`unexpected response ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+        }
+        return ms;
+      };
+      const embedOnce = async (i: number): Promise<number> => {
+        const t0 = performance.now();
+        await embedder.embed([QUERIES[i % QUERIES.length] ?? ''], 'query');
+        return performance.now() - t0;
+      };
+      for (let i = 0; i < 20; i++) {
+        await call(i);
+        await embedOnce(i);
+      }
+      const direct = async (i: number): Promise<number> => {
+        const first = 1 + ((i * 37) % (projectCount - filterSize));
+        const t0 = performance.now();
+        await service.search({
+          projects: Array.from({ length: filterSize }, (_, k) => ({ registry: 'Verra', projectId: first + k, requestedRegistry: 'Verra' })),
+          query: QUERIES[i % QUERIES.length] ?? '',
+        });
+        return performance.now() - t0;
+      };
+      for (let i = 0; i < requests; i++) {
+        // Interleaved, so the measurements see the same load on a shared machine.
+        searchMs.push(await call(i));
+        embedMs.push(await embedOnce(i));
+        serviceMs.push(await direct(i + 1));
+      }
+    } finally {
+      await api.close();
+    }
+    searchMs.sort((a, b) => a - b);
+    embedMs.sort((a, b) => a - b);
+    const s50 = percentile(searchMs, 50);
+    const e50 = percentile(embedMs, 50);
+    const rows = [
+      `embedder ${embedder.id} (${embedder.dimensions} d); ${written} chunks, ${projectCount} projects, filter ${filterSize} projects, ${requests} requests`,
+      `| measurement | p50 ms | p99 ms |`,
+      `|---|---|---|`,
+      `| batch-search over HTTP (hybrid, extractive answer, topK 8) | ${s50.toFixed(1)} | ${percentile(searchMs, 99).toFixed(1)} |`,
+      `| search service in-process (same work, no HTTP) | ${percentile(serviceMs.sort((a, b) => a - b), 50).toFixed(1)} | ${percentile(serviceMs, 99).toFixed(1)} |`,
+      `| query embedding alone | ${e50.toFixed(1)} | ${percentile(embedMs, 99).toFixed(1)} |`,
+      `| ratio search / embedding (p50) | ${(s50 / e50).toFixed(2)} | |`,
+    ];
+    process.stdout.write(`${rows.join('\n')}\n`);
+  } finally {
+    await embedder.close();
+    db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
