@@ -1,11 +1,20 @@
 import { parseArgs } from 'node:util';
 import type { ProjectRef } from '../src/domain/project-ref.js';
 import { canonicalRegistry, knownRegistryNames } from '../src/domain/registries.js';
+import { exportMappingFor, REGISTRY_EXPORTS } from '../src/domain/registry-exports/index.js';
 
 /** Command-line options of `npm run ingest`; parseCliArgs throws UsageError with a message naming the bad flag. */
 export interface CliOptions {
   records?: string;
   registry?: string;
+  /** `--registry <name> --ids <list>`: fetch these projects from the registry's API. */
+  ids?: string;
+  /** `--export <registry> <file.csv>`: import a registry's project export. */
+  exportFile?: { registry: string; file: string };
+  /** `--transactions <csv>`: issuance / retirement data for stored projects. */
+  transactions?: string;
+  /** `--enrich`: recompute document-derived fields from stored text. */
+  enrich: boolean;
   replaceBase?: string;
   all: boolean;
   projects?: ProjectRef[];
@@ -27,7 +36,13 @@ export class UsageError extends Error {
 export const USAGE = `Usage: npm run ingest -- [options]
 
   --records <file|dir>   import raw records (.json / .jsonl, or a folder of them), then index their documents
-  --registry <name>      registry of imported records that do not name one (e.g. Verra)
+  --registry <name>      registry of imported records that do not name one (e.g. Verra); with --ids, the
+                         registry to fetch from
+  --ids <list>           with --registry: fetch these project ids from the registry's API (e.g. 4086,5533),
+                         then index their documents
+  --export <registry> <file.csv>   import a registry's project export (docs/registry-exports.md)
+  --transactions <csv>   import issuance / retirement rows for stored projects (docs/derived-fields.md)
+  --enrich               recompute document-derived fields from stored text (all projects, or --projects)
   --replace-base <url>   replace {BASE} in imported document uris (e.g. http://127.0.0.1:8080)
   --all                  (re)process every document of every stored project
   --projects <list>      limit to projects, e.g. Verra:4086,Verra:5533
@@ -65,11 +80,15 @@ export function parseCliArgs(argv: string[]): CliOptions {
   try {
     parsed = parseArgs({
       args: argv,
-      allowPositionals: false,
+      allowPositionals: true,
       strict: true,
       options: {
         records: { type: 'string' },
         registry: { type: 'string' },
+        ids: { type: 'string' },
+        export: { type: 'string' },
+        transactions: { type: 'string' },
+        enrich: { type: 'boolean', default: false },
         'replace-base': { type: 'string' },
         all: { type: 'boolean', default: false },
         projects: { type: 'string' },
@@ -86,8 +105,15 @@ export function parseCliArgs(argv: string[]): CliOptions {
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
   const v = parsed.values;
+  const positionals = parsed.positionals;
+  if (v.export !== undefined) {
+    if (positionals.length !== 1) throw new UsageError('--export needs a registry and one file: --export <registry> <file.csv>');
+  } else if (positionals.length > 0) {
+    throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+  }
   const opts: CliOptions = {
     all: v.all ?? false,
+    enrich: v.enrich ?? false,
     documents: !(v['no-documents'] ?? false),
     status: v.status ?? false,
     json: v.json ?? false,
@@ -98,19 +124,42 @@ export function parseCliArgs(argv: string[]): CliOptions {
     ...(v.registry !== undefined ? { registry: v.registry } : {}),
     ...(v['replace-base'] !== undefined ? { replaceBase: v['replace-base'] } : {}),
     ...(v.projects !== undefined ? { projects: parseProjectList(v.projects) } : {}),
+    ...(v.ids !== undefined ? { ids: v.ids } : {}),
+    ...(v.export !== undefined ? { exportFile: { registry: v.export, file: positionals[0] as string } } : {}),
+    ...(v.transactions !== undefined ? { transactions: v.transactions } : {}),
   };
   if (opts.help) return opts;
   if (opts.records === '') throw new UsageError('--records needs a file or folder');
+  if (opts.transactions === '') throw new UsageError('--transactions needs a CSV file');
+  if (opts.ids !== undefined) {
+    if (opts.registry === undefined) throw new UsageError('--ids needs --registry <name>');
+    if (opts.records) throw new UsageError('--ids and --records exclude each other');
+  }
+  if (opts.exportFile && !exportMappingFor(opts.exportFile.registry)) {
+    const known = REGISTRY_EXPORTS.map((m) => m.source).join(', ');
+    throw new UsageError(`--export: no export mapping for registry ${JSON.stringify(opts.exportFile.registry)} (known: ${known})`);
+  }
+  const sources = [opts.records, opts.ids, opts.exportFile, opts.transactions].filter((x) => x !== undefined).length;
+  if (sources > 1) throw new UsageError('give one of --records, --registry/--ids, --export, --transactions per run');
+  if (opts.enrich && (sources > 0 || opts.all || opts.status || opts.reindex)) {
+    throw new UsageError('--enrich runs alone (with --projects at most)');
+  }
   if (opts.all && opts.projects) throw new UsageError('--all and --projects exclude each other');
-  if (opts.status && (opts.records || opts.all || opts.reindex)) {
+  if (opts.status && (sources > 0 || opts.all || opts.reindex)) {
     throw new UsageError('--status only reads state; combine it with --projects at most');
   }
   if (opts.json && !opts.status) throw new UsageError('--json goes with --status');
-  if (!opts.status && !opts.records && !opts.all && !opts.projects) {
-    throw new UsageError('nothing to do: give --records <path>, --all, --projects <list> or --status');
+  if (!opts.status && !opts.enrich && sources === 0 && !opts.all && !opts.projects) {
+    throw new UsageError(
+      'nothing to do: give --records <path>, --registry <name> --ids <list>, --export <registry> <csv>, ' +
+        '--transactions <csv>, --enrich, --all, --projects <list> or --status',
+    );
   }
-  if (!opts.documents && !opts.records) throw new UsageError('--no-documents only makes sense with --records');
+  if ((opts.exportFile || opts.transactions) && (opts.all || opts.projects || opts.reindex)) {
+    throw new UsageError('--export and --transactions only import rows; index documents in a separate run');
+  }
+  if (!opts.documents && !opts.records && !opts.ids) throw new UsageError('--no-documents only makes sense with --records or --ids');
   if (opts.replaceBase !== undefined && !opts.records) throw new UsageError('--replace-base goes with --records');
-  if (opts.registry !== undefined && !opts.records) throw new UsageError('--registry goes with --records');
+  if (opts.registry !== undefined && !opts.records && !opts.ids) throw new UsageError('--registry goes with --records or --ids');
   return opts;
 }

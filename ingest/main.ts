@@ -1,5 +1,6 @@
 /**
- * The worker's entry and composition root: `npm run ingest -- --records <path> | --all | --projects <list> | --status`.
+ * The worker's entry and composition root: `npm run ingest -- --records <path> | --registry <name> --ids <list> |
+ * --export <registry> <csv> | --transactions <csv> | --enrich | --all | --projects <list> | --status`.
  * Exit codes: 0 when the run completed (per-document failures are in the summary), 1 on a fatal error, 2 on bad
  * arguments, 130 when interrupted.
  */
@@ -7,7 +8,12 @@ import { ConfigError, loadConfig, type Config } from '../src/config.js';
 import { createLogger, type Logger } from '../src/logger.js';
 import { projectKey, type ProjectRef } from '../src/domain/project-ref.js';
 import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli.js';
-import { buildIngestDeps, buildStores, downloaderOptionsFromConfig } from './deps.js';
+import { createCountryLookup } from '../src/adapters/geo/country-lookup.js';
+import { createChatModel, createSummarizer } from '../src/adapters/summarizers/index.js';
+import type { Summarizer } from '../src/ports/summarizer.js';
+import { buildIngestDeps, buildStores, downloaderOptionsFromConfig, type Stores } from './deps.js';
+import { runEnrichCommand, runExportCommand, runRegistryFetchCommand, runTransactionsCommand } from './derived-commands.js';
+import { createEnrichHook } from './stages/enrich.js';
 import { formatSummary, runIngest } from './pipeline.js';
 import { createBarProgress, createLogProgress } from './progress.js';
 import { importRecords, readRecordFiles } from './records.js';
@@ -35,13 +41,62 @@ async function showStatus(config: Config, opts: CliOptions): Promise<void> {
   }
 }
 
+/** The summariser the document-derived `summary` field is written with (LLM=... or extractive). */
+async function buildSummarizer(config: Config, logger: Logger): Promise<Summarizer> {
+  return createSummarizer(config, logger, await createChatModel(config, logger));
+}
+
+/** Runs `fn` with the stores open, closing them after. */
+async function withStores<T>(config: Config, logger: Logger, fn: (stores: Stores) => Promise<T>): Promise<T> {
+  const stores = await buildStores(config, {}, logger);
+  try {
+    return await fn(stores);
+  } finally {
+    await stores.close();
+  }
+}
+
 async function run(opts: CliOptions, config: Config, logger: Logger, signal: AbortSignal): Promise<void> {
   if (opts.status) {
     await showStatus(config, opts);
     return;
   }
+  if (opts.exportFile) {
+    const { registry, file } = opts.exportFile;
+    await withStores(config, logger, (stores) => runExportCommand(stores.records, registry, file, logger));
+    return;
+  }
+  if (opts.transactions) {
+    const file = opts.transactions;
+    await withStores(config, logger, (stores) => runTransactionsCommand(stores.records, file, logger));
+    return;
+  }
+  if (opts.enrich) {
+    const summarizer = await buildSummarizer(config, logger);
+    try {
+      await withStores(config, logger, (stores) =>
+        runEnrichCommand(stores, summarizer, createCountryLookup(), logger, {
+          ...(opts.projects ? { projects: opts.projects } : {}),
+          signal,
+        }),
+      );
+    } finally {
+      await summarizer.close();
+    }
+    return;
+  }
 
   let projects: ProjectRef[] | undefined = opts.projects;
+  if (opts.ids !== undefined && opts.registry !== undefined) {
+    const { registry, ids } = opts;
+    const fetched = await withStores(config, logger, (stores) =>
+      runRegistryFetchCommand(stores.records, config, registry, ids, logger, { signal }),
+    );
+    if (!opts.documents) return;
+    projects = opts.projects
+      ? fetched.refs.filter((r) => opts.projects?.some((p) => projectKey(p) === projectKey(r)))
+      : fetched.refs;
+  }
   if (opts.records) {
     const stores = await buildStores(config);
     try {
@@ -65,7 +120,9 @@ async function run(opts: CliOptions, config: Config, logger: Logger, signal: Abo
   }
 
   const deps = await buildIngestDeps(config, logger, { reindex: opts.reindex });
+  let summarizer: Summarizer | null = null;
   try {
+    summarizer = await buildSummarizer(config, logger);
     logger.info({ backends: deps.backends, embedder: deps.embedder.id }, 'ingest starting');
     const summary = await runIngest({
       deps,
@@ -76,11 +133,14 @@ async function run(opts: CliOptions, config: Config, logger: Logger, signal: Abo
       downloader: downloaderOptionsFromConfig(config),
       force: opts.reindex,
       signal,
+      // Document-derived fields (summary, emissions, document groups) follow each project's documents.
+      afterProject: createEnrichHook({ summarizer, countries: createCountryLookup(), force: opts.reindex, signal }),
     });
     logger.info({ summary: { ...summary, failures: summary.failures.length } }, 'ingest finished');
     process.stderr.write(`${formatSummary(summary)}\n`);
     for (const f of summary.failures) process.stderr.write(`  failed ${f.project} ${f.uri}: ${f.reason}\n`);
   } finally {
+    await summarizer?.close().catch(() => undefined);
     await deps.close();
   }
 }

@@ -214,4 +214,25 @@ describeWithService('ingest CLI end to end', { available: corpusAvailable, why: 
     expect(config.code).toBe(1);
     expect(config.stderr).toMatch(/DOWNLOAD_MAX_BYTES: .*\(got "lots"\)/);
   });
+
+  it('imports a registry export and its transactions, then recomputes derived fields, each from the CLI', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ingest-derived-'));
+    try {
+      const local = { DATA_DIR: dir, EMBEDDER: 'use' };
+      const exp = await runCli(['--export', 'verra', corpusPath('registry-exports', 'verra', 'projects.csv')], local);
+      expect(exp.code, exp.stderr).toBe(0);
+      expect(exp.stderr).toMatch(/^Verra export: 50 rows, 50 inserted/m);
+      const tx = await runCli(['--transactions', corpusPath('registry-exports', 'verra', 'transactions.csv')], local);
+      expect(tx.code, tx.stderr).toBe(0);
+      // The corpus's transaction sample names 56 projects, most of them outside its 50-row export.
+      const m = /^transactions \(verra\): 200 rows, (\d+) projects updated, (\d+) not in the store/m.exec(tx.stderr);
+      expect(m, tx.stderr).not.toBeNull();
+      expect(Number(m?.[1]) + Number(m?.[2])).toBe(56);
+      const enrich = await runCli(['--enrich'], local);
+      expect(enrich.code, enrich.stderr).toBe(0);
+      expect(enrich.stderr).toMatch(/^enrichment: 50 projects recomputed, 0 failed/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

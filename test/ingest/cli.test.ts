@@ -20,6 +20,12 @@ describe('parseCliArgs', () => {
       ],
     });
     expect(parseCliArgs(['--status', '--json'])).toMatchObject({ status: true, json: true });
+    expect(parseCliArgs(['--registry', 'Verra', '--ids', '4086,5533'])).toMatchObject({ registry: 'Verra', ids: '4086,5533', documents: true });
+    expect(parseCliArgs(['--export', 'gold-standard', 'projects.csv'])).toMatchObject({
+      exportFile: { registry: 'gold-standard', file: 'projects.csv' },
+    });
+    expect(parseCliArgs(['--transactions', 'tx.csv'])).toMatchObject({ transactions: 'tx.csv' });
+    expect(parseCliArgs(['--enrich', '--projects', 'Verra:4086'])).toMatchObject({ enrich: true, projects: [{ registry: 'Verra', projectId: 4086 }] });
   });
 
   it.each([
@@ -33,6 +39,14 @@ describe('parseCliArgs', () => {
     [['--projects', 'Verra:abc'], /project id must be a positive integer, got "abc"/],
     [['--projects', 'Mars:1'], /unknown registry "Mars"/],
     [['--projects', '4086'], /expected <registry>:<id>, got "4086"/],
+    [['--ids', '4086'], /--ids needs --registry/],
+    [['--export', 'Verra'], /--export needs a registry and one file/],
+    [['--export', 'Mars', 'x.csv'], /--export: no export mapping for registry "Mars"/],
+    [['--all', 'stray'], /unexpected argument "stray"/],
+    [['--transactions', 'tx.csv', '--records', 'r.jsonl'], /one of --records/],
+    [['--transactions', 'tx.csv', '--all'], /only import rows/],
+    [['--enrich', '--all'], /--enrich runs alone/],
+    [['--registry', 'Verra'], /nothing to do/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);
