@@ -1,6 +1,7 @@
 import type { Config } from '../src/config.js';
 import type { Logger } from '../src/logger.js';
 import { buildEmbedder, buildStores, type BuildStoresOptions, type Stores } from '../src/deps.js';
+import { createCountryLookup } from '../src/adapters/geo/country-lookup.js';
 import { createUrlPolicy } from '../src/domain/url-policy.js';
 import type { Embedder } from '../src/ports/embedder.js';
 import type { DownloaderOptions } from './stages/download.js';
@@ -34,6 +35,7 @@ export async function buildIngestDeps(config: Config, logger: Logger, opts: Buil
     texts: stores.texts,
     index: stores.index,
     embedder,
+    countries: createCountryLookup(),
     backends: stores.backends,
     async close() {
       await embedder.close().catch(() => undefined);

@@ -1,6 +1,7 @@
 import type { Logger } from '../src/logger.js';
 import type { ProjectRef } from '../src/domain/project-ref.js';
 import type { TextChunk } from '../src/domain/chunking.js';
+import type { CountryLookup } from '../src/ports/country-lookup.js';
 import type { DocumentState, DocumentStateStore } from '../src/ports/document-state-store.js';
 import type { DocumentTextStore } from '../src/ports/document-text-store.js';
 import type { Embedder } from '../src/ports/embedder.js';
@@ -15,6 +16,8 @@ export interface IngestDeps {
   texts: DocumentTextStore;
   index: VectorIndex;
   embedder: Embedder;
+  /** Names the project's country in the chunks' search context; without it the context has no country. */
+  countries?: CountryLookup;
 }
 
 /** How a document's processing ended in this run. */
@@ -46,6 +49,8 @@ export interface DocumentWorkItem {
   title: string;
   documentType: string;
   uploadDate: string | null;
+  /** The project's part of the chunks' search context (domain/search-context.ts), set by discover. */
+  projectContext?: string;
   /** State at discovery; null for a document never seen before. */
   previous: DocumentState | null;
   content?: DownloadedContent;

@@ -55,7 +55,7 @@ async function indexDemoDocuments(
   const { config } = deps;
   const self = new URL(baseUrl);
   const summary = await runIngest({
-    deps: { ...deps.stores, embedder: deps.embedder },
+    deps: { ...deps.stores, embedder: deps.embedder, countries: deps.countries },
     projects,
     logger,
     downloader: {

@@ -1,5 +1,8 @@
 import { documentIdFor } from '../../src/domain/chunking.js';
+import { deriveCleaned } from '../../src/domain/derive-cleaned.js';
 import { parseRawRecordLeniently } from '../../src/domain/lenient-raw-record.js';
+import { projectSearchContext } from '../../src/domain/search-context.js';
+import type { CountryLookup } from '../../src/ports/country-lookup.js';
 import type { ProjectRef } from '../../src/domain/project-ref.js';
 import type { DocumentState } from '../../src/ports/document-state-store.js';
 import type { DocumentWorkItem, ProjectWork, StageContext } from '../types.js';
@@ -26,6 +29,8 @@ export function nonPdfReason(uri: string, documentType: string): string | null {
   return ext ? `not a PDF (${ext[1]?.toLowerCase()} file)` : null;
 }
 
+const NO_COUNTRIES: CountryLookup = { countryAt: () => null };
+
 export async function discover(ref: ProjectRef, ctx: StageContext): Promise<ProjectWork> {
   const { records, states, texts, index } = ctx.deps;
   const stored = await records.get(ref);
@@ -36,6 +41,9 @@ export async function discover(ref: ProjectRef, ctx: StageContext): Promise<Proj
     ctx.logger.debug({ project: ref, format: stored.format }, 'record format lists no documents');
   } else {
     const raw = parseRawRecordLeniently(stored.raw, ref);
+    const projectContext = projectSearchContext(
+      deriveCleaned(stored, { requestedRegistry: ref.registry, countries: ctx.deps.countries ?? NO_COUNTRIES }),
+    );
     const seen = new Set<string>();
     for (const group of raw.documentGroups) {
       for (const doc of group.documents) {
@@ -52,6 +60,7 @@ export async function discover(ref: ProjectRef, ctx: StageContext): Promise<Proj
           title: doc.documentName,
           documentType: doc.documentType,
           uploadDate: doc.uploadDate ?? null,
+          projectContext,
           previous: null,
         });
       }

@@ -49,7 +49,7 @@ function record(ref: ProjectRef, docs: { name: string; path: string; type?: stri
     raw: {
       registry: ref.registry,
       resourceIdentifier: String(ref.projectId),
-      resourceName: `Project ${ref.projectId}`,
+      resourceName: `Project ${ref.projectId} ${ref.projectId === 101 ? 'Quokka Highlands' : 'Wombat Plains'}`,
       documentGroups: [
         {
           code: 'VCS_PIPELINE_DOCUMENTS',
@@ -160,6 +160,10 @@ describe('runIngest', () => {
     }
     expect((await deps.index.searchText('additionality', [A], 5)).length).toBe(0);
     expect((await deps.index.searchText('additionality', [B], 5)).length).toBe(1);
+    // Every chunk is findable by its project's name (search context), though no passage quotes it.
+    const byName = await deps.index.searchText('quokka highlands', [A, B], 50);
+    expect(byName.map((h) => h.id).sort()).toEqual([...ids].sort());
+    for (const h of byName) expect(h.text).not.toMatch(/quokka/i);
     expect(await deps.texts.get(A, documentIdFor(`${server.baseUrl}/a1.pdf`))).toEqual([
       pageText('baseline', 3),
       pageText('leakage', 40),
