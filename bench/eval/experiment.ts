@@ -16,11 +16,10 @@ import { createPassThroughReranker } from '../../src/adapters/rerankers/index.js
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
 import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/document-state-store.js';
-import { createSqliteDocumentTextStore } from '../../src/adapters/sqlite/document-text-store.js';
 import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
 import { createCountryLookup } from '../../src/adapters/geo/country-lookup.js';
 import { deriveCleaned } from '../../src/domain/derive-cleaned.js';
-import { chunkSearchContext, documentHeading, projectSearchContext } from '../../src/domain/search-context.js';
+import { projectSearchContext } from '../../src/domain/search-context.js';
 import { indexedContext } from '../../src/adapters/full-text/chunk-context.js';
 import { createSqliteVectorIndex, scopeToken } from '../../src/adapters/sqlite/vector-index.js';
 import { loadConfig } from '../../src/config.js';
@@ -83,17 +82,48 @@ async function main(): Promise<void> {
       return out;
     },
   };
+  if (process.argv.includes('--project-context')) {
+    // What ingest's chunk context (domain/search-context.ts: the project record) gives, without
+    // a re-ingest: the context column of every chunk in the scratch copy rewritten from the stored records and text.
+    const recordStore = await createSqliteRecordStore({ db });
+    const countries = createCountryLookup();
+    const docs = db.prepare('SELECT DISTINCT registry, project_id, document_id FROM chunks').all() as {
+      registry: string; project_id: number; document_id: string;
+    }[];
+    const contextOf = new Map<string, string>();
+    for (const d of docs) {
+      const ref = { registry: d.registry, projectId: d.project_id };
+      const stored = await recordStore.get(ref);
+      const project = stored ? projectSearchContext(deriveCleaned(stored, { requestedRegistry: ref.registry, countries })) : '';
+      contextOf.set(`${d.registry}:${d.project_id}:${d.document_id}`, project);
+    }
+    const rows = db.prepare('SELECT rowid, registry, project_id, document_id, document_title, document_type, text FROM chunks').all() as {
+      rowid: number; registry: string; project_id: number; document_id: string; document_title: string; document_type: string; text: string;
+    }[];
+    db.exec('DELETE FROM chunks_fts');
+    const insert = db.prepare('INSERT INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
+    const setContext = db.prepare('UPDATE chunks SET context = ? WHERE rowid = ?');
+    db.transaction(() => {
+      for (const r of rows) {
+        const ctx = contextOf.get(`${r.registry}:${r.project_id}:${r.document_id}`) ?? '';
+        setContext.run(ctx, r.rowid);
+        insert.run(r.rowid, r.text, indexedContext(r.document_title, r.document_type, ctx), scopeToken({ registry: r.registry, projectId: r.project_id }));
+      }
+    })();
+    process.stderr.write(`context rewritten for ${rows.length} chunks of ${docs.length} documents\n`);
+    if (process.argv.includes('--show-context')) for (const [k, v] of contextOf) process.stderr.write(`--- ${k}\n${v}\n`);
+  }
   if (process.argv.includes('--embed-header')) {
     // What contextual embedding input would give, without a re-ingest: every chunk re-embedded in the scratch copy
     // as "<document title and type>\n<text>" (the citation text is unchanged).
-    const rows = db.prepare('SELECT rowid, document_title, document_type, text FROM chunks ORDER BY rowid').all() as {
-      rowid: number; document_title: string; document_type: string; text: string;
+    const rows = db.prepare('SELECT rowid, document_title, document_type, context, text FROM chunks ORDER BY rowid').all() as {
+      rowid: number; document_title: string; document_type: string; context: string; text: string;
     }[];
     const update = db.prepare('UPDATE chunks SET embedding = ? WHERE rowid = ?');
     const started = performance.now();
     for (let i = 0; i < rows.length; i += real.maxBatchSize) {
       const batch = rows.slice(i, i + real.maxBatchSize);
-      const out = await real.embed(batch.map((r) => `${indexedContext(r.document_title, r.document_type, undefined)}\n${r.text}`), 'document');
+      const out = await real.embed(batch.map((r) => `${indexedContext(r.document_title, r.document_type, r.context)}\n${r.text}`), 'document');
       batch.forEach((r, j) => {
         const v = out[j];
         if (v) update.run(Buffer.from(v.buffer, v.byteOffset, v.byteLength), r.rowid);
@@ -134,40 +164,6 @@ async function main(): Promise<void> {
       }
     }
     process.stderr.write(`stripped ${stripped} running lines from ${rows.length} chunks\n`);
-  }
-  if (process.argv.includes('--project-context')) {
-    // What ingest's chunk context (domain/search-context.ts: project record + document title block) gives, without
-    // a re-ingest: the context column of every chunk in the scratch copy rewritten from the stored records and text.
-    const recordStore = await createSqliteRecordStore({ db });
-    const textStore = await createSqliteDocumentTextStore({ db });
-    const countries = createCountryLookup();
-    const docs = db.prepare('SELECT DISTINCT registry, project_id, document_id FROM chunks').all() as {
-      registry: string; project_id: number; document_id: string;
-    }[];
-    const contextOf = new Map<string, string>();
-    for (const d of docs) {
-      const ref = { registry: d.registry, projectId: d.project_id };
-      const stored = await recordStore.get(ref);
-      const project = stored ? projectSearchContext(deriveCleaned(stored, { requestedRegistry: ref.registry, countries })) : '';
-      const pages = (await textStore.get(ref, d.document_id)) ?? [];
-      const heading = process.argv.includes('--no-heading') ? '' : documentHeading(pages);
-      contextOf.set(`${d.registry}:${d.project_id}:${d.document_id}`, chunkSearchContext(process.argv.includes('--no-project') ? '' : project, heading));
-    }
-    const rows = db.prepare('SELECT rowid, registry, project_id, document_id, document_title, document_type, text FROM chunks').all() as {
-      rowid: number; registry: string; project_id: number; document_id: string; document_title: string; document_type: string; text: string;
-    }[];
-    db.exec('DELETE FROM chunks_fts');
-    const insert = db.prepare('INSERT INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
-    const setContext = db.prepare('UPDATE chunks SET context = ? WHERE rowid = ?');
-    db.transaction(() => {
-      for (const r of rows) {
-        const ctx = contextOf.get(`${r.registry}:${r.project_id}:${r.document_id}`) ?? '';
-        setContext.run(ctx, r.rowid);
-        insert.run(r.rowid, r.text, indexedContext(r.document_title, r.document_type, ctx), scopeToken({ registry: r.registry, projectId: r.project_id }));
-      }
-    })();
-    process.stderr.write(`context rewritten for ${rows.length} chunks of ${docs.length} documents\n`);
-    if (process.argv.includes('--show-context')) for (const [k, v] of contextOf) process.stderr.write(`--- ${k}\n${v}\n`);
   }
   const refs = [...new Map((db.prepare('SELECT DISTINCT registry, project_id FROM chunks').all() as { registry: string; project_id: number }[])
     .map((r) => [`${r.registry}:${r.project_id}`, { registry: r.registry, projectId: r.project_id, requestedRegistry: r.registry }])).values()];

@@ -1,5 +1,4 @@
 import { chunkIdFor } from '../../src/domain/chunking.js';
-import { chunkSearchContext, documentHeading } from '../../src/domain/search-context.js';
 import type { DocumentStateInput, DocumentStatus } from '../../src/ports/document-state-store.js';
 import type { ChunkWithVector } from '../../src/ports/vector-index.js';
 import type { DocumentWorkItem, Stage, StageContext } from '../types.js';
@@ -31,8 +30,8 @@ export function toChunkRecords(item: DocumentWorkItem): ChunkWithVector[] {
   if (!chunks || !vectors || chunks.length !== vectors.length) {
     throw new Error(`upsert: document ${item.documentId} has ${chunks?.length ?? 0} chunks but ${vectors?.length ?? 0} vectors`);
   }
-  // Project record + the document's title block: indexed for full text with every chunk, never cited.
-  const context = chunkSearchContext(item.projectContext ?? '', documentHeading(item.pages ?? []));
+  // The project's record (domain/search-context.ts): indexed for full text with every chunk, never cited.
+  const context = item.projectContext ?? '';
   return chunks.map((c, i) => ({
     id: chunkIdFor({ registry: item.ref.registry, projectId: item.ref.projectId, documentId: item.documentId, page: c.page, offset: c.offset }),
     registry: item.ref.registry,
