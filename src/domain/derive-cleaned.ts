@@ -1,4 +1,5 @@
 import type { CountryLookup } from '../ports/country-lookup.js';
+import { distinct, sanitizeEnrichment } from './enrichment.js';
 import type { StoredProject } from '../ports/record-store.js';
 import type { CleanedMetadata, CleanedRecord, ProjectEnrichment } from './cleaned-record.js';
 import { parseCreditPeriods, reportedPeriodYears, spreadAnnualEstimate } from './credit-period.js';
@@ -52,7 +53,7 @@ function deriveFromRegistryJson(raw: RawRecord, stored: StoredProject, ctx: Deri
     description: raw.description,
     hidden: stored.hidden === true,
     location: projectLocation(raw, ctx.countries).country,
-    methodology: distinctValues(attributeValues(raw, 'PROTOCOL_NAME')).join(', '),
+    methodology: distinct(attributeValues(raw, 'PROTOCOL_NAME')).join(', '),
     proponent: proponents.length > 1 ? MULTIPLE_PROPONENTS : (proponents[0] ?? ''),
     reductions,
     registration: registrationDate ? formatDayMonthYear(registrationDate) : null,
@@ -74,30 +75,18 @@ function text(value: string | undefined): string {
   return (value ?? '').trim();
 }
 
-function distinctValues(values: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const v of values) {
-    const t = v.trim();
-    if (t !== '' && !seen.has(t.toLowerCase())) {
-      seen.add(t.toLowerCase());
-      out.push(t);
-    }
-  }
-  return out;
-}
 
 /**
  * One name per PROPONENT_NAME attribute: its first value (the others are the proponent's location and contact
  * strings, as in record 4086). The same name under two programs counts once.
  */
 export function proponentNames(raw: RawRecord): string[] {
-  return distinctValues(attributeOccurrences(raw, 'PROPONENT_NAME').map((values) => values[0] ?? ''));
+  return distinct(attributeOccurrences(raw, 'PROPONENT_NAME').map((values) => values[0] ?? ''));
 }
 
 /** Subcategory names (PROJECT_SUBCATERGORY_NAMES expanded), then the primary category; no repeats. */
 function reductionActivityFallback(raw: RawRecord, type: string): string[] {
-  return distinctValues([...expandSubcategories(attributeValues(raw, 'PROJECT_SUBCATERGORY_NAMES')), type]);
+  return distinct([...expandSubcategories(attributeValues(raw, 'PROJECT_SUBCATERGORY_NAMES')), type]);
 }
 
 /** The program code for group names the registry did not send: the record's first program, else VCS for Verra. */
@@ -107,26 +96,3 @@ function defaultProgram(raw: RawRecord, registry: string): string {
   return registry === 'Verra' ? 'VCS' : registry;
 }
 
-/**
- * Enrichment is stored JSON written by other processes; a field of the wrong shape is treated as absent so the
- * fallback applies instead of a malformed value reaching the response.
- */
-function sanitizeEnrichment(e: ProjectEnrichment | null | undefined): ProjectEnrichment {
-  const out: ProjectEnrichment = {};
-  if (!e || typeof e !== 'object') return out;
-  if (typeof e.summary === 'string' && e.summary.trim() !== '') out.summary = e.summary;
-  if (e.emissionsReductions && typeof e.emissionsReductions === 'object' && !Array.isArray(e.emissionsReductions)) {
-    const er: Record<string, number> = {};
-    for (const [year, value] of Object.entries(e.emissionsReductions)) {
-      if (/^\d{4}$/.test(year) && typeof value === 'number' && Number.isFinite(value)) er[year] = value;
-    }
-    if (Object.keys(er).length > 0) out.emissionsReductions = er;
-  }
-  if (typeof e.issuances === 'number' && Number.isFinite(e.issuances)) out.issuances = e.issuances;
-  if (typeof e.retirements === 'number' && Number.isFinite(e.retirements)) out.retirements = e.retirements;
-  if (Array.isArray(e.reductionActivity)) {
-    const activities = distinctValues(e.reductionActivity.filter((a): a is string => typeof a === 'string'));
-    if (activities.length > 0) out.reductionActivity = activities;
-  }
-  return out;
-}

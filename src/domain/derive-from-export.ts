@@ -4,7 +4,8 @@ import type { CountryLookup } from '../ports/country-lookup.js';
 import { reportedPeriodYears, spreadAnnualEstimate } from './credit-period.js';
 import { cleanDocumentGroups } from './document-groups.js';
 import { exportMappingForFormat, type ExportFields, type ExportRow } from './registry-exports/index.js';
-import { cell, distinct } from './registry-exports/common.js';
+import { distinct, sanitizeEnrichment } from './enrichment.js';
+import { cell } from './registry-exports/common.js';
 
 /**
  * Cleaned record of a project imported from a registry's CSV export (format `csv:<source>`, raw = the export's row).
@@ -19,7 +20,7 @@ export function deriveFromExport(
   const row = toRow(stored.raw);
   const mapping = exportMappingForFormat(stored.format);
   const fields = mapping ? safeFields(() => mapping.fields(row, ctx.countries), row) : genericFields(row);
-  const enrichment = sanitize(stored.enrichment);
+  const enrichment = sanitizeEnrichment(stored.enrichment);
   const reportedPeriod = reportedPeriodYears(fields.creditPeriods);
   const metadata: CleanedMetadata = {
     emissions_reductions: enrichment.emissionsReductions ?? spreadAnnualEstimate(fields.reductions, fields.creditPeriods),
@@ -101,22 +102,3 @@ function genericFields(row: ExportRow): ExportFields {
   };
 }
 
-function sanitize(e: ProjectEnrichment | null | undefined): ProjectEnrichment {
-  const out: ProjectEnrichment = {};
-  if (!e || typeof e !== 'object') return out;
-  if (typeof e.summary === 'string' && e.summary.trim() !== '') out.summary = e.summary;
-  if (e.emissionsReductions && typeof e.emissionsReductions === 'object' && !Array.isArray(e.emissionsReductions)) {
-    const er: Record<string, number> = {};
-    for (const [year, value] of Object.entries(e.emissionsReductions)) {
-      if (/^\d{4}$/.test(year) && typeof value === 'number' && Number.isFinite(value)) er[year] = value;
-    }
-    if (Object.keys(er).length > 0) out.emissionsReductions = er;
-  }
-  if (typeof e.issuances === 'number' && Number.isFinite(e.issuances)) out.issuances = e.issuances;
-  if (typeof e.retirements === 'number' && Number.isFinite(e.retirements)) out.retirements = e.retirements;
-  if (Array.isArray(e.reductionActivity)) {
-    const a = distinct(e.reductionActivity.filter((x): x is string => typeof x === 'string'));
-    if (a.length > 0) out.reductionActivity = a;
-  }
-  return out;
-}

@@ -1,4 +1,5 @@
 import { expandSubcategories } from './subcategories.js';
+import { distinct } from './enrichment.js';
 
 /**
  * `metadata.reduction_activity`: what the project does to reduce or remove emissions, as short descriptions.
@@ -61,18 +62,6 @@ function clean(value: string): string {
     .trim();
 }
 
-function distinct(values: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const v of values) {
-    const t = v.trim();
-    if (t !== '' && !seen.has(t.toLowerCase())) {
-      seen.add(t.toLowerCase());
-      out.push(t);
-    }
-  }
-  return out;
-}
 
 /** Values of labelled activity lines ("Project activity type Afforestation") in page texts. */
 export function labelledActivities(pages: readonly string[]): string[] {

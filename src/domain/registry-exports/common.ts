@@ -112,15 +112,4 @@ export function humanize(value: string): string {
   return words === '' ? '' : words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export function distinct(values: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const v of values) {
-    const t = v.trim();
-    if (t !== '' && !seen.has(t.toLowerCase())) {
-      seen.add(t.toLowerCase());
-      out.push(t);
-    }
-  }
-  return out;
-}
+export { distinct } from '../enrichment.js';
