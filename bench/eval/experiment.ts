@@ -174,6 +174,9 @@ async function main(): Promise<void> {
     for (const [tw, vw, k] of [[1, 0.25, 10], [1, 0.5, 10], [1, 1, 10], [1, 0.5, 30], [1, 1, 60]] as const) {
       variants.push({ name: `page=${pageBonus} w=${tw}/${vw} k=${k}`, opts: { pageBonus, textWeight: tw, vectorWeight: vw, rrfK: k } });
     }
+    for (const alpha of (arg('convex') ?? '').split(',').filter((x) => x !== '').map(Number)) {
+      variants.push({ name: `page=${pageBonus} convex text=${alpha}`, opts: { pageBonus, fusion: 'convex', textWeight: alpha, vectorWeight: 1 - alpha } });
+    }
   }
   const modes = (arg('modes') ?? 'hybrid,text,vector').split(',') as SearchMode[];
   for (const cw of contextWeights) {

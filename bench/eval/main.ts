@@ -82,9 +82,18 @@ function readQuestions(file: string): Question[] {
   return out;
 }
 
-/** Changes when the PDFs or the records change, so a stale cached index is rebuilt. */
+/** Source files that decide what the index holds (chunks, their text and context): a change rebuilds the cache. */
+const INDEXING_SOURCES = [
+  'src/domain/chunking.ts',
+  'src/domain/search-context.ts',
+  'src/adapters/full-text/chunk-context.ts',
+  ...readdirSync(path.join(repoRoot, 'ingest', 'stages')).sort().map((f) => `ingest/stages/${f}`),
+];
+
+/** Changes when the PDFs, the records or the indexing code change, so a stale cached index is rebuilt. */
 function corpusFingerprint(): string {
   const h = createHash('sha256');
+  for (const f of INDEXING_SOURCES) h.update(readFileSync(path.join(repoRoot, f)));
   for (const f of readdirSync(path.join(corpusDir, 'pdf')).sort()) {
     h.update(`${f}:${statSync(path.join(corpusDir, 'pdf', f)).size}\n`);
   }

@@ -1,5 +1,5 @@
 import { projectKey, type ProjectRef } from '../domain/project-ref.js';
-import { aggregateByPage, collapseNearDuplicates, reciprocalRankFusion, type RankedList } from '../domain/fusion.js';
+import { aggregateByPage, collapseNearDuplicates, convexCombination, reciprocalRankFusion, type RankedList } from '../domain/fusion.js';
 import { validateMarkers } from '../domain/markers.js';
 import { isNavigationText, textSearchQuery, withoutExclusions } from '../domain/query.js';
 import { AppError, DependencyError } from '../errors.js';
@@ -79,13 +79,17 @@ export interface SearchServiceOptions {
   minCandidates?: number;
   candidateFactor?: number;
   /**
-   * RRF weights of the two retrievers and the RRF constant (see domain/fusion.ts). @default 1, 0.25, 10
-   * Measured on ../shared/corpus/qa-dev.jsonl (bench/README.md "eval"): both embedders' dense retrieval is far weaker
-   * than BM25 on these documents (recall@5 0.20 USE, 0.43 MiniLM vs 0.70), and equal weights pulled hybrid below
-   * full text (0.50 / 0.57). A quarter weight lets dense retrieval break ties and add paraphrase hits without
-   * displacing exact-term matches; k = 10 trusts the top ranks more than the usual 60, which measured better for
-   * both embedders. Coarse values on purpose: 30 questions cannot justify finer tuning.
+   * How the full-text and dense lists are fused (domain/fusion.ts). @default 'convex'
+   * - `convex`: textWeight x minmax(BM25) + vectorWeight x minmax(cosine). @default weights 0.7 / 0.3
+   * - `rrf`: weighted reciprocal rank fusion with constant rrfK. @default weights 1 / 0.25, k 10
+   * Measured on ../shared/corpus/qa-dev.jsonl (bench/README.md "eval"), both embedders: dense retrieval alone is far
+   * weaker than BM25 on these documents (recall@5 0.17 USE, 0.47 MiniLM vs 0.80-0.87), so equal weights pull hybrid
+   * below full text. RRF only sees ranks, so a weak dense list moves a clear BM25 winner as much as a near-tie; the
+   * convex combination keeps BM25's margins and lets the dense score decide near-ties: recall@5 0.87 / 0.90 (USE /
+   * MiniLM) against 0.87 / 0.87 with the best RRF setting, recall@1 0.37 / 0.43 against 0.27 / 0.33. One coarse
+   * weight (0.7) for both embedders, on purpose: 30 questions cannot justify finer tuning.
    */
+  fusion?: 'rrf' | 'convex';
   textWeight?: number;
   vectorWeight?: number;
   rrfK?: number;
@@ -105,8 +109,8 @@ export interface SearchService {
 }
 
 /**
- * Moves navigation chunks (tables of contents: domain/query.ts isNavigationText) behind every other chunk of a
- * list, keeping both groups' order: they match a question's heading words without answering it, yet remain
+ * Moves navigation chunks (tables of contents: domain/query.ts isNavigationText) behind every other candidate,
+ * keeping both groups' order (applied after fusion, so whatever the fusion method): they match a question's heading words without answering it, yet remain
  * available when nothing else matches.
  */
 function demoteNavigation(items: ScoredChunk[]): ScoredChunk[] {
@@ -126,7 +130,11 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
   const maxQueryChars = opts.maxQueryChars ?? 2000;
   const minCandidates = opts.minCandidates ?? 40;
   const candidateFactor = opts.candidateFactor ?? 4;
-  const weights = { text: opts.textWeight ?? 1, vector: opts.vectorWeight ?? 0.25 };
+  const fusion = opts.fusion ?? 'convex';
+  const weights =
+    fusion === 'convex'
+      ? { text: opts.textWeight ?? 0.7, vector: opts.vectorWeight ?? 0.3 }
+      : { text: opts.textWeight ?? 1, vector: opts.vectorWeight ?? 0.25 };
   const rrfK = opts.rrfK ?? 10;
   const pageBonus = opts.pageBonus === undefined ? 0.2 : opts.pageBonus;
   const answerChars = opts.answerChars ?? 1200;
@@ -151,7 +159,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     if (mode !== 'vector') {
       const q = textSearchQuery(query);
       lists.push(
-        opts.index.searchText(q, refs, candidates).then((items) => ({ name: 'text', weight: weights.text, items: demoteNavigation(items) })),
+        opts.index.searchText(q, refs, candidates).then((items) => ({ name: 'text', weight: weights.text, items })),
       );
     }
     if (mode !== 'text') {
@@ -160,7 +168,6 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           if (!vector) throw new Error(`embedder ${opts.embedder.id} returned no vector for the query`);
           return opts.index.searchVector(vector, refs, candidates);
         })
-        .then(demoteNavigation)
         .then((items): RankedList => ({ name: 'vector', weight: weights.vector, items }));
       // In hybrid mode a remote embedder that is down costs the dense half, not the answer: full text still ranks.
       // Asked for dense retrieval alone, there is nothing to fall back on, so the failure is the caller's (503).
@@ -174,7 +181,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           : vectorList,
       );
     }
-    const fused = reciprocalRankFusion(await Promise.all(lists), { k: rrfK });
+    const fused = fusion === 'convex' ? convexCombination(await Promise.all(lists)) : reciprocalRankFusion(await Promise.all(lists), { k: rrfK });
     // The index filters before scoring; checking again here means a chunk of an unrequested project can never be
     // cited, whatever an adapter does under concurrent writes.
     const allowed = new Set(refs.map(projectKey));
@@ -182,7 +189,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     if (filtered.length !== fused.length) {
       log.error({ dropped: fused.length - filtered.length }, 'vector index returned chunks of unrequested projects');
     }
-    const ranked = pageBonus === null ? filtered : aggregateByPage(filtered, { bonus: pageBonus });
+    const ranked = demoteNavigation(pageBonus === null ? filtered : aggregateByPage(filtered, { bonus: pageBonus }));
     // Only as many distinct passages as the reranker can use: the pairwise comparison is the costly part.
     return collapseNearDuplicates(ranked, { limit: Math.max(topK, rerankWindow) });
   }

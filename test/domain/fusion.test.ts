@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateByPage, collapseNearDuplicates, reciprocalRankFusion } from '../../src/domain/fusion.js';
+import { aggregateByPage, collapseNearDuplicates, convexCombination, reciprocalRankFusion } from '../../src/domain/fusion.js';
 import type { ScoredChunk } from '../../src/ports/vector-index.js';
 
 function chunk(id: string, over: Partial<ScoredChunk> = {}): ScoredChunk {
@@ -80,6 +80,43 @@ describe('reciprocalRankFusion', () => {
     ]);
     expect(fused.map((c) => c.id)).toEqual(['b', 'a']);
     expect(fused[1]?.score).toBe(0);
+  });
+});
+
+describe('convexCombination', () => {
+  const bm25 = (scores: [string, number][]) => scores.map(([id, score]) => chunk(id, { score }));
+
+  it('keeps a clear full-text winner ahead of a chunk the dense list prefers', () => {
+    const fused = convexCombination([
+      { name: 'text', weight: 0.7, items: bm25([['a', 30], ['b', 12], ['c', 10]]) },
+      { name: 'vector', weight: 0.3, items: bm25([['c', 0.8], ['b', 0.5], ['a', 0.4]]) },
+    ]);
+    // a: 0.7 x 1 + 0.3 x 0 = 0.7; c: 0.7 x 0 + 0.3 x 1 = 0.3; b: 0.7 x 0.1 + 0.3 x 0.25 = 0.145
+    expect(fused.map((c) => c.id)).toEqual(['a', 'c', 'b']);
+    expect(fused.map((c) => Number(c.score.toFixed(3)))).toEqual([0.7, 0.3, 0.145]);
+    expect(fused[0]?.sources).toEqual([
+      { name: 'text', rank: 1, score: 30 },
+      { name: 'vector', rank: 3, score: 0.4 },
+    ]);
+  });
+
+  it('lets the dense list decide between near-tied full-text candidates', () => {
+    const fused = convexCombination([
+      { name: 'text', weight: 0.7, items: bm25([['a', 20], ['b', 19.5], ['z', 5]]) },
+      { name: 'vector', weight: 0.3, items: bm25([['b', 0.9], ['a', 0.3], ['z', 0.2]]) },
+    ]);
+    expect(fused.map((c) => c.id)).toEqual(['b', 'a', 'z']);
+  });
+
+  it('normalises weights, scores a chunk missing from a list 0 there, and handles single-item and empty lists', () => {
+    const fused = convexCombination([
+      { name: 'text', weight: 2, items: bm25([['a', 5]]) },
+      { name: 'vector', weight: 2, items: bm25([['b', 0.5]]) },
+      { name: 'none', weight: 1, items: [] },
+    ]);
+    expect(fused.map((c) => [c.id, Number(c.score.toFixed(2))])).toEqual([['a', 0.4], ['b', 0.4]]);
+    expect(convexCombination([])).toEqual([]);
+    expect(() => convexCombination([{ name: 'x', weight: -1, items: bm25([['a', 1]]) }])).toThrow(/weight of "x"/);
   });
 });
 
