@@ -10,8 +10,14 @@ export interface PgMigration {
   up(client: PgClient): Promise<void>;
 }
 
-export function createPgPool(connectionString: string, opts: { max?: number } = {}): PgPool {
-  const pool = new pg.Pool({ connectionString, max: opts.max ?? 10, connectionTimeoutMillis: 5_000 });
+export function createPgPool(connectionString: string, opts: { max?: number; statementTimeoutMs?: number } = {}): PgPool {
+  const pool = new pg.Pool({
+    connectionString,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: 5_000,
+    // A statement stuck behind a lock or a sick server fails (503 to the client) instead of holding a request forever.
+    statement_timeout: opts.statementTimeoutMs ?? 30_000,
+  });
   // An idle client losing its connection must not crash the process; the next query reports the failure.
   pool.on('error', () => undefined);
   return pool;
