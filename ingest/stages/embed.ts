@@ -5,7 +5,7 @@ import type { Stage } from '../types.js';
  * it stays busy while this thread is briefly blocked (pdf.js extracting the next document runs on it), instead of
  * idling until the thread is free to send the next batch.
  */
-const BATCHES_IN_FLIGHT = 3;
+export const BATCHES_IN_FLIGHT = 3;
 
 /** Stage: one vector per chunk, in batches of the embedder's maxBatchSize. */
 export const embed: Stage = async (item, ctx) => {
