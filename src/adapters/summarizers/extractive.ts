@@ -21,6 +21,8 @@ interface Sentence {
 }
 
 const DEFAULT_MAX_CHARS = 1200;
+/** A sentence is relevant when its question-word weight is at least this share of the best sentence's. */
+const RELEVANT_SHARE = 0.35;
 
 /** Sentence boundaries in extracted PDF text, where line breaks are layout and not punctuation. */
 export function splitSentences(text: string): string[] {
@@ -92,15 +94,23 @@ export function extractiveAnswer(
   for (const s of sentences) for (const t of s.terms) if (queryTerms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
   const idf = (t: string): number => Math.log(1 + sentences.length / (df.get(t) ?? sentences.length));
 
-  const scored = sentences.map((s) => {
+  const all = sentences.map((s) => {
     let overlap = 0;
     for (const t of s.terms) if (queryTerms.has(t)) overlap += idf(t);
     // Retrieval already ranked the passages: earlier passages are more likely to hold the answer.
     const prior = 1 / (1 + s.passageRank);
     // Long sentences match more words by chance; dampen, do not divide, so informative sentences still win.
     const lengthNorm = 1 / Math.sqrt(Math.max(1, s.terms.size / 12));
-    return { s, score: overlap * lengthNorm + 0.6 * prior };
+    return { s, overlap, score: overlap * lengthNorm + 0.6 * prior };
   });
+  // Only sentences that share a fair part of the best sentence's question words: a concise answer, not the budget
+  // filled with whatever the passages also say (running footers, unrelated findings). Without any shared word, the
+  // best passage's opening sentence stands for it.
+  const bestOverlap = Math.max(...all.map((x) => x.overlap));
+  const scored =
+    bestOverlap > 0
+      ? all.filter((x) => x.overlap >= RELEVANT_SHARE * bestOverlap)
+      : all.filter((x) => x.s.passageRank === 0).slice(0, 1);
   scored.sort((a, b) => b.score - a.score || a.s.passageRank - b.s.passageRank || a.s.position - b.s.position);
 
   const chosen: Sentence[] = [];
