@@ -1,5 +1,3 @@
-import { glossaryExpansions } from './glossary.js';
-
 /**
  * Query processing shared by retrieval and the extractive answer: the words of a question that can discriminate
  * between passages. Question scaffolding ("what", "how much", "roughly") matches everywhere and only adds noise to
@@ -62,14 +60,9 @@ export function withoutExclusions(question: string): string {
   return tokenize(kept).length > 0 ? kept : question;
 }
 
-/**
- * The text given to full-text search: the content words of the question minus its exclusion clauses, plus the other
- * form of the field's acronyms it uses (domain/glossary.ts: "global warming potential" adds GWP).
- */
+/** The text given to full-text search: the content words of the question minus its exclusion clauses. */
 export function textSearchQuery(question: string): string {
-  const kept = withoutExclusions(question);
-  const expansions = glossaryExpansions(kept);
-  return contentWords(expansions.length > 0 ? `${kept} ${expansions.join(' ')}` : kept).join(' ');
+  return contentWords(withoutExclusions(question)).join(' ');
 }
 
 /**
