@@ -120,8 +120,11 @@ function shingles(text: string): Set<string> {
   return out;
 }
 
-function jaccard(a: Set<string>, b: Set<string>): number {
+/** Jaccard similarity of two sets; 0 without computing when their sizes alone keep it below `atLeast`. */
+function jaccard(a: Set<string>, b: Set<string>, atLeast = 0): number {
   if (a.size === 0 || b.size === 0) return 0;
+  // |A n B| / |A u B| <= min / max: most candidate pairs differ in size too much to be near-duplicates.
+  if (Math.min(a.size, b.size) / Math.max(a.size, b.size) < atLeast) return 0;
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let inter = 0;
   for (const s of small) if (large.has(s)) inter++;
@@ -152,7 +155,7 @@ export function collapseNearDuplicates<T extends ScoredChunk>(ranked: T[], opts:
     if (kept.length >= limit) break;
     const sh = shingles(chunk.text);
     const duplicate = kept.some(
-      (k) => overlapShare(k.chunk, chunk) >= overlapRatio || jaccard(k.shingles, sh) >= textSimilarity,
+      (k) => overlapShare(k.chunk, chunk) >= overlapRatio || jaccard(k.shingles, sh, textSimilarity) >= textSimilarity,
     );
     if (!duplicate) kept.push({ chunk, shingles: sh });
   }
