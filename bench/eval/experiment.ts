@@ -175,7 +175,12 @@ async function main(): Promise<void> {
       variants.push({ name: `page=${pageBonus} w=${tw}/${vw} k=${k}`, opts: { pageBonus, textWeight: tw, vectorWeight: vw, rrfK: k } });
     }
     for (const alpha of (arg('convex') ?? '').split(',').filter((x) => x !== '').map(Number)) {
-      variants.push({ name: `page=${pageBonus} convex text=${alpha}`, opts: { pageBonus, fusion: 'convex', textWeight: alpha, vectorWeight: 1 - alpha } });
+      for (const minCandidates of (arg('candidates') ?? '40').split(',').map(Number)) {
+        variants.push({
+          name: `page=${pageBonus} convex text=${alpha} candidates=${minCandidates}`,
+          opts: { pageBonus, fusion: 'convex', textWeight: alpha, vectorWeight: 1 - alpha, minCandidates },
+        });
+      }
     }
   }
   const modes = (arg('modes') ?? 'hybrid,text,vector').split(',') as SearchMode[];
