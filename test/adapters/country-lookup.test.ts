@@ -41,13 +41,13 @@ describe('createCountryLookup (country-coder, offline)', () => {
     expect(countries.countryAt(0, 181)).toBeNull();
   });
 
-  it('answers quickly once created (10,000 lookups in well under 3 s even on a busy machine)', () => {
-    const started = performance.now();
+  it('answers many lookups over the globe from one instance, land or sea', () => {
     let found = 0;
     for (let i = 0; i < 10_000; i++) {
       if (countries.countryAt(-55 + ((i * 7) % 125), -180 + ((i * 13) % 360)) !== null) found++;
     }
-    expect(found).toBeGreaterThan(0);
-    expect(performance.now() - started).toBeLessThan(3000);
+    // Roughly the land share of the sampled band; neither every point nor none.
+    expect(found).toBeGreaterThan(1000);
+    expect(found).toBeLessThan(9000);
   });
 });
