@@ -226,6 +226,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     async search(request: SearchRequest): Promise<SearchResponse> {
       const query = request.query.trim();
       if (query === '') throw new AppError('invalid_request', 'query must not be empty', { details: [{ path: 'query', message: 'empty' }] });
+      if (!/[\p{L}\p{N}]/u.test(query)) {
+        throw new AppError('invalid_request', 'query must contain a word', { details: [{ path: 'query', message: 'no letter or digit' }] });
+      }
       if (query.length > maxQueryChars) {
         throw new AppError('invalid_request', `query is longer than ${maxQueryChars} characters (got ${query.length})`, {
           details: [{ path: 'query', message: `at most ${maxQueryChars} characters` }],

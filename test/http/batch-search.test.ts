@@ -122,6 +122,7 @@ describe('POST /projects-documents/batch-search: errors (CONTRACT 3)', () => {
   const invalid: [string, unknown, RegExp][] = [
     ['missing query', { projectList: list }, /^query: /],
     ['empty query', { projectList: list, query: '  ' }, /^query: must not be empty/],
+    ['query of punctuation only', { projectList: list, query: '!!! ??? ...' }, /^query: must contain a word/],
     ['query not a string', { projectList: list, query: 42 }, /^query: must be a string/],
     ['query too long', { projectList: list, query: 'x'.repeat(2001) }, /^query: must be at most 2000 characters/],
     ['topK 0', { projectList: list, query: 'q', topK: 0 }, /^topK: must be at least 1/],

@@ -176,10 +176,11 @@ describe('search service', () => {
     expect(custom.citations).toHaveLength(2);
   });
 
-  it('rejects an empty or overlong query and a topK outside 1..max with invalid_request naming the field', async () => {
+  it('rejects an empty, wordless or overlong query and a topK outside 1..max with invalid_request naming the field', async () => {
     const s = service({ maxTopK: 50, maxQueryChars: 100 });
     const cases: [Parameters<typeof s.search>[0], string][] = [
       [{ projects: [asRequested(A)], query: '   ' }, 'query'],
+      [{ projects: [asRequested(A)], query: '?! ... --' }, 'query'],
       [{ projects: [asRequested(A)], query: 'x'.repeat(101) }, 'query'],
       [{ projects: [asRequested(A)], query: 'q', topK: 0 }, 'topK'],
       [{ projects: [asRequested(A)], query: 'q', topK: 51 }, 'topK'],

@@ -22,6 +22,8 @@ export function batchSearchRequestSchema(config: SearchLimits) {
       query: z
         .string({ error: 'must be a string' })
         .refine((s) => s.trim().length > 0, 'must not be empty')
+        // Punctuation alone ("???") gives full-text search nothing and dense search noise: not a question.
+        .refine((s) => s.trim().length === 0 || /[\p{L}\p{N}]/u.test(s), 'must contain a word')
         .refine((s) => s.trim().length <= MAX_SEARCH_QUERY_CHARS, `must be at most ${MAX_SEARCH_QUERY_CHARS} characters`)
         .openapi({
           description: `Natural-language question, at most ${MAX_SEARCH_QUERY_CHARS} characters.`,
