@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ProjectEnrichment } from '../domain/cleaned-record.js';
 import type { ProjectRef } from '../domain/project-ref.js';
-import type { DocumentStateInput, DocumentStatus } from '../ports/document-state-store.js';
-import type { ProjectRecordInput } from '../ports/record-store.js';
+import type { DocumentState, DocumentStateInput, DocumentStatus } from '../ports/document-state-store.js';
+import type { ProjectRecordInput, RecordFormat, StoredProject } from '../ports/record-store.js';
 
 /**
  * Pieces the SQLite and PostgreSQL stores share, so both backends agree on what "unchanged" means and reject the
@@ -169,4 +169,68 @@ export function runsOfDistinctKeys<T>(items: readonly T[], key: (item: T) => str
   }
   if (current.length > 0) runs.push(current);
   return runs;
+}
+
+/**
+ * A `document_states` row as either driver returns it: node-postgres gives BIGINT as a string and TIMESTAMPTZ as a
+ * Date, better-sqlite3 gives numbers and the stored ISO text.
+ */
+export type DocumentStateRow = {
+  registry: string;
+  project_id: number | string;
+  document_id: string;
+  uri: string;
+  title: string;
+  document_type: string;
+  upload_date: string | null;
+  status: DocumentStatus;
+  reason: string | null;
+  content_hash: string | null;
+  pages: number | null;
+  chunks: number | null;
+  embedder_id: string | null;
+  updated_at: string | Date;
+};
+
+const isoTime = (t: string | Date): string => (t instanceof Date ? t.toISOString() : t);
+
+export function documentStateFromRow(row: DocumentStateRow): DocumentState {
+  return {
+    registry: row.registry,
+    projectId: Number(row.project_id),
+    documentId: row.document_id,
+    uri: row.uri,
+    title: row.title,
+    documentType: row.document_type,
+    uploadDate: row.upload_date,
+    status: row.status,
+    reason: row.reason,
+    contentHash: row.content_hash,
+    pages: row.pages,
+    chunks: row.chunks,
+    embedderId: row.embedder_id,
+    updatedAt: isoTime(row.updated_at),
+  };
+}
+
+/** A `projects` row as either driver returns it (`hidden` is a BOOLEAN in PostgreSQL, 0/1 in SQLite). */
+export type ProjectRow = {
+  registry: string;
+  project_id: number | string;
+  format: string;
+  raw_json: string;
+  enrichment_json: string;
+  hidden: boolean | number;
+  updated_at: string | Date;
+};
+
+export function storedProjectFromRow(row: ProjectRow): StoredProject {
+  return {
+    ref: { registry: row.registry, projectId: Number(row.project_id) },
+    format: row.format as RecordFormat,
+    raw: parseJsonObject(row.raw_json),
+    enrichment: parseJsonObject(row.enrichment_json) as ProjectEnrichment,
+    hidden: row.hidden === true || row.hidden === 1,
+    updatedAt: isoTime(row.updated_at),
+  };
 }

@@ -5,7 +5,14 @@ import type {
   DocumentStateStore,
   DocumentStatus,
 } from '../../ports/document-state-store.js';
-import { checkDocumentId, checkDocumentState, checkRef, DOCUMENT_STATUSES } from '../store-support.js';
+import {
+  checkDocumentId,
+  checkDocumentState,
+  checkRef,
+  documentStateFromRow,
+  DOCUMENT_STATUSES,
+  type DocumentStateRow,
+} from '../store-support.js';
 import { migratePg, type PgMigration, type PgPool } from './database.js';
 import { closedStoreError, pgFailure, pgQuery } from './store-errors.js';
 
@@ -39,41 +46,7 @@ const migrations: readonly PgMigration[] = [
   },
 ];
 
-interface StateRow extends Record<string, unknown> {
-  registry: string;
-  project_id: string;
-  document_id: string;
-  uri: string;
-  title: string;
-  document_type: string;
-  upload_date: string | null;
-  status: DocumentStatus;
-  reason: string | null;
-  content_hash: string | null;
-  pages: number | null;
-  chunks: number | null;
-  embedder_id: string | null;
-  updated_at: Date;
-}
 
-function toState(row: StateRow): DocumentState {
-  return {
-    registry: row.registry,
-    projectId: Number(row.project_id),
-    documentId: row.document_id,
-    uri: row.uri,
-    title: row.title,
-    documentType: row.document_type,
-    uploadDate: row.upload_date,
-    status: row.status,
-    reason: row.reason,
-    contentHash: row.content_hash,
-    pages: row.pages,
-    chunks: row.chunks,
-    embedderId: row.embedder_id,
-    updatedAt: row.updated_at.toISOString(),
-  };
-}
 
 /** PostgreSQL TEXT cannot hold U+0000; a title or failure reason taken from a PDF may contain it. */
 const pgText = <T extends string | null>(s: T): T => (s === null ? s : (s.replace(/\u0000/g, '') as T));
@@ -136,12 +109,12 @@ export async function createPgDocumentStateStore(opts: PgDocumentStateStoreOptio
     async get(ref: ProjectRef, documentId: string): Promise<DocumentState | null> {
       checkRef(ref, 'ref');
       checkDocumentId(documentId);
-      const rows = await query<StateRow>(
+      const rows = await query<DocumentStateRow>(
         'SELECT * FROM document_states WHERE registry = $1 AND project_id = $2 AND document_id = $3',
         [ref.registry, ref.projectId, pgText(documentId)],
       );
       const row = rows[0];
-      return row === undefined ? null : toState(row);
+      return row === undefined ? null : documentStateFromRow(row);
     },
 
     async list(filter?: { projects?: ProjectRef[]; status?: DocumentStatus }): Promise<DocumentState[]> {
@@ -152,21 +125,21 @@ export async function createPgDocumentStateStore(opts: PgDocumentStateStoreOptio
         throw new TypeError(`status must be one of ${DOCUMENT_STATUSES.join(', ')} (got ${JSON.stringify(status)})`);
       }
       if (projects !== undefined && projects.length === 0) return [];
-      let rows: StateRow[];
+      let rows: DocumentStateRow[];
       if (projects === undefined) {
         rows =
           status === undefined
-            ? await query<StateRow>(`SELECT * FROM document_states ${ORDER}`)
-            : await query<StateRow>(`SELECT * FROM document_states WHERE status = $1 ${ORDER}`, [status]);
+            ? await query<DocumentStateRow>(`SELECT * FROM document_states ${ORDER}`)
+            : await query<DocumentStateRow>(`SELECT * FROM document_states WHERE status = $1 ${ORDER}`, [status]);
       } else {
         const values: unknown[] = [projects.map((p) => p.registry), projects.map((p) => p.projectId)];
         if (status !== undefined) values.push(status);
-        rows = await query<StateRow>(
+        rows = await query<DocumentStateRow>(
           `SELECT * FROM document_states WHERE ${IN_PROJECTS} ${status === undefined ? '' : 'AND status = $3'} ${ORDER}`,
           values,
         );
       }
-      return rows.map(toState);
+      return rows.map(documentStateFromRow);
     },
 
     async countIndexed(projects: ProjectRef[]): Promise<Map<string, number>> {
@@ -187,13 +160,13 @@ export async function createPgDocumentStateStore(opts: PgDocumentStateStoreOptio
       checkRef(ref, 'ref');
       if (!Array.isArray(keepDocumentIds)) throw new TypeError('keepDocumentIds must be an array of strings');
       keepDocumentIds.forEach((id) => checkDocumentId(id));
-      const rows = await query<StateRow>(
+      const rows = await query<DocumentStateRow>(
         `DELETE FROM document_states
           WHERE registry = $1 AND project_id = $2 AND NOT (document_id = ANY($3::text[]))
           RETURNING *`,
         [ref.registry, ref.projectId, keepDocumentIds.map((id) => pgText(id))],
       );
-      return rows.map(toState).sort((a, b) => (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0));
+      return rows.map(documentStateFromRow).sort((a, b) => (a.documentId < b.documentId ? -1 : a.documentId > b.documentId ? 1 : 0));
     },
 
     async close(): Promise<void> {

@@ -2,7 +2,6 @@ import type { ProjectEnrichment } from '../../domain/cleaned-record.js';
 import { projectKey, type ProjectRef } from '../../domain/project-ref.js';
 import type {
   ProjectRecordInput,
-  RecordFormat,
   RecordStore,
   StoredProject,
   UpsertResult,
@@ -15,7 +14,9 @@ import {
   parseJsonObject,
   prepareRecords,
   runsOfDistinctKeys,
+  storedProjectFromRow,
   type PreparedRecord,
+  type ProjectRow,
 } from '../store-support.js';
 import { migratePg, type PgMigration, type PgPool } from './database.js';
 import { closedStoreError, pgFailure, pgQuery, pgTransaction } from './store-errors.js';
@@ -46,26 +47,7 @@ const migrations: readonly PgMigration[] = [
   },
 ];
 
-interface ProjectRow extends Record<string, unknown> {
-  registry: string;
-  project_id: string;
-  format: string;
-  raw_json: string;
-  enrichment_json: string;
-  hidden: boolean;
-  updated_at: Date;
-}
 
-function toStored(row: ProjectRow): StoredProject {
-  return {
-    ref: { registry: row.registry, projectId: Number(row.project_id) },
-    format: row.format as RecordFormat,
-    raw: parseJsonObject(row.raw_json),
-    enrichment: parseJsonObject(row.enrichment_json) as ProjectEnrichment,
-    hidden: row.hidden,
-    updatedAt: row.updated_at.toISOString(),
-  };
-}
 
 const COLUMNS = 'registry, project_id, format, raw_json, enrichment_json, hidden, updated_at';
 
@@ -144,7 +126,7 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
         [ref.registry, ref.projectId],
       );
       const row = rows[0];
-      return row === undefined ? null : toStored(row);
+      return row === undefined ? null : storedProjectFromRow(row);
     },
 
     async getMany(refs: ProjectRef[]): Promise<Map<string, StoredProject>> {
@@ -160,7 +142,7 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
         [refs.map((r) => r.registry), refs.map((r) => r.projectId)],
       );
       for (const row of rows) {
-        const stored = toStored(row);
+        const stored = storedProjectFromRow(row);
         out.set(projectKey(stored.ref), stored);
       }
       return out;

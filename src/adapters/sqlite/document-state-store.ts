@@ -5,7 +5,14 @@ import type {
   DocumentStateStore,
   DocumentStatus,
 } from '../../ports/document-state-store.js';
-import { checkDocumentId, checkDocumentState, checkRef, DOCUMENT_STATUSES } from '../store-support.js';
+import {
+  checkDocumentId,
+  checkDocumentState,
+  checkRef,
+  documentStateFromRow,
+  DOCUMENT_STATUSES,
+  type DocumentStateRow,
+} from '../store-support.js';
 import { migrateSqlite, type SqliteDatabase, type SqliteMigration } from './database.js';
 import { closedStoreError, guardSqlite, sqliteFailure } from './store-errors.js';
 
@@ -39,41 +46,7 @@ const migrations: readonly SqliteMigration[] = [
   },
 ];
 
-interface StateRow {
-  registry: string;
-  project_id: number;
-  document_id: string;
-  uri: string;
-  title: string;
-  document_type: string;
-  upload_date: string | null;
-  status: DocumentStatus;
-  reason: string | null;
-  content_hash: string | null;
-  pages: number | null;
-  chunks: number | null;
-  embedder_id: string | null;
-  updated_at: string;
-}
 
-function toState(row: StateRow): DocumentState {
-  return {
-    registry: row.registry,
-    projectId: row.project_id,
-    documentId: row.document_id,
-    uri: row.uri,
-    title: row.title,
-    documentType: row.document_type,
-    uploadDate: row.upload_date,
-    status: row.status,
-    reason: row.reason,
-    contentHash: row.content_hash,
-    pages: row.pages,
-    chunks: row.chunks,
-    embedderId: row.embedder_id,
-    updatedAt: row.updated_at,
-  };
-}
 
 const refsJson = (refs: readonly ProjectRef[]): string => JSON.stringify(refs.map((r) => [r.registry, r.projectId]));
 
@@ -113,18 +86,18 @@ export async function createSqliteDocumentStateStore(opts: SqliteDocumentStateSt
          content_hash = excluded.content_hash, pages = excluded.pages, chunks = excluded.chunks,
          embedder_id = excluded.embedder_id, updated_at = excluded.updated_at`,
     ),
-    get: db.prepare<[string, number, string], StateRow>(
+    get: db.prepare<[string, number, string], DocumentStateRow>(
       'SELECT * FROM document_states WHERE registry = ? AND project_id = ? AND document_id = ?',
     ),
-    listAll: db.prepare<[], StateRow>(`SELECT s.* FROM document_states s ${ORDER}`),
-    listStatus: db.prepare<{ status: string }, StateRow>(
+    listAll: db.prepare<[], DocumentStateRow>(`SELECT s.* FROM document_states s ${ORDER}`),
+    listStatus: db.prepare<{ status: string }, DocumentStateRow>(
       `SELECT s.* FROM document_states s WHERE s.status = @status ${ORDER}`,
     ),
-    listProjects: db.prepare<{ refs: string }, StateRow>(
+    listProjects: db.prepare<{ refs: string }, DocumentStateRow>(
       `SELECT s.* FROM ${REFS} r CROSS JOIN document_states s ON s.registry = r.registry AND s.project_id = r.project_id
         ${ORDER}`,
     ),
-    listProjectsStatus: db.prepare<{ refs: string; status: string }, StateRow>(
+    listProjectsStatus: db.prepare<{ refs: string; status: string }, DocumentStateRow>(
       `SELECT s.* FROM ${REFS} r CROSS JOIN document_states s ON s.registry = r.registry AND s.project_id = r.project_id
         WHERE s.status = @status ${ORDER}`,
     ),
@@ -133,7 +106,7 @@ export async function createSqliteDocumentStateStore(opts: SqliteDocumentStateSt
          CROSS JOIN document_states s ON s.registry = r.registry AND s.project_id = r.project_id
         WHERE s.status = 'indexed' GROUP BY s.registry, s.project_id`,
     ),
-    others: db.prepare<{ registry: string; projectId: number; keep: string }, StateRow>(
+    others: db.prepare<{ registry: string; projectId: number; keep: string }, DocumentStateRow>(
       `SELECT s.* FROM document_states s WHERE s.registry = @registry AND s.project_id = @projectId
           AND s.document_id NOT IN (SELECT value FROM json_each(@keep)) ${ORDER}`,
     ),
@@ -142,9 +115,9 @@ export async function createSqliteDocumentStateStore(opts: SqliteDocumentStateSt
     ),
   }));
 
-  const removeOthersTx = db.transaction((ref: ProjectRef, keep: string[]): StateRow[] => {
+  const removeOthersTx = db.transaction((ref: ProjectRef, keep: string[]): DocumentStateRow[] => {
     const rows = stmt.others.all({ registry: ref.registry, projectId: ref.projectId, keep: JSON.stringify(keep) });
-    for (const row of rows) stmt.remove.run(row.registry, row.project_id, row.document_id);
+    for (const row of rows) stmt.remove.run(row.registry, Number(row.project_id), row.document_id);
     return rows;
   });
 
@@ -180,7 +153,7 @@ export async function createSqliteDocumentStateStore(opts: SqliteDocumentStateSt
       checkRef(ref, 'ref');
       checkDocumentId(documentId);
       const row = run(() => stmt.get.get(ref.registry, ref.projectId, documentId));
-      return row === undefined ? null : toState(row);
+      return row === undefined ? null : documentStateFromRow(row);
     },
 
     async list(filter?: { projects?: ProjectRef[]; status?: DocumentStatus }): Promise<DocumentState[]> {
@@ -198,7 +171,7 @@ export async function createSqliteDocumentStateStore(opts: SqliteDocumentStateSt
           ? stmt.listProjects.all({ refs })
           : stmt.listProjectsStatus.all({ refs, status });
       });
-      return rows.map(toState);
+      return rows.map(documentStateFromRow);
     },
 
     async countIndexed(projects: ProjectRef[]): Promise<Map<string, number>> {
@@ -215,7 +188,7 @@ export async function createSqliteDocumentStateStore(opts: SqliteDocumentStateSt
       checkRef(ref, 'ref');
       if (!Array.isArray(keepDocumentIds)) throw new TypeError('keepDocumentIds must be an array of strings');
       keepDocumentIds.forEach((id) => checkDocumentId(id));
-      return run(() => removeOthersTx.immediate(ref, keepDocumentIds)).map(toState);
+      return run(() => removeOthersTx.immediate(ref, keepDocumentIds)).map(documentStateFromRow);
     },
 
     async close(): Promise<void> {

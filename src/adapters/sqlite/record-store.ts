@@ -2,7 +2,6 @@ import type { ProjectEnrichment } from '../../domain/cleaned-record.js';
 import { projectKey, type ProjectRef } from '../../domain/project-ref.js';
 import type {
   ProjectRecordInput,
-  RecordFormat,
   RecordStore,
   StoredProject,
   UpsertResult,
@@ -14,6 +13,8 @@ import {
   mergeEnrichment,
   parseJsonObject,
   prepareRecords,
+  storedProjectFromRow,
+  type ProjectRow,
 } from '../store-support.js';
 import { migrateSqlite, type SqliteDatabase, type SqliteMigration } from './database.js';
 import { closedStoreError, guardSqlite, sqliteFailure } from './store-errors.js';
@@ -41,26 +42,7 @@ const migrations: readonly SqliteMigration[] = [
   },
 ];
 
-interface ProjectRow {
-  registry: string;
-  project_id: number;
-  format: string;
-  raw_json: string;
-  enrichment_json: string;
-  hidden: number;
-  updated_at: string;
-}
 
-function toStored(row: ProjectRow): StoredProject {
-  return {
-    ref: { registry: row.registry, projectId: row.project_id },
-    format: row.format as RecordFormat,
-    raw: parseJsonObject(row.raw_json),
-    enrichment: parseJsonObject(row.enrichment_json) as ProjectEnrichment,
-    hidden: row.hidden === 1,
-    updatedAt: row.updated_at,
-  };
-}
 
 export interface SqliteRecordStoreOptions {
   /** The shared embedded database (openSqlite); the caller owns it and closes it after every store. */
@@ -159,7 +141,7 @@ export async function createSqliteRecordStore(opts: SqliteRecordStoreOptions): P
     async get(ref: ProjectRef): Promise<StoredProject | null> {
       checkRef(ref, 'ref');
       const row = run(() => stmt.get.get(ref.registry, ref.projectId));
-      return row === undefined ? null : toStored(row);
+      return row === undefined ? null : storedProjectFromRow(row);
     },
 
     async getMany(refs: ProjectRef[]): Promise<Map<string, StoredProject>> {
@@ -168,7 +150,7 @@ export async function createSqliteRecordStore(opts: SqliteRecordStoreOptions): P
       if (refs.length === 0) return out;
       const rows = run(() => stmt.getMany.all(JSON.stringify(refs.map((r) => [r.registry, r.projectId]))));
       for (const row of rows) {
-        const stored = toStored(row);
+        const stored = storedProjectFromRow(row);
         out.set(projectKey(stored.ref), stored);
       }
       return out;
