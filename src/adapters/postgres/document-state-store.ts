@@ -13,8 +13,8 @@ import {
   DOCUMENT_STATUSES,
   type DocumentStateRow,
 } from '../store-support.js';
-import { migratePg, type PgMigration, type PgPool } from './database.js';
-import { closedStoreError, pgFailure, pgQuery } from './store-errors.js';
+import type { PgMigration, PgPool } from './database.js';
+import { openPgStore, pgText } from './store-errors.js';
 
 const STORE = 'document state store';
 
@@ -48,8 +48,6 @@ const migrations: readonly PgMigration[] = [
 
 
 
-/** PostgreSQL TEXT cannot hold U+0000; a title or failure reason taken from a PDF may contain it. */
-const pgText = <T extends string | null>(s: T): T => (s === null ? s : (s.replace(/\u0000/g, '') as T));
 
 // COLLATE "C": the same byte order as SQLite, whatever the database's locale.
 const ORDER = 'ORDER BY registry COLLATE "C", project_id, document_id COLLATE "C"';
@@ -62,18 +60,8 @@ export interface PgDocumentStateStoreOptions {
 
 /** Per-document ingestion state on PostgreSQL, beside the records. */
 export async function createPgDocumentStateStore(opts: PgDocumentStateStoreOptions): Promise<DocumentStateStore> {
-  const { pool } = opts;
-  try {
-    await migratePg(pool, 'document-state', migrations);
-  } catch (err) {
-    throw pgFailure(STORE, err);
-  }
-
-  let closed = false;
-  const query = <R extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<R[]> => {
-    if (closed) throw closedStoreError(STORE);
-    return pgQuery<R>(pool, STORE, text, values);
-  };
+  const store = await openPgStore(opts.pool, STORE, 'document-state', migrations);
+  const query = store.query;
 
   return {
     async put(state: DocumentStateInput): Promise<void> {
@@ -170,8 +158,7 @@ export async function createPgDocumentStateStore(opts: PgDocumentStateStoreOptio
     },
 
     async close(): Promise<void> {
-      // The pool is shared with the other stores; whoever created it ends it.
-      closed = true;
+      store.close();
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { ProjectRef } from '../../domain/project-ref.js';
 import type { DocumentTextStore } from '../../ports/document-text-store.js';
 import { checkDocumentId, checkPages, checkRef } from '../store-support.js';
-import { migratePg, type PgMigration, type PgPool } from './database.js';
-import { closedStoreError, pgFailure, pgQuery } from './store-errors.js';
+import type { PgMigration, PgPool } from './database.js';
+import { openPgStore, pgText } from './store-errors.js';
 
 const STORE = 'document text store';
 
@@ -32,20 +32,8 @@ export interface PgDocumentTextStoreOptions {
 
 /** Extracted page text on PostgreSQL. */
 export async function createPgDocumentTextStore(opts: PgDocumentTextStoreOptions): Promise<DocumentTextStore> {
-  const { pool } = opts;
-  try {
-    await migratePg(pool, 'document-text', migrations);
-  } catch (err) {
-    throw pgFailure(STORE, err);
-  }
-
-  let closed = false;
-  const query = <R extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<R[]> => {
-    if (closed) throw closedStoreError(STORE);
-    return pgQuery<R>(pool, STORE, text, values);
-  };
-  // Document ids are matched as stored; U+0000 cannot be stored, so it is dropped consistently on every call.
-  const docId = (id: string): string => id.replace(/\u0000/g, '');
+  const store = await openPgStore(opts.pool, STORE, 'document-text', migrations);
+  const query = store.query;
 
   return {
     async put(ref: ProjectRef, documentId: string, pages: string[]): Promise<void> {
@@ -57,7 +45,7 @@ export async function createPgDocumentTextStore(opts: PgDocumentTextStoreOptions
          VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (registry, project_id, document_id) DO UPDATE SET
            pages_json = EXCLUDED.pages_json, page_count = EXCLUDED.page_count, updated_at = EXCLUDED.updated_at`,
-        [ref.registry, ref.projectId, docId(documentId), JSON.stringify(pages), pages.length, new Date().toISOString()],
+        [ref.registry, ref.projectId, pgText(documentId), JSON.stringify(pages), pages.length, new Date().toISOString()],
       );
     },
 
@@ -66,7 +54,7 @@ export async function createPgDocumentTextStore(opts: PgDocumentTextStoreOptions
       checkDocumentId(documentId);
       const rows = await query<{ pages_json: string }>(
         'SELECT pages_json FROM document_texts WHERE registry = $1 AND project_id = $2 AND document_id = $3',
-        [ref.registry, ref.projectId, docId(documentId)],
+        [ref.registry, ref.projectId, pgText(documentId)],
       );
       const row = rows[0];
       return row === undefined ? null : (JSON.parse(row.pages_json) as string[]);
@@ -78,13 +66,12 @@ export async function createPgDocumentTextStore(opts: PgDocumentTextStoreOptions
       await query('DELETE FROM document_texts WHERE registry = $1 AND project_id = $2 AND document_id = $3', [
         ref.registry,
         ref.projectId,
-        docId(documentId),
+        pgText(documentId),
       ]);
     },
 
     async close(): Promise<void> {
-      // The pool is shared with the other stores; whoever created it ends it.
-      closed = true;
+      store.close();
     },
   };
 }

@@ -18,8 +18,8 @@ import {
   type PreparedRecord,
   type ProjectRow,
 } from '../store-support.js';
-import { migratePg, type PgMigration, type PgPool } from './database.js';
-import { closedStoreError, pgFailure, pgQuery, pgTransaction } from './store-errors.js';
+import type { PgMigration, PgPool } from './database.js';
+import { openPgStore, pgTransaction } from './store-errors.js';
 
 const STORE = 'record store';
 
@@ -59,16 +59,8 @@ export interface PgRecordStoreOptions {
 /** Records on PostgreSQL (DATABASE_URL). Safe for any number of API and worker processes writing at once. */
 export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<RecordStore> {
   const { pool } = opts;
-  try {
-    await migratePg(pool, 'records', migrations);
-  } catch (err) {
-    throw pgFailure(STORE, err);
-  }
-
-  let closed = false;
-  const open = (): void => {
-    if (closed) throw closedStoreError(STORE);
-  };
+  const store = await openPgStore(pool, STORE, 'records', migrations);
+  const open = store.assertOpen;
 
   return {
     async upsert(records: ProjectRecordInput[]): Promise<UpsertResult> {
@@ -119,9 +111,7 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
     async get(ref: ProjectRef): Promise<StoredProject | null> {
       checkRef(ref, 'ref');
       open();
-      const rows = await pgQuery<ProjectRow>(
-        pool,
-        STORE,
+      const rows = await store.query<ProjectRow>(
         `SELECT ${COLUMNS} FROM projects WHERE registry = $1 AND project_id = $2`,
         [ref.registry, ref.projectId],
       );
@@ -134,9 +124,7 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
       open();
       const out = new Map<string, StoredProject>();
       if (refs.length === 0) return out;
-      const rows = await pgQuery<ProjectRow>(
-        pool,
-        STORE,
+      const rows = await store.query<ProjectRow>(
         `SELECT ${COLUMNS} FROM projects
           WHERE (registry, project_id) IN (SELECT * FROM unnest($1::text[], $2::bigint[]))`,
         [refs.map((r) => r.registry), refs.map((r) => r.projectId)],
@@ -153,14 +141,10 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
       // COLLATE "C": the same byte order as SQLite, whatever the database's locale.
       const rows =
         filter?.registry === undefined
-          ? await pgQuery<{ registry: string; project_id: string }>(
-              pool,
-              STORE,
+          ? await store.query<{ registry: string; project_id: string }>(
               'SELECT registry, project_id FROM projects ORDER BY registry COLLATE "C", project_id',
             )
-          : await pgQuery<{ registry: string; project_id: string }>(
-              pool,
-              STORE,
+          : await store.query<{ registry: string; project_id: string }>(
               'SELECT registry, project_id FROM projects WHERE registry = $1 ORDER BY project_id',
               [filter.registry],
             );
@@ -193,9 +177,7 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
       checkRef(ref, 'ref');
       if (typeof hidden !== 'boolean') throw new TypeError(`hidden must be a boolean (got ${String(hidden)})`);
       open();
-      await pgQuery(
-        pool,
-        STORE,
+      await store.query(
         'UPDATE projects SET hidden = $1, updated_at = $2 WHERE registry = $3 AND project_id = $4 AND hidden <> $1',
         [hidden, new Date().toISOString(), ref.registry, ref.projectId],
       );
@@ -203,18 +185,17 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
 
     async count(): Promise<number> {
       open();
-      const rows = await pgQuery<{ n: number }>(pool, STORE, 'SELECT count(*)::int AS n FROM projects');
+      const rows = await store.query<{ n: number }>('SELECT count(*)::int AS n FROM projects');
       return rows[0]?.n ?? 0;
     },
 
     async ping(): Promise<void> {
       open();
-      await pgQuery(pool, STORE, 'SELECT 1');
+      await store.query('SELECT 1');
     },
 
     async close(): Promise<void> {
-      // The pool is shared with the other stores; whoever created it ends it.
-      closed = true;
+      store.close();
     },
   };
 }

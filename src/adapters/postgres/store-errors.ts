@@ -1,5 +1,5 @@
 import { DependencyError } from '../../errors.js';
-import type { PgClient, PgPool } from './database.js';
+import { migratePg, type PgClient, type PgMigration, type PgPool } from './database.js';
 
 /** Socket-level codes of a server that cannot be reached. */
 const NETWORK_CODES = new Set([
@@ -113,3 +113,44 @@ export async function pgQuery<R extends Record<string, unknown>>(
     throw pgFailure(store, err);
   }
 }
+
+/** A PostgreSQL store's access to the shared pool: refused once the store is closed (the pool itself stays open). */
+export interface PgStoreHandle {
+  /** pgQuery on the shared pool; rejects with the closed-store error after close(). */
+  query<R extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]>;
+  /** Throws the closed-store error after close(); for work that goes through pgTransaction. */
+  assertOpen(): void;
+  close(): void;
+}
+
+/** Applies the store's migrations (a connection failure is the store's DependencyError), then hands out its access. */
+export async function openPgStore(
+  pool: PgPool,
+  store: string,
+  namespace: string,
+  migrations: readonly PgMigration[],
+): Promise<PgStoreHandle> {
+  try {
+    await migratePg(pool, namespace, migrations);
+  } catch (err) {
+    throw pgFailure(store, err);
+  }
+  let closed = false;
+  const assertOpen = (): void => {
+    if (closed) throw closedStoreError(store);
+  };
+  return {
+    query<R extends Record<string, unknown>>(text: string, values: unknown[] = []): Promise<R[]> {
+      assertOpen();
+      return pgQuery<R>(pool, store, text, values);
+    },
+    assertOpen,
+    close() {
+      // The pool is shared with the other stores; whoever created it ends it.
+      closed = true;
+    },
+  };
+}
+
+/** PostgreSQL TEXT cannot hold U+0000; a title, failure reason or document id taken from a PDF or a URI may. */
+export const pgText = <T extends string | null>(s: T): T => (s === null ? s : (s.replace(/\u0000/g, '') as T));
