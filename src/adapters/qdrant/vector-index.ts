@@ -7,6 +7,7 @@ import { DependencyError, EmbedderMismatchError } from '../../errors.js';
 import type { ChunkWithVector, IndexInfo, ScoredChunk, VectorIndex } from '../../ports/vector-index.js';
 import { indexedContext } from '../full-text/chunk-context.js';
 import { documentSparseVector, querySparseVector, type Bm25Options } from './sparse-vector.js';
+import { checkChunk, checkIndexIdentity, checkQueryVector, checkTopK } from '../vector-index-support.js';
 
 /**
  * Vector index on Qdrant. One collection holds every chunk with two named vectors:
@@ -148,15 +149,6 @@ function toScored(point: { score?: number; payload?: unknown }, collection: stri
   };
 }
 
-function checkTopK(topK: number): void {
-  if (!Number.isInteger(topK) || topK < 0) throw new RangeError(`topK must be a non-negative integer, got ${topK}`);
-}
-
-function describeVector(v: unknown): string {
-  if (v instanceof Float32Array) return `${v.length} dimensions`;
-  return v === null ? 'null' : typeof v;
-}
-
 export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): Promise<VectorIndex> {
   if (!/^https?:\/\//.test(opts.url)) {
     throw new TypeError(`Qdrant url must start with http:// or https://, got ${JSON.stringify(opts.url)}`);
@@ -225,12 +217,7 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
 
   return {
     async open(wanted) {
-      if (typeof wanted?.embedderId !== 'string' || wanted.embedderId.length === 0) {
-        throw new TypeError(`open() needs a non-empty embedderId, got ${JSON.stringify(wanted?.embedderId)}`);
-      }
-      if (!Number.isInteger(wanted.dimensions) || wanted.dimensions < 1) {
-        throw new TypeError(`open() needs a positive integer dimensions, got ${JSON.stringify(wanted.dimensions)}`);
-      }
+      checkIndexIdentity(wanted);
       const { exists } = await call(`checking collection ${collection}`, () => client.collectionExists(collection));
       if (!exists) await createCollection(wanted);
       const have = await readRecorded();
@@ -251,18 +238,7 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
 
     async upsert(chunks) {
       const { dimensions } = opened();
-      for (const c of chunks) {
-        if (!(c.vector instanceof Float32Array) || c.vector.length !== dimensions) {
-          throw new TypeError(
-            `invalid chunk ${JSON.stringify(c.id)}: vector must be a Float32Array of ${dimensions} dimensions, got ${describeVector(c.vector)}`,
-          );
-        }
-        if (!c.vector.every(Number.isFinite)) throw new TypeError(`invalid chunk ${JSON.stringify(c.id)}: vector has a NaN or infinite component`);
-        if (typeof c.id !== 'string' || c.id.length === 0) throw new TypeError('invalid chunk: id must be a non-empty string');
-        if (c.context !== undefined && typeof c.context !== 'string') {
-          throw new TypeError(`invalid chunk ${JSON.stringify(c.id)}: context must be a string when given`);
-        }
-      }
+      for (const c of chunks) checkChunk(c, dimensions);
       for (let i = 0; i < chunks.length; i += batchSize) {
         const points = chunks.slice(i, i + batchSize).map((c: ChunkWithVector) => {
           // The context (document title and type, the chunk's own context) joins the text's bag of words, so questions
@@ -303,9 +279,7 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
     async searchVector(query, projects, topK) {
       const { dimensions } = opened();
       checkTopK(topK);
-      if (!(query instanceof Float32Array) || query.length !== dimensions) {
-        throw new TypeError(`query vector must be a Float32Array of ${dimensions} dimensions, got ${describeVector(query)}`);
-      }
+      checkQueryVector(query, dimensions);
       if (projects.length === 0 || topK === 0) return [];
       const res = await call('vector search', () =>
         client.query(collection, {

@@ -6,6 +6,7 @@ import type { ChunkWithVector, IndexInfo, ScoredChunk, VectorIndex } from '../..
 import { indexedContext } from '../full-text/chunk-context.js';
 import { queryWords } from '../full-text/query-terms.js';
 import { migrateSqlite, type SqliteDatabase, type SqliteMigration } from './database.js';
+import { checkChunk, checkIndexIdentity, checkQueryVector, checkTopK } from '../vector-index-support.js';
 
 /**
  * Embedded vector index: chunks live in the shared SQLite file (WAL) next to records and document state.
@@ -178,32 +179,6 @@ function vectorBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
-function checkTopK(topK: number): void {
-  if (!Number.isInteger(topK) || topK < 0) throw new RangeError(`topK must be a non-negative integer, got ${topK}`);
-}
-
-function checkChunk(c: ChunkWithVector, dimensions: number): void {
-  const problems: string[] = [];
-  if (typeof c.id !== 'string' || c.id.length === 0) problems.push('id must be a non-empty string');
-  if (typeof c.registry !== 'string' || c.registry.length === 0) problems.push('registry must be a non-empty string');
-  if (!Number.isSafeInteger(c.projectId) || c.projectId <= 0) problems.push(`projectId must be a positive integer`);
-  if (!Number.isInteger(c.page) || c.page < 1) problems.push(`page must be a 1-based integer, got ${c.page}`);
-  if (!Number.isInteger(c.offset) || c.offset < 0) problems.push(`offset must be a non-negative integer`);
-  if (typeof c.text !== 'string') problems.push('text must be a string');
-  if (c.context !== undefined && typeof c.context !== 'string') problems.push('context must be a string when given');
-  if (!(c.vector instanceof Float32Array) || c.vector.length !== dimensions) {
-    problems.push(`vector must be a Float32Array of ${dimensions} dimensions, got ${describeVector(c.vector)}`);
-  } else if (!c.vector.every(Number.isFinite)) {
-    problems.push('vector has a NaN or infinite component');
-  }
-  if (problems.length > 0) throw new TypeError(`invalid chunk ${JSON.stringify(c.id)}: ${problems.join('; ')}`);
-}
-
-export function describeVector(v: unknown): string {
-  if (v instanceof Float32Array) return `${v.length} dimensions`;
-  return v === null ? 'null' : typeof v;
-}
-
 const META_KEY = 'embedder';
 
 export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): Promise<VectorIndex> {
@@ -331,12 +306,7 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
 
   return {
     async open(wanted) {
-      if (typeof wanted?.embedderId !== 'string' || wanted.embedderId.length === 0) {
-        throw new TypeError(`open() needs a non-empty embedderId, got ${JSON.stringify(wanted?.embedderId)}`);
-      }
-      if (!Number.isInteger(wanted.dimensions) || wanted.dimensions < 1) {
-        throw new TypeError(`open() needs a positive integer dimensions, got ${JSON.stringify(wanted.dimensions)}`);
-      }
+      checkIndexIdentity(wanted);
       // IMMEDIATE: an API and a worker opening a fresh index together must not both record an embedder.
       openTx.immediate(wanted);
       info = { embedderId: wanted.embedderId, dimensions: wanted.dimensions };
@@ -358,11 +328,7 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
     async searchVector(query, projects, topK) {
       const { dimensions } = current();
       checkTopK(topK);
-      if (!(query instanceof Float32Array) || query.length !== dimensions) {
-        throw new TypeError(
-          `query vector must be a Float32Array of ${dimensions} dimensions, got ${describeVector(query)}`,
-        );
-      }
+      checkQueryVector(query, dimensions);
       if (projects.length === 0 || topK === 0) return [];
       return vectorSearch.all(vectorBlob(query), pairsJson(projects), topK).map(toScored);
     },
