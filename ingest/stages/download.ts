@@ -5,6 +5,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import PQueue from 'p-queue';
 import pRetry, { AbortError } from 'p-retry';
+import { parseRetryAfter } from '../../src/domain/retry-after.js';
 import { checkAddress, checkUrl, type HostRule, type UrlPolicy } from '../../src/domain/url-policy.js';
 import type { DocumentWorkItem, DownloadedContent, Stage } from '../types.js';
 
@@ -78,15 +79,6 @@ const RETRYABLE_NET_CODES = new Set([
 /** MIME types that plainly are not PDFs: a document served with one of these is skipped, not failed. */
 const NON_PDF_TYPES =
   /^(application\/(vnd\.google-earth\.kml\+xml|vnd\.google-earth\.kmz|zip|x-zip-compressed|vnd\.ms-excel|vnd\.openxmlformats-officedocument\.[\w.]+|msword|vnd\.oasis\.opendocument\.[\w.]+|json|xml)|text\/(csv|plain|xml)|image\/[\w.+-]+)$/;
-
-/** Seconds or an HTTP date; null when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
-  if (value === undefined) return null;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? null : Math.max(0, t - now);
-}
 
 function mimeOf(contentType: string | null): string | null {
   if (!contentType) return null;

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createVerraClient, parseRetryAfter, RegistryError } from '../../src/adapters/verra/registry-client.js';
+import { createVerraClient, RegistryError } from '../../src/adapters/verra/registry-client.js';
+import { parseRetryAfter } from '../../src/domain/retry-after.js';
 import { corpusAvailable, corpusPath } from '../support/corpus.js';
 import { describeWithService } from '../support/services.js';
 

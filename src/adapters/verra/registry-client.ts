@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import pRetry from 'p-retry';
 import { z } from 'zod';
 import { rawRecordSchema, type RawRecord } from '../../domain/raw-record.js';
+import { parseRetryAfter } from '../../domain/retry-after.js';
 import type { Logger } from '../../logger.js';
 import type { RegistryClient, RegistryProjectSummary } from '../../ports/registry-client.js';
 
@@ -93,15 +94,6 @@ const PAGE_SIZE = 100;
 function describeBody(text: string): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > 160 ? `${oneLine.slice(0, 160)}...` : oneLine;
-}
-
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
-  if (value === null || value.trim() === '') return null;
-  const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 function isAbort(err: unknown): boolean {

@@ -1,7 +1,8 @@
 import type { LookupAddress } from 'node:dns';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDownloader, DownloadError, parseRetryAfter, type DownloaderOptions } from '../../../ingest/stages/download.js';
+import { createDownloader, DownloadError, type DownloaderOptions } from '../../../ingest/stages/download.js';
+import { parseRetryAfter } from '../../../src/domain/retry-after.js';
 import { createUrlPolicy } from '../../../src/domain/url-policy.js';
 import { startStaticServer, type StaticServer } from '../../support/static-server.js';
 import { makePdf } from '../support/make-pdf.js';
