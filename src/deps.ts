@@ -25,7 +25,7 @@ import type { RecordStore } from './ports/record-store.js';
 import type { Summarizer } from './ports/summarizer.js';
 import type { VectorIndex } from './ports/vector-index.js';
 import { createMetadataService } from './services/metadata.js';
-import { createSearchService } from './services/search.js';
+import { createSearchService, type SearchService, type SearchServiceOptions } from './services/search.js';
 
 /**
  * The adapter choices of both processes, in one visible place. The API (src/main.ts) and the worker
@@ -146,6 +146,36 @@ export function buildEmbedder(config: Config, logger: Logger): Promise<Embedder>
   });
 }
 
+/**
+ * The search service as the configuration asks for it: summariser and reranker from LLM / RERANKER (one chat model
+ * for both), extractive fallback, topK limits. The caller closes `summarizer`. `tuning` overrides retrieval settings
+ * (the evaluation's modes and experiments).
+ */
+export async function buildSearch(
+  config: Config,
+  logger: Logger,
+  stores: Pick<Stores, 'index' | 'states' | 'records'>,
+  embedder: Embedder,
+  tuning: Partial<SearchServiceOptions> = {},
+): Promise<{ search: SearchService; summarizer: Summarizer }> {
+  const chat = await createChatModel(config, logger);
+  const summarizer = await createSummarizer(config, logger, chat);
+  const search = createSearchService({
+    index: stores.index,
+    embedder,
+    documents: stores.states,
+    records: stores.records,
+    summarizer,
+    fallbackSummarizer: createExtractiveSummarizer(),
+    reranker: createReranker(config, logger, chat),
+    logger,
+    defaultTopK: config.SEARCH_DEFAULT_TOP_K,
+    maxTopK: config.SEARCH_MAX_TOP_K,
+    ...tuning,
+  });
+  return { search, summarizer };
+}
+
 /** What the API process runs on: the HTTP layer's deps, the stores and models behind them, and one close. */
 export interface ApiDeps extends AppDeps {
   stores: Stores;
@@ -169,8 +199,7 @@ export async function buildDeps(config: Config, logger: Logger): Promise<ApiDeps
     closers.push(() => embedder.close());
     await stores.index.open({ embedderId: embedder.id, dimensions: embedder.dimensions });
 
-    const chat = await createChatModel(config, logger);
-    const summarizer = await createSummarizer(config, logger, chat);
+    const { search, summarizer } = await buildSearch(config, logger, stores, embedder);
     closers.push(() => summarizer.close());
     const countries = createCountryLookup();
 
@@ -183,18 +212,7 @@ export async function buildDeps(config: Config, logger: Logger): Promise<ApiDeps
       config,
       logger,
       metadata: createMetadataService({ records: stores.records, countries }),
-      search: createSearchService({
-        index: stores.index,
-        embedder,
-        documents: stores.states,
-        records: stores.records,
-        summarizer,
-        fallbackSummarizer: createExtractiveSummarizer(),
-        reranker: createReranker(config, logger, chat),
-        logger,
-        defaultTopK: config.SEARCH_DEFAULT_TOP_K,
-        maxTopK: config.SEARCH_MAX_TOP_K,
-      }),
+      search,
       readiness,
       demoDocumentsDir: config.DEMO_DATA ? path.join(demoDir, 'documents') : undefined,
       stores,

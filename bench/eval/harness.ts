@@ -2,13 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { IngestDeps } from '../../ingest/types.js';
 import { createCountryLookup } from '../../src/adapters/geo/country-lookup.js';
-import { createReranker } from '../../src/adapters/rerankers/index.js';
-import { createChatModel, createExtractiveSummarizer, createSummarizer } from '../../src/adapters/summarizers/index.js';
 import type { Config } from '../../src/config.js';
 import { createApp } from '../../src/http/app.js';
 import type { Logger } from '../../src/logger.js';
+import { buildSearch } from '../../src/deps.js';
 import { createMetadataService } from '../../src/services/metadata.js';
-import { createSearchService, type SearchServiceOptions } from '../../src/services/search.js';
+import type { SearchServiceOptions } from '../../src/services/search.js';
 
 export interface SearchServer {
   baseUrl: string;
@@ -17,8 +16,8 @@ export interface SearchServer {
 }
 
 /**
- * The real API (createApp with the search service over the given stores) on a real HTTP server on 127.0.0.1:
- * the same composition src/deps.ts makes, for the evaluation and the end-to-end tests.
+ * The real API (createApp with the search service src/deps.ts buildSearch composes over the given stores) on a real
+ * HTTP server on 127.0.0.1, for the evaluation, the search benchmark and the end-to-end tests.
  */
 export async function startSearchServer(
   config: Config,
@@ -26,21 +25,7 @@ export async function startSearchServer(
   logger: Logger,
   tuning: Partial<SearchServiceOptions> = {},
 ): Promise<SearchServer> {
-  const chat = await createChatModel(config, logger);
-  const summarizer = await createSummarizer(config, logger, chat);
-  const search = createSearchService({
-    index: deps.index,
-    embedder: deps.embedder,
-    documents: deps.states,
-    records: deps.records,
-    summarizer,
-    fallbackSummarizer: createExtractiveSummarizer(),
-    reranker: createReranker(config, logger, chat),
-    logger,
-    defaultTopK: config.SEARCH_DEFAULT_TOP_K,
-    maxTopK: config.SEARCH_MAX_TOP_K,
-    ...tuning,
-  });
+  const { search, summarizer } = await buildSearch(config, logger, deps, deps.embedder, tuning);
   const app = createApp({
     config,
     logger,
