@@ -22,24 +22,13 @@ import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js'
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
 import { createSearchService } from '../../src/services/search.js';
 import { startSearchServer } from '../eval/harness.js';
+import { rng } from '../../test/support/rng.js';
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
   const v = i >= 0 ? Number(process.argv[i + 1]) : fallback;
   if (!Number.isInteger(v) || v <= 0) throw new Error(`--${name} must be a positive integer`);
   return v;
-}
-
-/** Deterministic PRNG (mulberry32) so runs are comparable. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const QUERIES = [

@@ -16,6 +16,7 @@ import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { createSqliteVectorIndex, ftsTextExpression } from '../../src/adapters/sqlite/vector-index.js';
 import type { ProjectRef } from '../../src/domain/project-ref.js';
 import type { ChunkWithVector } from '../../src/ports/vector-index.js';
+import { rng } from '../../test/support/rng.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,16 +35,6 @@ const F = Number(args.filter);
 const K = Number(args.top);
 const Q = Number(args.queries);
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = rng(42);
 
 function unitVector(into: Float32Array): Float32Array {

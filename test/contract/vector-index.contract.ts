@@ -3,6 +3,7 @@ import type { ProjectRef } from '../../src/domain/project-ref.js';
 import { projectKey } from '../../src/domain/project-ref.js';
 import { EmbedderMismatchError } from '../../src/errors.js';
 import type { ChunkWithVector, ScoredChunk, VectorIndex } from '../../src/ports/vector-index.js';
+import { rng } from '../support/rng.js';
 
 /**
  * One behaviour for every VectorIndex adapter. `makeStore` gives a fresh, empty store per test; its `connect()`
@@ -15,18 +16,6 @@ export interface VectorIndexStore {
 
 export const DIMS = 16;
 export const EMBEDDER = { embedderId: 'contract-embedder', dimensions: DIMS };
-
-/** Deterministic PRNG (mulberry32), so a failure can be replayed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function randomUnitVector(rand: () => number, dims = DIMS): Float32Array {
   const v = new Float32Array(dims);
