@@ -7,7 +7,7 @@
  *
  * For comparing settings only: the published numbers come from main.ts, through the real API.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type { Embedder } from '../../src/ports/embedder.js';
 import { createSearchService, type SearchMode, type SearchServiceOptions } from '../../src/services/search.js';
+import { hitRank, readQuestions } from './questions.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const arg = (name: string): string | undefined => {
@@ -33,21 +34,10 @@ const arg = (name: string): string | undefined => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 
-interface Question {
-  id: string;
-  question: string;
-  file: string;
-  pages: number[];
-  kind: string;
-}
-
 async function main(): Promise<void> {
   const embedderId = arg('embedder') ?? 'use';
   const qaFile = path.resolve(arg('qa') ?? path.join(repoRoot, '../shared/corpus/qa-dev.jsonl'));
-  const questions = readFileSync(qaFile, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l) => JSON.parse(l) as Question);
+  const questions = readQuestions(qaFile);
   const dirName = embedderId.replace(/[^A-Za-z0-9.-]+/g, '_');
   const cached = path.join(tmpdir(), 'carbon-docs-eval', dirName, 'carbon-docs.sqlite');
   if (!existsSync(cached)) throw new Error(`no cached index at ${cached}: run bench/eval/main.ts first`);
@@ -206,8 +196,7 @@ async function main(): Promise<void> {
         const byKind = new Map<string, number[]>();
         for (const q of questions) {
           const res = await service.search({ projects: refs, query: q.question, topK: 10, mode });
-          const i = res.citations.findIndex((c) => c.documentTitle === q.file && q.pages.includes(c.page));
-          const rank = i >= 0 ? i + 1 : null;
+          const rank = hitRank(q, res.citations);
           ranks.push(rank);
           byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), rank !== null && rank <= 5 ? 1 : 0]);
         }

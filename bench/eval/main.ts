@@ -28,17 +28,10 @@ import { createLogger } from '../../src/logger.js';
 import type { SearchMode } from '../../src/services/search.js';
 import { startStaticServer } from '../../test/support/static-server.js';
 import { startSearchServer } from './harness.js';
+import { hitRank, readQuestions, type Question } from './questions.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const corpusDir = process.env.CORPUS_DIR ?? path.resolve(repoRoot, '../shared/corpus');
-
-interface Question {
-  id: string;
-  question: string;
-  file: string;
-  pages: number[];
-  kind: string;
-}
 
 interface Citation {
   documentTitle: string;
@@ -61,26 +54,6 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 const flag = (name: string): boolean => process.argv.includes(`--${name}`);
-
-function readQuestions(file: string): Question[] {
-  const out: Question[] = [];
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .forEach((line, i) => {
-      if (line.trim() === '') return;
-      let q: Partial<Question>;
-      try {
-        q = JSON.parse(line) as Partial<Question>;
-      } catch (err) {
-        throw new Error(`${file}:${i + 1}: not JSON (${err instanceof Error ? err.message : String(err)})`);
-      }
-      if (typeof q.question !== 'string' || typeof q.file !== 'string' || !Array.isArray(q.pages)) {
-        throw new Error(`${file}:${i + 1}: expected {id, question, file, pages, kind}`);
-      }
-      out.push({ id: q.id ?? `line-${i + 1}`, question: q.question, file: q.file, pages: q.pages, kind: q.kind ?? 'all' });
-    });
-  return out;
-}
 
 /** Source files that decide what the index holds (chunks, their text and context): a change rebuilds the cache. */
 const INDEXING_SOURCES = [
@@ -176,13 +149,12 @@ async function evaluateEmbedder(embedder: string, questions: Question[], modes: 
           const ms = performance.now() - started;
           if (res.status !== 200) throw new Error(`${q.id}: HTTP ${res.status}: ${await res.text()}`);
           const body = (await res.json()) as { citations: Citation[] };
-          const idx = body.citations.findIndex((c) => c.documentTitle === q.file && q.pages.includes(c.page));
           results.push({
             id: q.id,
             kind: q.kind,
             embedder,
             mode,
-            rank: idx >= 0 ? idx + 1 : null,
+            rank: hitRank(q, body.citations),
             ms,
             top: body.citations.slice(0, 5).map((c) => `${c.documentTitle}#${c.page}`),
           });
