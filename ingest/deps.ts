@@ -3,6 +3,7 @@ import type { Logger } from '../src/logger.js';
 import { buildEmbedder, buildStores, type BuildStoresOptions, type Stores } from '../src/deps.js';
 import { createCountryLookup } from '../src/adapters/geo/country-lookup.js';
 import { createUrlPolicy } from '../src/domain/url-policy.js';
+import type { CountryLookup } from '../src/ports/country-lookup.js';
 import type { Embedder } from '../src/ports/embedder.js';
 import type { DownloaderOptions } from './stages/download.js';
 import type { IngestDeps } from './types.js';
@@ -15,6 +16,7 @@ import type { IngestDeps } from './types.js';
 export { buildEmbedder, buildStores, type BuildStoresOptions, type Stores } from '../src/deps.js';
 
 export interface BuiltIngestDeps extends IngestDeps {
+  countries: CountryLookup;
   backends: Stores['backends'];
   close(): Promise<void>;
 }

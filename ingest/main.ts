@@ -134,7 +134,7 @@ async function run(opts: CliOptions, config: Config, logger: Logger, signal: Abo
       force: opts.reindex,
       signal,
       // Document-derived fields (summary, emissions, document groups) follow each project's documents.
-      afterProject: createEnrichHook({ summarizer, countries: createCountryLookup(), force: opts.reindex, signal }),
+      afterProject: createEnrichHook({ summarizer, countries: deps.countries, force: opts.reindex, signal }),
     });
     logger.info({ summary: { ...summary, failures: summary.failures.length } }, 'ingest finished');
     process.stderr.write(`${formatSummary(summary)}\n`);
