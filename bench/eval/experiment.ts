@@ -21,7 +21,6 @@ import { createCountryLookup } from '../../src/adapters/geo/country-lookup.js';
 import { deriveCleaned } from '../../src/domain/derive-cleaned.js';
 import { projectSearchContext } from '../../src/domain/search-context.js';
 import { indexedContext } from '../../src/adapters/full-text/chunk-context.js';
-import { abbreviationExpander, findAbbreviations } from '../../src/domain/abbreviations.js';
 import { createSqliteVectorIndex, scopeToken } from '../../src/adapters/sqlite/vector-index.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -103,36 +102,6 @@ async function main(): Promise<void> {
     })();
     process.stderr.write(`context rewritten for ${rows.length} chunks of ${docs.length} documents\n`);
     if (process.argv.includes('--show-context')) for (const [k, v] of contextOf) process.stderr.write(`--- ${k}\n${v}\n`);
-  }
-  if (process.argv.includes('--abbreviations')) {
-    // What index-time abbreviation expansion (domain/abbreviations.ts) gives, without a re-ingest: each document's
-    // definitions mined from its chunks, and every chunk's full-text context extended with the other forms it uses.
-    const rows = db.prepare('SELECT rowid, registry, project_id, document_id, document_title, document_type, page, "offset", context, text FROM chunks ORDER BY registry, project_id, document_id, page, "offset"').all() as {
-      rowid: number; registry: string; project_id: number; document_id: string; document_title: string; document_type: string; page: number; offset: number; context: string; text: string;
-    }[];
-    const byDoc = new Map<string, typeof rows>();
-    for (const r of rows) {
-      const k = `${r.registry}:${r.project_id}:${r.document_id}`;
-      byDoc.set(k, [...(byDoc.get(k) ?? []), r]);
-    }
-    const update = db.prepare('INSERT OR REPLACE INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
-    let expanded = 0;
-    let defined = 0;
-    db.transaction(() => {
-      for (const docRows of byDoc.values()) {
-        const abbreviations = findAbbreviations(docRows.map((r) => r.text).join('\n'));
-        defined += abbreviations.length;
-        const expand = abbreviationExpander(abbreviations);
-        if (process.argv.includes('--show-abbreviations')) process.stderr.write(`--- ${docRows[0]?.document_title}: ${abbreviations.map((a) => `${a.short}=${a.long}`).join('; ')}\n`);
-        for (const r of docRows) {
-          const extra = expand(r.text);
-          if (extra === '') continue;
-          expanded++;
-          update.run(r.rowid, r.text, `${indexedContext(r.document_title, r.document_type, r.context)}\n${extra}`, scopeToken({ registry: r.registry, projectId: r.project_id }));
-        }
-      }
-    })();
-    process.stderr.write(`abbreviations: ${defined} definitions, ${expanded} of ${rows.length} chunks expanded\n`);
   }
   if (process.argv.includes('--embed-header')) {
     // What contextual embedding input would give, without a re-ingest: every chunk re-embedded in the scratch copy

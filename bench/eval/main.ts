@@ -58,7 +58,6 @@ const flag = (name: string): boolean => process.argv.includes(`--${name}`);
 /** Source files that decide what the index holds (chunks, their text and context): a change rebuilds the cache. */
 const INDEXING_SOURCES = [
   'src/domain/chunking.ts',
-  'src/domain/abbreviations.ts',
   'src/domain/search-context.ts',
   'src/adapters/full-text/chunk-context.ts',
   ...readdirSync(path.join(repoRoot, 'ingest', 'stages')).sort().map((f) => `ingest/stages/${f}`),

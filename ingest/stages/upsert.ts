@@ -1,4 +1,3 @@
-import { abbreviationExpander, findAbbreviations } from '../../src/domain/abbreviations.js';
 import { chunkIdFor } from '../../src/domain/chunking.js';
 import type { DocumentStateInput, DocumentStatus } from '../../src/ports/document-state-store.js';
 import type { ChunkWithVector } from '../../src/ports/vector-index.js';
@@ -32,27 +31,21 @@ export function toChunkRecords(item: DocumentWorkItem): ChunkWithVector[] {
     throw new Error(`upsert: document ${item.documentId} has ${chunks?.length ?? 0} chunks but ${vectors?.length ?? 0} vectors`);
   }
   // The project's record (domain/search-context.ts): indexed for full text with every chunk, never cited.
-  const projectContext = item.projectContext ?? '';
-  // The abbreviations the document defines (domain/abbreviations.ts): a chunk that writes "GWP" is also found by
-  // "global warming potential", and the reverse.
-  const expand = abbreviationExpander(findAbbreviations((item.pages ?? []).join('\n')));
-  return chunks.map((c, i) => {
-    const context = [projectContext, expand(c.text)].filter((s) => s !== '').join('\n');
-    return {
-      id: chunkIdFor({ registry: item.ref.registry, projectId: item.ref.projectId, documentId: item.documentId, page: c.page, offset: c.offset }),
-      registry: item.ref.registry,
-      projectId: item.ref.projectId,
-      documentId: item.documentId,
-      documentTitle: item.title,
-      documentType: item.documentType,
-      uri: item.uri,
-      page: c.page,
-      offset: c.offset,
-      text: c.text,
-      ...(context !== '' ? { context } : {}),
-      vector: vectors[i] as Float32Array,
-    };
-  });
+  const context = item.projectContext ?? '';
+  return chunks.map((c, i) => ({
+    id: chunkIdFor({ registry: item.ref.registry, projectId: item.ref.projectId, documentId: item.documentId, page: c.page, offset: c.offset }),
+    registry: item.ref.registry,
+    projectId: item.ref.projectId,
+    documentId: item.documentId,
+    documentTitle: item.title,
+    documentType: item.documentType,
+    uri: item.uri,
+    page: c.page,
+    offset: c.offset,
+    text: c.text,
+    ...(context !== '' ? { context } : {}),
+    vector: vectors[i] as Float32Array,
+  }));
 }
 
 /** Stage: replaces the document's chunks and text, then marks it indexed. */
