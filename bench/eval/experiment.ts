@@ -34,6 +34,27 @@ const arg = (name: string): string | undefined => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 
+/**
+ * Recreates the full-text table from scratch with the given rows' text and context (the others' as stored), so its
+ * BM25 statistics (row count, average lengths) are those of a fresh index. Deleting from or replacing rows of a
+ * contentless FTS5 table does not take their tokens out of those statistics; a simulation that rewrote rows in place
+ * would rank with inflated ones.
+ */
+function rebuildFullText(db: ReturnType<typeof openSqlite>, changed: Map<number, { text: string; context: string }>): void {
+  const ddl = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'").get() as { sql: string }).sql;
+  const rows = db.prepare('SELECT rowid, registry, project_id, document_title, document_type, context, text FROM chunks ORDER BY rowid').all() as {
+    rowid: number; registry: string; project_id: number; document_title: string; document_type: string; context: string; text: string;
+  }[];
+  db.transaction(() => {
+    db.exec(`DROP TABLE chunks_fts; ${ddl};`);
+    const insert = db.prepare('INSERT INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
+    for (const r of rows) {
+      const c = changed.get(r.rowid) ?? { text: r.text, context: indexedContext(r.document_title, r.document_type, r.context) };
+      insert.run(r.rowid, c.text, c.context, scopeToken({ registry: r.registry, projectId: r.project_id }));
+    }
+  })();
+}
+
 async function main(): Promise<void> {
   const embedderId = arg('embedder') ?? 'use';
   const qaFile = path.resolve(arg('qa') ?? path.join(repoRoot, '../shared/corpus/qa-dev.jsonl'));
@@ -72,6 +93,8 @@ async function main(): Promise<void> {
       return out;
     },
   };
+  // Full-text rows the options below rewrite, applied at the end by rebuildFullText (rowid -> indexed text, context).
+  const fullText = new Map<number, { text: string; context: string }>();
   if (process.argv.includes('--project-context')) {
     // What ingest's chunk context (domain/search-context.ts: the project record) gives, without
     // a re-ingest: the context column of every chunk in the scratch copy rewritten from the stored records and text.
@@ -90,14 +113,12 @@ async function main(): Promise<void> {
     const rows = db.prepare('SELECT rowid, registry, project_id, document_id, document_title, document_type, text FROM chunks').all() as {
       rowid: number; registry: string; project_id: number; document_id: string; document_title: string; document_type: string; text: string;
     }[];
-    db.exec('DELETE FROM chunks_fts');
-    const insert = db.prepare('INSERT INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
     const setContext = db.prepare('UPDATE chunks SET context = ? WHERE rowid = ?');
     db.transaction(() => {
       for (const r of rows) {
         const ctx = contextOf.get(`${r.registry}:${r.project_id}:${r.document_id}`) ?? '';
         setContext.run(ctx, r.rowid);
-        insert.run(r.rowid, r.text, indexedContext(r.document_title, r.document_type, ctx), scopeToken({ registry: r.registry, projectId: r.project_id }));
+        fullText.set(r.rowid, { text: r.text, context: indexedContext(r.document_title, r.document_type, ctx) });
       }
     })();
     process.stderr.write(`context rewritten for ${rows.length} chunks of ${docs.length} documents\n`);
@@ -133,8 +154,6 @@ async function main(): Promise<void> {
       const k = `${r.registry}:${r.project_id}:${r.document_id}`;
       byDoc.set(k, [...(byDoc.get(k) ?? []), r]);
     }
-    db.exec('DELETE FROM chunks_fts');
-    const insert = db.prepare('INSERT INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
     let stripped = 0;
     for (const docRows of byDoc.values()) {
       const pagesWith = new Map<string, Set<number>>();
@@ -149,12 +168,12 @@ async function main(): Promise<void> {
       for (const r of docRows) {
         const kept = r.text.split('\n').filter((l) => !running.has(norm(l)));
         stripped += r.text.split('\n').length - kept.length;
-        insert.run(r.rowid, kept.join('\n'), `${indexedContext(r.document_title, r.document_type, undefined)}\n${header}`,
-          scopeToken({ registry: r.registry, projectId: r.project_id }));
+        fullText.set(r.rowid, { text: kept.join('\n'), context: `${indexedContext(r.document_title, r.document_type, undefined)}\n${header}` });
       }
     }
     process.stderr.write(`stripped ${stripped} running lines from ${rows.length} chunks\n`);
   }
+  if (fullText.size > 0) rebuildFullText(db, fullText);
   const refs = [...new Map((db.prepare('SELECT DISTINCT registry, project_id FROM chunks').all() as { registry: string; project_id: number }[])
     .map((r) => [`${r.registry}:${r.project_id}`, { registry: r.registry, projectId: r.project_id, requestedRegistry: r.registry }])).values()];
 
