@@ -14,14 +14,14 @@ import { fileURLToPath } from 'node:url';
 import { buildEmbedder } from '../../ingest/deps.js';
 import { createPassThroughReranker } from '../../src/adapters/rerankers/index.js';
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
-import { openSqlite } from '../../src/adapters/sqlite/database.js';
+import { migrateSqlite, openSqlite } from '../../src/adapters/sqlite/database.js';
 import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/document-state-store.js';
 import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
 import { createCountryLookup } from '../../src/adapters/geo/country-lookup.js';
 import { deriveCleaned } from '../../src/domain/derive-cleaned.js';
 import { projectSearchContext } from '../../src/domain/search-context.js';
 import { indexedContext } from '../../src/adapters/full-text/chunk-context.js';
-import { createSqliteVectorIndex, scopeToken } from '../../src/adapters/sqlite/vector-index.js';
+import { VECTOR_MIGRATIONS, createSqliteVectorIndex } from '../../src/adapters/sqlite/vector-index.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type { Embedder } from '../../src/ports/embedder.js';
@@ -35,23 +35,14 @@ const arg = (name: string): string | undefined => {
 };
 
 /**
- * Recreates the full-text table from scratch with the given rows' text and context (the others' as stored), so its
- * BM25 statistics (row count, average lengths) are those of a fresh index. Deleting from or replacing rows of a
- * contentless FTS5 table does not take their tokens out of those statistics; a simulation that rewrote rows in place
- * would rank with inflated ones.
+ * Writes the rewritten rows' indexed text and context into chunks; the full-text table follows through its triggers
+ * (SQLite adapter, migration 0003), which take the old values out of BM25's statistics, so a simulation ranks with
+ * the statistics a fresh index of the rewritten rows would have.
  */
-function rebuildFullText(db: ReturnType<typeof openSqlite>, changed: Map<number, { text: string; context: string }>): void {
-  const ddl = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks_fts'").get() as { sql: string }).sql;
-  const rows = db.prepare('SELECT rowid, registry, project_id, document_title, document_type, context, text FROM chunks ORDER BY rowid').all() as {
-    rowid: number; registry: string; project_id: number; document_title: string; document_type: string; context: string; text: string;
-  }[];
+function rewriteFullText(db: ReturnType<typeof openSqlite>, changed: Map<number, { text: string; context: string }>): void {
+  const update = db.prepare('UPDATE chunks SET text = ?, context = ? WHERE rowid = ?');
   db.transaction(() => {
-    db.exec(`DROP TABLE chunks_fts; ${ddl};`);
-    const insert = db.prepare('INSERT INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
-    for (const r of rows) {
-      const c = changed.get(r.rowid) ?? { text: r.text, context: indexedContext(r.document_title, r.document_type, r.context) };
-      insert.run(r.rowid, c.text, c.context, scopeToken({ registry: r.registry, projectId: r.project_id }));
-    }
+    for (const [rowid, c] of changed) update.run(c.text, c.context, rowid);
   })();
 }
 
@@ -71,6 +62,8 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: 'warn', name: 'experiment' });
   const config = loadConfig({ ...process.env, DATA_DIR: scratch, EMBEDDER: embedderId, MODELS_DIR: path.join(repoRoot, 'models') });
   const db = openSqlite({ dataDir: scratch });
+  // The options below rewrite chunks in the current layout (an index cached by an older version is upgraded first).
+  await migrateSqlite(db, 'vectors', VECTOR_MIGRATIONS);
   const documents = await createSqliteDocumentStateStore({ db });
   const real = await buildEmbedder(config, logger);
   const vectors = new Map<string, Float32Array>();
@@ -113,14 +106,10 @@ async function main(): Promise<void> {
     const rows = db.prepare('SELECT rowid, registry, project_id, document_id, document_title, document_type, text FROM chunks').all() as {
       rowid: number; registry: string; project_id: number; document_id: string; document_title: string; document_type: string; text: string;
     }[];
-    const setContext = db.prepare('UPDATE chunks SET context = ? WHERE rowid = ?');
-    db.transaction(() => {
-      for (const r of rows) {
-        const ctx = contextOf.get(`${r.registry}:${r.project_id}:${r.document_id}`) ?? '';
-        setContext.run(ctx, r.rowid);
-        fullText.set(r.rowid, { text: r.text, context: indexedContext(r.document_title, r.document_type, ctx) });
-      }
-    })();
+    for (const r of rows) {
+      const ctx = contextOf.get(`${r.registry}:${r.project_id}:${r.document_id}`) ?? '';
+      fullText.set(r.rowid, { text: r.text, context: indexedContext(r.document_title, r.document_type, ctx) });
+    }
     process.stderr.write(`context rewritten for ${rows.length} chunks of ${docs.length} documents\n`);
     if (process.argv.includes('--show-context')) for (const [k, v] of contextOf) process.stderr.write(`--- ${k}\n${v}\n`);
   }
@@ -134,7 +123,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     for (let i = 0; i < rows.length; i += real.maxBatchSize) {
       const batch = rows.slice(i, i + real.maxBatchSize);
-      const out = await real.embed(batch.map((r) => `${indexedContext(r.document_title, r.document_type, r.context)}\n${r.text}`), 'document');
+      const out = await real.embed(batch.map((r) => `${r.context}\n${r.text}`), 'document');
       batch.forEach((r, j) => {
         const v = out[j];
         if (v) update.run(Buffer.from(v.buffer, v.byteOffset, v.byteLength), r.rowid);
@@ -173,7 +162,7 @@ async function main(): Promise<void> {
     }
     process.stderr.write(`stripped ${stripped} running lines from ${rows.length} chunks\n`);
   }
-  if (fullText.size > 0) rebuildFullText(db, fullText);
+  if (fullText.size > 0) rewriteFullText(db, fullText);
   const refs = [...new Map((db.prepare('SELECT DISTINCT registry, project_id FROM chunks').all() as { registry: string; project_id: number }[])
     .map((r) => [`${r.registry}:${r.project_id}`, { registry: r.registry, projectId: r.project_id, requestedRegistry: r.registry }])).values()];
 

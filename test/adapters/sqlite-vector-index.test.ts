@@ -9,6 +9,7 @@ import { EmbedderMismatchError } from '../../src/errors.js';
 import type { ChunkWithVector, VectorIndex } from '../../src/ports/vector-index.js';
 import { EMBEDDER, axis, chunk, vectorIndexContract, type VectorIndexStore } from '../contract/vector-index.contract.js';
 import { repoRoot } from '../support/corpus.js';
+import { indexedContext } from '../../src/adapters/full-text/chunk-context.js';
 
 function tempDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'vector-index-'));
@@ -60,7 +61,7 @@ describe('SQLite vector index specifics', () => {
     await again.open(EMBEDDER);
     expect(await again.documentChunkIds({ registry: 'Verra', projectId: 1 }, 'doc-1')).toEqual(['a']);
     const rows = db.prepare("SELECT name FROM schema_migrations WHERE namespace = 'vectors'").all();
-    expect(rows).toEqual([{ name: '0001-chunks' }, { name: '0002-chunk-context' }]);
+    expect(rows).toEqual([{ name: '0001-chunks' }, { name: '0002-chunk-context' }, { name: '0003-fts-external-content' }]);
   });
 
   it('upgrades an index of the first layout in place: existing chunks become findable by document title', async () => {
@@ -104,6 +105,88 @@ describe('SQLite vector index specifics', () => {
     expect(ftsRows()).toBe(1);
     const rows = await index.searchText('peatland rice', [{ registry: 'Verra', projectId: 1 }], 5);
     expect(rows.map((r) => r.id)).toEqual(['b']);
+  });
+
+  /** BM25 scores of a few queries over project 1, rounded past float noise. */
+  async function scores(ix: VectorIndex): Promise<[string, number][][]> {
+    const p = [{ registry: 'Verra', projectId: 1 }];
+    const out: [string, number][][] = [];
+    for (const q of ['peatland rewetting', 'rice', 'validation report buffer', 'VM0007']) {
+      out.push((await ix.searchText(q, p, 10)).map((r) => [r.id, Math.round(r.score * 1e9) / 1e9]));
+    }
+    return out;
+  }
+
+  const FINAL = [
+    chunk({ id: 'a', projectId: 1, text: 'rice paddies flooded in the wet season' }),
+    chunk({ id: 'b', projectId: 1, documentId: 'doc-2', text: 'rice and peatland rewetting under VM0007', context: 'Validation report' }),
+    chunk({ id: 'c', projectId: 1, documentId: 'doc-2', text: 'the buffer pool holds 20 percent of credits' }),
+  ];
+
+  it('ranks after replacements and deletions exactly as a fresh index of the same chunks (BM25 statistics stay exact)', async () => {
+    // Churn: every chunk replaced several times with longer text, and a whole document added then deleted.
+    for (let round = 0; round < 3; round++) {
+      await index.upsert(FINAL.map((c) => ({ ...c, text: `${c.text} peatland peatland rewetting drainage canals ${round}`.repeat(3) })));
+      await index.upsert([1, 2, 3, 4].map((i) => chunk({ id: `x${i}`, projectId: 1, documentId: 'doc-9', text: 'rice rice rice validation' })));
+      await index.deleteDocument({ registry: 'Verra', projectId: 1 }, 'doc-9');
+    }
+    await index.upsert(FINAL);
+
+    const freshDir = tempDir();
+    const freshDb = openSqlite({ dataDir: freshDir });
+    try {
+      const fresh = await createSqliteVectorIndex({ db: freshDb });
+      await fresh.open(EMBEDDER);
+      await fresh.upsert(FINAL);
+      const want = await scores(fresh);
+      expect(want[0]?.length).toBeGreaterThan(0);
+      expect(await scores(index)).toEqual(want);
+    } finally {
+      freshDb.close();
+      rmSync(freshDir, { recursive: true, force: true });
+    }
+    // FTS5's own check that the index matches the chunks table, token for token.
+    expect(() => db.prepare("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
+  });
+
+  it('upgrades an index of the second layout in place: the statistics it inflated are rebuilt, context kept', async () => {
+    const oldDir = path.join(dir, 'old');
+    const old = openSqlite({ dataDir: oldDir });
+    try {
+      await migrateSqlite(old, 'vectors', VECTOR_MIGRATIONS.slice(0, 2));
+      old.prepare('INSERT INTO vector_index_meta (key, value) VALUES (?, ?)').run('embedder', JSON.stringify(EMBEDDER));
+      // The second layout's writes: raw context in chunks, INSERT OR REPLACE into the contentless_delete table.
+      const insert = old.prepare(`INSERT INTO chunks (id, registry, project_id, document_id, document_title, document_type,
+        uri, page, "offset", text, context, embedding) VALUES (?, 'Verra', 1, ?, ?, ?, 'u', 1, 0, ?, ?, ?)
+        ON CONFLICT (id) DO UPDATE SET text = excluded.text RETURNING rowid`);
+      const fts = old.prepare('INSERT OR REPLACE INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
+      for (const round of [0, 1]) {
+        for (const c of FINAL) {
+          const text = round === 0 ? `${c.text} drainage drainage canals` : c.text;
+          const { rowid } = insert.get(c.id, c.documentId, c.documentTitle, c.documentType, text, c.context ?? '', Buffer.from(c.vector.buffer)) as { rowid: number };
+          fts.run(rowid, text, indexedContext(c.documentTitle, c.documentType, c.context), scopeToken(c));
+        }
+      }
+      const upgraded = await createSqliteVectorIndex({ db: old });
+      await upgraded.open(EMBEDDER);
+
+      const freshDb = openSqlite({ dataDir: path.join(dir, 'fresh') });
+      try {
+        const fresh = await createSqliteVectorIndex({ db: freshDb });
+        await fresh.open(EMBEDDER);
+        await fresh.upsert(FINAL);
+        expect(await scores(upgraded)).toEqual(await scores(fresh));
+      } finally {
+        freshDb.close();
+      }
+      // The context still finds its chunk, and the upgraded table follows later writes.
+      expect((await upgraded.searchText('validation report', [{ registry: 'Verra', projectId: 1 }], 5)).map((r) => r.id)).toContain('b');
+      await upgraded.deleteDocument({ registry: 'Verra', projectId: 1 }, 'doc-2');
+      expect((await upgraded.searchText('rice', [{ registry: 'Verra', projectId: 1 }], 5)).map((r) => r.id)).toEqual(['a']);
+      expect(() => old.prepare("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
+    } finally {
+      old.close();
+    }
   });
 
   it('stems ordinary words (Porter) but never codes or numbers', async () => {

@@ -15,9 +15,12 @@ import { checkChunk, checkIndexIdentity, checkQueryVector, checkTopK } from '../
  *   requested (registry, project_id) pairs, found through the (registry, project_id, document_id) index. At a few
  *   thousand chunks per request this is faster than any approximate index, and approximate indexes lose recall
  *   under such filters.
- * - Full text is an FTS5 contentless-delete table in the same transactions as `chunks`, with two columns: the text
- *   (Porter stemming over unicode61) and a scope token per project, so a filtered text search intersects the
- *   query's postings with the requested projects' postings instead of ranking every chunk of the corpus.
+ * - Full text is an FTS5 external-content table over `chunks`, kept in step by triggers in the same transactions,
+ *   with three columns: the text (Porter stemming over unicode61), the chunk's context (document title and type,
+ *   project; never cited) and a scope token per project, so a filtered text search intersects the query's postings
+ *   with the requested projects' postings instead of ranking every chunk of the corpus. The triggers give FTS5 the
+ *   old values of every deleted or replaced row, so BM25's statistics stay those of a fresh index however often
+ *   documents are re-ingested.
  */
 export const VECTOR_MIGRATIONS: readonly SqliteMigration[] = [
   {
@@ -79,6 +82,53 @@ export const VECTOR_MIGRATIONS: readonly SqliteMigration[] = [
         }
         last = rows[rows.length - 1]?.rowid ?? last;
       }
+    },
+  },
+  {
+    // BM25 needs the row count and the average column lengths. A contentless_delete FTS5 table cannot take a deleted
+    // or replaced row's tokens out of those statistics (it never learns them), so every re-ingested document inflated
+    // them and ranking drifted away from a fresh index's. The full-text table becomes an external-content table over
+    // chunks: chunks.context now holds the exact indexed context (title, type and the chunk's context, as
+    // indexedContext builds it) and chunks.scope the project token, and triggers hand FTS5 the old values of every
+    // row they delete or change, so the statistics stay exact. The index is rebuilt once from the table.
+    name: '0003-fts-external-content',
+    up(db) {
+      db.exec(`ALTER TABLE chunks ADD COLUMN scope TEXT NOT NULL DEFAULT ''`);
+      const page = db.prepare<[number], ContextRow>(`SELECT rowid, registry, project_id, document_title, document_type,
+        text, context FROM chunks WHERE rowid > ? ORDER BY rowid LIMIT 1000`);
+      const update = db.prepare('UPDATE chunks SET context = ?, scope = ? WHERE rowid = ?');
+      for (let last = 0; ; ) {
+        const rows = page.all(last);
+        if (rows.length === 0) break;
+        for (const r of rows) {
+          update.run(
+            indexedContext(r.document_title, r.document_type, r.context),
+            scopeToken({ registry: r.registry, projectId: r.project_id }),
+            r.rowid,
+          );
+        }
+        last = rows[rows.length - 1]?.rowid ?? last;
+      }
+      db.exec(`
+        DROP TABLE chunks_fts;
+        CREATE VIRTUAL TABLE chunks_fts USING fts5(
+          text, context, scope, content='chunks', content_rowid='rowid',
+          tokenize='porter unicode61 remove_diacritics 2'
+        );
+        INSERT INTO chunks_fts (chunks_fts) VALUES ('rebuild');
+        CREATE TRIGGER chunks_fts_insert AFTER INSERT ON chunks BEGIN
+          INSERT INTO chunks_fts (rowid, text, context, scope) VALUES (new.rowid, new.text, new.context, new.scope);
+        END;
+        CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
+          INSERT INTO chunks_fts (chunks_fts, rowid, text, context, scope)
+            VALUES ('delete', old.rowid, old.text, old.context, old.scope);
+        END;
+        CREATE TRIGGER chunks_fts_update AFTER UPDATE OF text, context, scope ON chunks BEGIN
+          INSERT INTO chunks_fts (chunks_fts, rowid, text, context, scope)
+            VALUES ('delete', old.rowid, old.text, old.context, old.scope);
+          INSERT INTO chunks_fts (rowid, text, context, scope) VALUES (new.rowid, new.text, new.context, new.scope);
+        END;
+      `);
     },
   },
 ];
@@ -191,18 +241,15 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
 
   const readMeta = db.prepare<[string], { value: string }>('SELECT value FROM vector_index_meta WHERE key = ?');
   const writeMeta = db.prepare('INSERT OR REPLACE INTO vector_index_meta (key, value) VALUES (?, ?)');
-  const upsertChunk = db.prepare<unknown[], { rowid: number }>(`
+  const upsertChunk = db.prepare(`
     INSERT INTO chunks (id, registry, project_id, document_id, document_title, document_type, uri, page, "offset",
-      text, context, embedding)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      text, context, scope, embedding)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET registry = excluded.registry, project_id = excluded.project_id,
       document_id = excluded.document_id, document_title = excluded.document_title,
       document_type = excluded.document_type, uri = excluded.uri, page = excluded.page, "offset" = excluded."offset",
-      text = excluded.text, context = excluded.context, embedding = excluded.embedding
-    RETURNING rowid`);
-  const upsertFts = db.prepare('INSERT OR REPLACE INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
-  const deleteDocFts = db.prepare(`DELETE FROM chunks_fts WHERE rowid IN
-    (SELECT rowid FROM chunks WHERE registry = ? AND project_id = ? AND document_id = ?)`);
+      text = excluded.text, context = excluded.context, scope = excluded.scope, embedding = excluded.embedding`);
+  // The full-text table follows chunks through triggers (migration 0003-fts-external-content).
   const deleteDocChunks = db.prepare('DELETE FROM chunks WHERE registry = ? AND project_id = ? AND document_id = ?');
   const docIds = db.prepare<[string, number, string], { id: string }>(
     'SELECT id FROM chunks WHERE registry = ? AND project_id = ? AND document_id = ? ORDER BY id',
@@ -264,7 +311,7 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
     // Checked under the write lock, so a concurrent re-index cannot slip in between the check and the write.
     current();
     for (const c of chunks) {
-      const row = upsertChunk.get(
+      upsertChunk.run(
         c.id,
         c.registry,
         c.projectId,
@@ -275,16 +322,14 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
         c.page,
         c.offset,
         c.text,
-        c.context ?? '',
+        indexedContext(c.documentTitle, c.documentType, c.context),
+        scopeToken(c),
         vectorBlob(c.vector),
       );
-      if (!row) throw new Error(`upsert of chunk ${c.id} returned no row`);
-      upsertFts.run(row.rowid, c.text, indexedContext(c.documentTitle, c.documentType, c.context), scopeToken(c));
     }
   });
 
   const deleteDocument = db.transaction((ref: ProjectRef, documentId: string) => {
-    deleteDocFts.run(ref.registry, ref.projectId, documentId);
     deleteDocChunks.run(ref.registry, ref.projectId, documentId);
   });
 
@@ -299,7 +344,7 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
           `${wanted.embedderId} (${wanted.dimensions} dimensions)`,
         );
       }
-      db.exec('DELETE FROM chunks_fts; DELETE FROM chunks;');
+      db.exec('DELETE FROM chunks;');
     }
     writeMeta.run(META_KEY, JSON.stringify({ embedderId: wanted.embedderId, dimensions: wanted.dimensions }));
   });
