@@ -23,7 +23,6 @@ export interface ReadinessCheck {
 
 /**
  * What the HTTP layer needs, built by src/deps.ts (or by a test). Services, not adapters: routes never see a store.
- * The batch-search route adds its service here (e.g. `search: SearchService`) when it lands.
  */
 export interface AppDeps {
   config: Config;

@@ -1,8 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js';
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
 import { createLogger } from '../../src/logger.js';
 import { createSearchService } from '../../src/services/search.js';
+import type { Summarizer } from '../../src/ports/summarizer.js';
 import { BATCH_SEARCH_ALIAS_PATH, BATCH_SEARCH_PATH } from '../../src/http/routes/batch-search.js';
 import { createSearchFixture, type SearchFixture } from '../services/support/fixtures.js';
 import { createTestApp, errorOf, postJson, type TestApp } from './fixture.js';
@@ -219,5 +223,91 @@ describe('POST /projects-documents/batch-search: errors (CONTRACT 3)', () => {
     expect(doc.components.schemas.BatchSearchRequest).toBeDefined();
     expect(doc.components.schemas.BatchSearchResponse).toBeDefined();
     expect(doc.components.schemas.Citation).toBeDefined();
+  });
+});
+
+describe('batch search over a real HTTP connection: the answer stops when the client goes away', () => {
+  /** A summariser that answers only when released, and records what happened to its abort signal. */
+  function waitingSummarizer() {
+    const seen: { signal?: AbortSignal; aborted: Promise<void> } = { aborted: Promise.resolve() };
+    let release: (text: string) => void = () => undefined;
+    let abortedResolve: () => void = () => undefined;
+    seen.aborted = new Promise((resolve) => (abortedResolve = resolve));
+    const summarizer: Summarizer = {
+      model: 'waiting-llm',
+      summarize: (_input, signal) =>
+        new Promise<string>((resolve, reject) => {
+          seen.signal = signal;
+          release = resolve;
+          signal?.addEventListener('abort', () => {
+            abortedResolve();
+            reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+          });
+        }),
+      close: async () => undefined,
+    };
+    return { summarizer, seen, release: (text: string) => release(text) };
+  }
+
+  async function serveWith(summarizer: Summarizer): Promise<{ port: number; app: TestApp; close(): Promise<void> }> {
+    const app = await createTestApp({}, (d) => ({
+      ...d,
+      search: createSearchService({
+        index: fx.index,
+        embedder: fx.embedder,
+        documents: fx.states,
+        summarizer,
+        fallbackSummarizer: createExtractiveSummarizer(),
+        reranker: createPassThroughReranker(),
+        logger,
+      }),
+    }));
+    const server = await new Promise<ServerType>((resolve) => {
+      const s = serve({ fetch: app.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    });
+    return {
+      port: (server.address() as AddressInfo).port,
+      app,
+      close: async () => {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await app.close();
+      },
+    };
+  }
+
+  const body = JSON.stringify({ projectList: [{ project_id: 5533, registry: 'Verra' }], query: 'What is the crediting period?' });
+
+  it('aborts the summariser when the client disconnects before the answer', async () => {
+    const { summarizer, seen } = waitingSummarizer();
+    const s = await serveWith(summarizer);
+    try {
+      const req = request({ host: '127.0.0.1', port: s.port, method: 'POST', path: BATCH_SEARCH_PATH, headers: { 'content-type': 'application/json' } });
+      req.on('error', () => undefined);
+      req.end(body);
+      await vi.waitFor(() => expect(seen.signal).toBeDefined());
+      expect(seen.signal?.aborted).toBe(false);
+      req.destroy();
+      await seen.aborted;
+      expect(seen.signal?.aborted).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('leaves the signal alone when the answer is delivered', async () => {
+    const { summarizer, seen, release } = waitingSummarizer();
+    const s = await serveWith(summarizer);
+    try {
+      const pending = fetch(`http://127.0.0.1:${s.port}${BATCH_SEARCH_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      await vi.waitFor(() => expect(seen.signal).toBeDefined());
+      release('The crediting period is 20 years [1].');
+      const res = await pending;
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { answerModel: string }).answerModel).toBe('waiting-llm');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(seen.signal?.aborted).toBe(false);
+    } finally {
+      await s.close();
+    }
   });
 });

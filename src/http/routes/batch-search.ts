@@ -1,4 +1,6 @@
+import type { HttpBindings } from '@hono/node-server';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { AppError } from '../../errors.js';
 import { SEARCH_MODES } from '../../services/search.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -101,6 +103,21 @@ export const batchSearchResponseSchema = z
   })
   .openapi('BatchSearchResponse');
 
+/**
+ * Aborted when the client goes away before the response is sent, so that an LLM answer stops being generated. On
+ * @hono/node-server the response's `close` event tells; `c.req.raw.signal` would tell too, but reading it builds a
+ * full WHATWG Request per call (0.3 ms of a ~1 ms HTTP round trip here). Other runtimes use the request's signal.
+ */
+function clientGone(c: Context<AppEnv>): AbortSignal {
+  const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+  if (!outgoing) return c.req.raw.signal;
+  const controller = new AbortController();
+  outgoing.once('close', () => {
+    if (!outgoing.writableFinished) controller.abort(new Error('the client closed the connection before the answer'));
+  });
+  return controller.signal;
+}
+
 /** POST /projects-documents/batch-search (SPEC 4.3) and its alias: cited passages and a summarised answer. */
 export function registerBatchSearch(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const { config } = deps;
@@ -146,7 +163,7 @@ export function registerBatchSearch(app: OpenAPIHono<AppEnv>, deps: AppDeps): vo
         query: body.query,
         ...(body.topK !== undefined ? { topK: body.topK } : {}),
         ...(body.mode !== undefined ? { mode: body.mode } : {}),
-        signal: c.req.raw.signal,
+        signal: clientGone(c),
       });
       return c.json(result, 200);
     });
