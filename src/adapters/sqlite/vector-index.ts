@@ -22,6 +22,21 @@ import { checkChunk, checkIndexIdentity, checkQueryVector, checkTopK } from '../
  *   old values of every deleted or replaced row, so BM25's statistics stay those of a fresh index however often
  *   documents are re-ingested.
  */
+/**
+ * Calls `fn` for every chunk of the table as the migrations need it, in pages by rowid: better-sqlite3 cannot write
+ * while a statement is being iterated, and .all() of a large index would hold every text at once.
+ */
+function forEachChunk(db: SqliteDatabase, fn: (row: ContextRow) => void): void {
+  const page = db.prepare<[number], ContextRow>(`SELECT rowid, registry, project_id, document_title, document_type,
+    text, context FROM chunks WHERE rowid > ? ORDER BY rowid LIMIT 1000`);
+  for (let last = 0; ; ) {
+    const rows = page.all(last);
+    if (rows.length === 0) break;
+    for (const r of rows) fn(r);
+    last = rows[rows.length - 1]?.rowid ?? last;
+  }
+}
+
 export const VECTOR_MIGRATIONS: readonly SqliteMigration[] = [
   {
     name: '0001-chunks',
@@ -64,24 +79,10 @@ export const VECTOR_MIGRATIONS: readonly SqliteMigration[] = [
           tokenize='porter unicode61 remove_diacritics 2'
         );
       `);
-      const page = db.prepare<[number], ContextRow>(`SELECT rowid, registry, project_id, document_title, document_type,
-        text, context FROM chunks WHERE rowid > ? ORDER BY rowid LIMIT 1000`);
       const insert = db.prepare('INSERT INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
-      // In pages by rowid: better-sqlite3 cannot write while a statement is being iterated, and .all() of a large
-      // index would hold every text at once.
-      for (let last = 0; ; ) {
-        const rows = page.all(last);
-        if (rows.length === 0) break;
-        for (const r of rows) {
-          insert.run(
-            r.rowid,
-            r.text,
-            indexedContext(r.document_title, r.document_type, r.context),
-            scopeToken({ registry: r.registry, projectId: r.project_id }),
-          );
-        }
-        last = rows[rows.length - 1]?.rowid ?? last;
-      }
+      forEachChunk(db, (r) =>
+        insert.run(r.rowid, r.text, indexedContext(r.document_title, r.document_type, r.context), scopeToken({ registry: r.registry, projectId: r.project_id })),
+      );
     },
   },
   {
@@ -94,21 +95,10 @@ export const VECTOR_MIGRATIONS: readonly SqliteMigration[] = [
     name: '0003-fts-external-content',
     up(db) {
       db.exec(`ALTER TABLE chunks ADD COLUMN scope TEXT NOT NULL DEFAULT ''`);
-      const page = db.prepare<[number], ContextRow>(`SELECT rowid, registry, project_id, document_title, document_type,
-        text, context FROM chunks WHERE rowid > ? ORDER BY rowid LIMIT 1000`);
       const update = db.prepare('UPDATE chunks SET context = ?, scope = ? WHERE rowid = ?');
-      for (let last = 0; ; ) {
-        const rows = page.all(last);
-        if (rows.length === 0) break;
-        for (const r of rows) {
-          update.run(
-            indexedContext(r.document_title, r.document_type, r.context),
-            scopeToken({ registry: r.registry, projectId: r.project_id }),
-            r.rowid,
-          );
-        }
-        last = rows[rows.length - 1]?.rowid ?? last;
-      }
+      forEachChunk(db, (r) =>
+        update.run(indexedContext(r.document_title, r.document_type, r.context), scopeToken({ registry: r.registry, projectId: r.project_id }), r.rowid),
+      );
       db.exec(`
         DROP TABLE chunks_fts;
         CREATE VIRTUAL TABLE chunks_fts USING fts5(
