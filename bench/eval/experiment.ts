@@ -134,8 +134,8 @@ async function main(): Promise<void> {
   if (process.argv.includes('--strip-running-headers')) {
     // What moving running headers/footers out of the indexed text into the context would give (full text only):
     // a line (digits masked) on at least half of a document's pages, and on 3 or more, is a running line.
-    const rows = db.prepare('SELECT rowid, registry, project_id, document_id, document_title, document_type, page, text FROM chunks').all() as {
-      rowid: number; registry: string; project_id: number; document_id: string; document_title: string; document_type: string; page: number; text: string;
+    const rows = db.prepare('SELECT rowid, registry, project_id, document_id, page, context, text FROM chunks').all() as {
+      rowid: number; registry: string; project_id: number; document_id: string; page: number; context: string; text: string;
     }[];
     const norm = (l: string) => l.trim().toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
     const byDoc = new Map<string, typeof rows>();
@@ -157,7 +157,8 @@ async function main(): Promise<void> {
       for (const r of docRows) {
         const kept = r.text.split('\n').filter((l) => !running.has(norm(l)));
         stripped += r.text.split('\n').length - kept.length;
-        fullText.set(r.rowid, { text: kept.join('\n'), context: `${indexedContext(r.document_title, r.document_type, undefined)}\n${header}` });
+        // The chunk's indexed context (document and project) stays; the running lines join it.
+        fullText.set(r.rowid, { text: kept.join('\n'), context: `${fullText.get(r.rowid)?.context ?? r.context}\n${header}` });
       }
     }
     process.stderr.write(`stripped ${stripped} running lines from ${rows.length} chunks\n`);
