@@ -86,7 +86,7 @@ async function main(): Promise<void> {
       return out;
     },
   };
-  // Full-text rows the options below rewrite, applied at the end by rebuildFullText (rowid -> indexed text, context).
+  // Full-text rows the options below rewrite, applied at the end by rewriteFullText (rowid -> indexed text, context).
   const fullText = new Map<number, { text: string; context: string }>();
   if (process.argv.includes('--project-context')) {
     // What ingest's chunk context (domain/search-context.ts: the project record) gives, without
@@ -115,15 +115,16 @@ async function main(): Promise<void> {
   }
   if (process.argv.includes('--embed-header')) {
     // What contextual embedding input would give, without a re-ingest: every chunk re-embedded in the scratch copy
-    // as "<document title and type>\n<text>" (the citation text is unchanged).
-    const rows = db.prepare('SELECT rowid, document_title, document_type, context, text FROM chunks ORDER BY rowid').all() as {
-      rowid: number; document_title: string; document_type: string; context: string; text: string;
+    // as "<indexed context: document title and type, project>\n<text>" (the citation text is unchanged), with the
+    // context --project-context wrote when given.
+    const rows = db.prepare('SELECT rowid, context, text FROM chunks ORDER BY rowid').all() as {
+      rowid: number; context: string; text: string;
     }[];
     const update = db.prepare('UPDATE chunks SET embedding = ? WHERE rowid = ?');
     const started = performance.now();
     for (let i = 0; i < rows.length; i += real.maxBatchSize) {
       const batch = rows.slice(i, i + real.maxBatchSize);
-      const out = await real.embed(batch.map((r) => `${r.context}\n${r.text}`), 'document');
+      const out = await real.embed(batch.map((r) => `${fullText.get(r.rowid)?.context ?? r.context}\n${r.text}`), 'document');
       batch.forEach((r, j) => {
         const v = out[j];
         if (v) update.run(Buffer.from(v.buffer, v.byteOffset, v.byteLength), r.rowid);
