@@ -8,7 +8,6 @@
  * both see the same machine load). Goal: search p50 <= 1.5 x embedding p50.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildEmbedder } from '../../ingest/deps.js';
@@ -23,6 +22,7 @@ import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js'
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
 import { createSearchService } from '../../src/services/search.js';
 import { startSearchServer } from '../eval/harness.js';
+import { keepAliveJsonPoster } from './http-client.js';
 import { rng } from '../../test/support/rng.js';
 
 function arg(name: string, fallback: number): number {
@@ -126,11 +126,9 @@ async function main(): Promise<void> {
     process.stderr.write(`index: ${written} chunks over ${projectCount} projects in ${buildS.toFixed(1)} s\n`);
 
     const api = await startSearchServer(config, { index, embedder, states, records }, logger);
-    const url = new URL(`${api.baseUrl}/projects-documents/batch-search`);
-    // A plain node:http client on one kept-alive connection, as a service calling the API would hold: its own
-    // cost is small, so the time is the server's. fetch (undici, WHATWG streams) costs ~0.5 ms more per call
-    // in this process; its row is kept for comparison.
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const url = `${api.baseUrl}/projects-documents/batch-search`;
+    // The headline client is plain node:http (http-client.ts); the fetch row is kept for comparison.
+    const client = keepAliveJsonPoster(url);
     // The same service without HTTP, to show what the transport adds.
     const service = createSearchService({
       index,
@@ -147,20 +145,7 @@ async function main(): Promise<void> {
     const serviceMs: number[] = [];
     const embedMs: number[] = [];
     try {
-      const postNode = (payload: string): Promise<{ status: number; text: string }> =>
-        new Promise((resolve, reject) => {
-          const req = request(
-            { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-            (res) => {
-              const parts: Buffer[] = [];
-              res.on('data', (b: Buffer) => parts.push(b));
-              res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString('utf8') }));
-              res.on('error', reject);
-            },
-          );
-          req.on('error', reject);
-          req.end(payload);
-        });
+      const postNode = client.post;
       const postFetch = async (payload: string): Promise<{ status: number; text: string }> => {
         const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload });
         return { status: res.status, text: await res.text() };
@@ -209,7 +194,7 @@ async function main(): Promise<void> {
         for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]?.();
       }
     } finally {
-      agent.destroy();
+      client.close();
       await api.close();
     }
     searchMs.sort((a, b) => a - b);

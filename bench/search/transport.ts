@@ -3,13 +3,12 @@
  *
  * Serves the real app (routes, middleware, validation, JSON) with a search service that answers at once with a
  * response of the size bench/search/main.ts gets (8 citations of 60 words, 5 projects), and times POST
- * /projects-documents/batch-search from a node:http client on one kept-alive connection, in three situations:
+ * /projects-documents/batch-search from a node:http client on one kept-alive connection (http-client.ts), in three situations:
  * back to back (a hot event loop), after the loop idled 12 ms (about one query embedding), and after a real query
  * embedding (USE lite, worker thread). The difference between the first and the others is the cost of waking an
  * idle event loop, which a search that waits for its embedding always pays, whatever the route does.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,6 +22,7 @@ import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { createMetadataService } from '../../src/services/metadata.js';
 import type { SearchResponse, SearchService } from '../../src/services/search.js';
+import { keepAliveJsonPoster } from './http-client.js';
 
 const i = process.argv.indexOf('--requests');
 const requests = i >= 0 ? Number(process.argv[i + 1]) : 500;
@@ -63,27 +63,16 @@ async function main(): Promise<void> {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });
   const { port } = server.address() as AddressInfo;
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const client = keepAliveJsonPoster(`http://127.0.0.1:${port}/projects-documents/batch-search`);
   const payload = JSON.stringify({ projectList: [1, 2, 3, 4, 5].map((p) => ({ project_id: p, registry: 'Verra' })), query: QUERY });
-  const post = (): Promise<number> =>
-    new Promise((resolve, reject) => {
-      const t0 = performance.now();
-      const req = request(
-        { host: '127.0.0.1', port, path: '/projects-documents/batch-search', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-        (res) => {
-          const parts: Buffer[] = [];
-          res.on('data', (b: Buffer) => parts.push(b));
-          res.on('end', () => {
-            JSON.parse(Buffer.concat(parts).toString('utf8'));
-            if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
-            else resolve(performance.now() - t0);
-          });
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(payload);
-    });
+  const post = async (): Promise<number> => {
+    const t0 = performance.now();
+    const res = await client.post(payload);
+    JSON.parse(res.text);
+    const ms = performance.now() - t0;
+    if (res.status !== 200) throw new Error(`status ${res.status}: ${res.text.slice(0, 300)}`);
+    return ms;
+  };
   const before: Record<string, () => Promise<unknown>> = {
     'back to back (hot event loop)': async () => undefined,
     'after 12 ms idle': () => new Promise((resolve) => setTimeout(resolve, 12)),
@@ -102,7 +91,7 @@ async function main(): Promise<void> {
       rows.push(`| ${name} | ${percentile(ms, 50).toFixed(2)} | ${percentile(ms, 90).toFixed(2)} | ${percentile(ms, 99).toFixed(2)} |`);
     }
   } finally {
-    agent.destroy();
+    client.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await embedder.close();
     await records.close();
