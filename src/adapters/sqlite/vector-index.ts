@@ -9,20 +9,6 @@ import { migrateSqlite, type SqliteDatabase, type SqliteMigration } from './data
 import { checkChunk, checkIndexIdentity, checkQueryVector, checkTopK } from '../vector-index-support.js';
 
 /**
- * Embedded vector index: chunks live in the shared SQLite file (WAL) next to records and document state.
- *
- * - Vectors are float32 BLOBs scored exactly with sqlite-vec's `vec_distance_cosine`, only over the rows of the
- *   requested (registry, project_id) pairs, found through the (registry, project_id, document_id) index. At a few
- *   thousand chunks per request this is faster than any approximate index, and approximate indexes lose recall
- *   under such filters.
- * - Full text is an FTS5 external-content table over `chunks`, kept in step by triggers in the same transactions,
- *   with three columns: the text (Porter stemming over unicode61), the chunk's context (document title and type,
- *   project; never cited) and a scope token per project, so a filtered text search intersects the query's postings
- *   with the requested projects' postings instead of ranking every chunk of the corpus. The triggers give FTS5 the
- *   old values of every deleted or replaced row, so BM25's statistics stay those of a fresh index however often
- *   documents are re-ingested.
- */
-/**
  * Calls `fn` for every chunk of the table as the migrations need it, in pages by rowid: better-sqlite3 cannot write
  * while a statement is being iterated, and .all() of a large index would hold every text at once.
  */
@@ -37,6 +23,20 @@ function forEachChunk(db: SqliteDatabase, fn: (row: ContextRow) => void): void {
   }
 }
 
+/**
+ * Embedded vector index: chunks live in the shared SQLite file (WAL) next to records and document state.
+ *
+ * - Vectors are float32 BLOBs scored exactly with sqlite-vec's `vec_distance_cosine`, only over the rows of the
+ *   requested (registry, project_id) pairs, found through the (registry, project_id, document_id) index. At a few
+ *   thousand chunks per request this is faster than any approximate index, and approximate indexes lose recall
+ *   under such filters.
+ * - Full text is an FTS5 external-content table over `chunks`, kept in step by triggers in the same transactions,
+ *   with three columns: the text (Porter stemming over unicode61), the chunk's context (document title and type,
+ *   project; never cited) and a scope token per project, so a filtered text search intersects the query's postings
+ *   with the requested projects' postings instead of ranking every chunk of the corpus. The triggers give FTS5 the
+ *   old values of every deleted or replaced row, so BM25's statistics stay those of a fresh index however often
+ *   documents are re-ingested.
+ */
 export const VECTOR_MIGRATIONS: readonly SqliteMigration[] = [
   {
     name: '0001-chunks',
