@@ -123,6 +123,21 @@ describe('SQLite vector index specifics', () => {
     chunk({ id: 'c', projectId: 1, documentId: 'doc-2', text: 'the buffer pool holds 20 percent of credits' }),
   ];
 
+  /** The scores of a fresh index holding just FINAL: what an index must rank like after any history of writes. */
+  async function freshScores(): Promise<[string, number][][]> {
+    const freshDir = tempDir();
+    const freshDb = openSqlite({ dataDir: freshDir });
+    try {
+      const fresh = await createSqliteVectorIndex({ db: freshDb });
+      await fresh.open(EMBEDDER);
+      await fresh.upsert(FINAL);
+      return await scores(fresh);
+    } finally {
+      freshDb.close();
+      rmSync(freshDir, { recursive: true, force: true });
+    }
+  }
+
   it('ranks after replacements and deletions exactly as a fresh index of the same chunks (BM25 statistics stay exact)', async () => {
     // Churn: every chunk replaced several times with longer text, and a whole document added then deleted.
     for (let round = 0; round < 3; round++) {
@@ -132,19 +147,9 @@ describe('SQLite vector index specifics', () => {
     }
     await index.upsert(FINAL);
 
-    const freshDir = tempDir();
-    const freshDb = openSqlite({ dataDir: freshDir });
-    try {
-      const fresh = await createSqliteVectorIndex({ db: freshDb });
-      await fresh.open(EMBEDDER);
-      await fresh.upsert(FINAL);
-      const want = await scores(fresh);
-      expect(want[0]?.length).toBeGreaterThan(0);
-      expect(await scores(index)).toEqual(want);
-    } finally {
-      freshDb.close();
-      rmSync(freshDir, { recursive: true, force: true });
-    }
+    const want = await freshScores();
+    expect(want[0]?.length).toBeGreaterThan(0);
+    expect(await scores(index)).toEqual(want);
     // FTS5's own check that the index matches the chunks table, token for token.
     expect(() => db.prepare("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('integrity-check', 1)").run()).not.toThrow();
   });
@@ -170,15 +175,7 @@ describe('SQLite vector index specifics', () => {
       const upgraded = await createSqliteVectorIndex({ db: old });
       await upgraded.open(EMBEDDER);
 
-      const freshDb = openSqlite({ dataDir: path.join(dir, 'fresh') });
-      try {
-        const fresh = await createSqliteVectorIndex({ db: freshDb });
-        await fresh.open(EMBEDDER);
-        await fresh.upsert(FINAL);
-        expect(await scores(upgraded)).toEqual(await scores(fresh));
-      } finally {
-        freshDb.close();
-      }
+      expect(await scores(upgraded)).toEqual(await freshScores());
       // The context still finds its chunk, and the upgraded table follows later writes.
       expect((await upgraded.searchText('validation report', [{ registry: 'Verra', projectId: 1 }], 5)).map((r) => r.id)).toContain('b');
       await upgraded.deleteDocument({ registry: 'Verra', projectId: 1 }, 'doc-2');
