@@ -229,10 +229,11 @@ describe('POST /projects-documents/batch-search: errors (CONTRACT 3)', () => {
 describe('batch search over a real HTTP connection: the answer stops when the client goes away', () => {
   /** A summariser that answers only when released, and records what happened to its abort signal. */
   function waitingSummarizer() {
-    const seen: { signal?: AbortSignal; aborted: Promise<void> } = { aborted: Promise.resolve() };
     let release: (text: string) => void = () => undefined;
     let abortedResolve: () => void = () => undefined;
-    seen.aborted = new Promise((resolve) => (abortedResolve = resolve));
+    const seen: { signal?: AbortSignal; aborted: Promise<void> } = {
+      aborted: new Promise((resolve) => (abortedResolve = resolve)),
+    };
     const summarizer: Summarizer = {
       model: 'waiting-llm',
       summarize: (_input, signal) =>
