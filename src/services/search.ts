@@ -101,8 +101,6 @@ export interface SearchServiceOptions {
   pageBonus?: number | null;
   /** Answer length budget in characters. @default 1200 */
   answerChars?: number;
-  /** Distinct candidates handed to the reranker (at least topK). @default 20 */
-  rerankWindow?: number;
 }
 
 export interface SearchService {
@@ -139,7 +137,6 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
   const rrfK = opts.rrfK ?? 10;
   const pageBonus = opts.pageBonus === undefined ? 0.2 : opts.pageBonus;
   const answerChars = opts.answerChars ?? 1200;
-  const rerankWindow = opts.rerankWindow ?? 20;
   if (pageBonus !== null && !(pageBonus >= 0 && pageBonus <= 1)) {
     throw new RangeError(`search pageBonus must be in [0, 1] or null, got ${pageBonus}`);
   }
@@ -193,8 +190,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       log.error({ dropped: fused.length - filtered.length }, 'vector index returned chunks of unrequested projects');
     }
     const ranked = demoteNavigation(pageBonus === null ? filtered : aggregateByPage(filtered, { bonus: pageBonus }));
-    // Only as many distinct passages as the reranker can use: the pairwise comparison is the costly part.
-    return collapseNearDuplicates(ranked, { limit: Math.max(topK, rerankWindow) });
+    // Only as many distinct passages as the reranker looks at (topK when it keeps the order): the pairwise
+    // comparison is the costly part.
+    return collapseNearDuplicates(ranked, { limit: Math.max(topK, opts.reranker.window) });
   }
 
   async function answer(query: string, citations: Citation[], signal?: AbortSignal): Promise<{ text: string; model: string }> {

@@ -1,3 +1,4 @@
+import type { Reranker } from '../../src/ports/reranker.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
 import { createLlmSummarizer } from '../../src/adapters/summarizers/llm.js';
@@ -244,6 +245,25 @@ describe('search service with an LLM summariser', () => {
     // Without the clause the excluded project's words count, and its page comes first.
     const plain = await ask('What is the permanence period of the Fonthill Farms project or Botany Farm?');
     expect(plain.citations[0]?.documentTitle).toBe('REGEN_botany_farm_project_plan.pdf');
+  });
+
+  it("hands the reranker as many distinct candidates as its window asks (topK when it keeps the order)", async () => {
+    const seen: number[] = [];
+    const recording = (window: number): Reranker => ({
+      id: `recording-${window}`,
+      window,
+      async rerank(_query, candidates, topK) {
+        seen.push(candidates.length);
+        return [...candidates].reverse().slice(0, topK);
+      },
+    });
+    const projects = [asRequested(A), asRequested(B)];
+    const query = 'planting density trees per hectare crediting period';
+    const wide = await service({ reranker: recording(6) }).search({ projects, query, topK: 2 });
+    const narrow = await service({ reranker: recording(0) }).search({ projects, query, topK: 2 });
+    expect(seen).toEqual([6, 2]);
+    // What it returns is what is cited: the reversed window of six differs from the reversed top two.
+    expect(wide.citations.map((c) => c.text)).not.toEqual(narrow.citations.map((c) => c.text));
   });
 
   it('reports the model name and removes markers that refer to no citation', async () => {

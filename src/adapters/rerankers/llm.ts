@@ -38,6 +38,7 @@ export function createLlmReranker(opts: LlmRerankerOptions): Reranker {
   const passageChars = opts.passageChars ?? 700;
   return {
     id: `llm:${opts.chat.model}`,
+    window,
     async rerank(query: string, candidates: ScoredChunk[], topK: number): Promise<ScoredChunk[]> {
       const shown = candidates.slice(0, window);
       if (shown.length <= 1) return candidates.slice(0, topK);

@@ -4,6 +4,7 @@ import type { Reranker } from '../../ports/reranker.js';
 export function createPassThroughReranker(): Reranker {
   return {
     id: 'none',
+    window: 0,
     async rerank(_query, candidates, topK) {
       return candidates.slice(0, Math.max(0, topK));
     },
