@@ -108,27 +108,62 @@ export interface DedupeOptions {
   limit?: number;
 }
 
-/** Lower-cased word trigrams; short texts fall back to their words so they can still be compared. */
-function shingles(text: string): Set<string> {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const out = new Set<string>();
-  if (words.length < 3) {
-    for (const w of words) out.add(w);
-    return out;
-  }
-  for (let i = 0; i + 2 < words.length; i++) out.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
-  return out;
+/** FNV-1a hash of a word, 32 bits. */
+function hashWord(word: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
-/** Jaccard similarity of two sets; 0 without computing when their sizes alone keep it below `atLeast`. */
-function jaccard(a: Set<string>, b: Set<string>, atLeast = 0): number {
-  if (a.size === 0 || b.size === 0) return 0;
+/** An ordered combination of three word hashes (murmur3's finaliser between steps). */
+function hashTrigram(a: number, b: number, c: number): number {
+  let h = Math.imul(a ^ (a >>> 16), 0x85ebca6b) ^ b;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ c;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  return (h ^ (h >>> 13)) >>> 0;
+}
+
+/**
+ * Lower-cased word trigrams as sorted distinct 32-bit hashes; short texts fall back to their words so they can still
+ * be compared. Integers instead of strings make building and comparing the sets several times cheaper (they are
+ * built for every candidate of every search). A collision between two different trigrams, about one in 10^5 pairs
+ * of passages, can only add one shared element to their similarity.
+ */
+function shingles(text: string): Uint32Array {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const hashes = words.map(hashWord);
+  let out: Uint32Array;
+  if (words.length < 3) {
+    out = Uint32Array.from(hashes);
+  } else {
+    out = new Uint32Array(words.length - 2);
+    for (let i = 0; i + 2 < words.length; i++) {
+      out[i] = hashTrigram(hashes[i] as number, hashes[i + 1] as number, hashes[i + 2] as number);
+    }
+  }
+  out.sort();
+  let n = 0;
+  for (let i = 0; i < out.length; i++) if (n === 0 || out[i] !== out[n - 1]) out[n++] = out[i] as number;
+  return out.subarray(0, n);
+}
+
+/** Jaccard similarity of two sorted sets; 0 without computing when their sizes alone keep it below `atLeast`. */
+function jaccard(a: Uint32Array, b: Uint32Array, atLeast = 0): number {
+  if (a.length === 0 || b.length === 0) return 0;
   // |A n B| / |A u B| <= min / max: most candidate pairs differ in size too much to be near-duplicates.
-  if (Math.min(a.size, b.size) / Math.max(a.size, b.size) < atLeast) return 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  if (Math.min(a.length, b.length) / Math.max(a.length, b.length) < atLeast) return 0;
   let inter = 0;
-  for (const s of small) if (large.has(s)) inter++;
-  return inter / (a.size + b.size - inter);
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const x = a[i] as number;
+    const y = b[j] as number;
+    if (x === y) {
+      inter++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return inter / (a.length + b.length - inter);
 }
 
 function overlapShare(a: ScoredChunk, b: ScoredChunk): number {
@@ -150,7 +185,7 @@ export function collapseNearDuplicates<T extends ScoredChunk>(ranked: T[], opts:
   const overlapRatio = opts.overlapRatio ?? 0.5;
   const textSimilarity = opts.textSimilarity ?? 0.8;
   const limit = opts.limit ?? Number.POSITIVE_INFINITY;
-  const kept: { chunk: T; shingles: Set<string> }[] = [];
+  const kept: { chunk: T; shingles: Uint32Array }[] = [];
   for (const chunk of ranked) {
     if (kept.length >= limit) break;
     const sh = shingles(chunk.text);
