@@ -22,14 +22,15 @@ export function isQueryStopword(word: string): boolean {
   return STOPWORDS.has(word);
 }
 
-/** A word keeps internal punctuation only when it joins letters/digits: `AR-AM0001`, `5,35,052`, `AMS-III.AU`. */
+/**
+ * A word is a whitespace-separated run trimmed of punctuation at both ends; it keeps internal punctuation only where
+ * that joins letters/digits: `AR-AM0001`, `5,35,052`, `AMS-III.AU`. One pass of one expression (a run from its first
+ * to its last letter or digit), as this runs over every sentence of every cited passage.
+ */
+const WORD = /[\p{L}\p{N}](?:\S*[\p{L}\p{N}])?/gu;
+
 export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.normalize('NFKC').split(/\s+/u)) {
-    const word = raw.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-    if (word.length > 0) out.push(word);
-  }
-  return out;
+  return text.normalize('NFKC').match(WORD) ?? [];
 }
 
 /** Words that discriminate, in order, without duplicates (case-insensitive). Falls back to all words if none are left. */
@@ -80,7 +81,8 @@ export function normalizedTerms(text: string): string[] {
   for (const w of tokenize(text)) {
     const lower = w.toLowerCase();
     if (STOPWORDS.has(lower)) continue;
-    if (/[\p{N}]/u.test(lower) || /[^\p{L}]/u.test(lower)) {
+    // Anything but letters (digits included) is a code or a number.
+    if (/[^\p{L}]/u.test(lower)) {
       out.push(lower);
       continue;
     }

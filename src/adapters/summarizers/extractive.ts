@@ -21,6 +21,8 @@ interface Sentence {
 }
 
 const DEFAULT_MAX_CHARS = 1200;
+/** Fragments (page numbers, headers) have fewer letters; the test stops at the twelfth. */
+const AT_LEAST_12_LETTERS = /(?:\P{L}*\p{L}){12}/u;
 /** A sentence is relevant when its question-word weight is at least this share of the best sentence's. */
 const RELEVANT_SHARE = 0.35;
 
@@ -79,7 +81,7 @@ export function extractiveAnswer(
     splitSentences(stripBrackets(p.text)).forEach((raw, position) => {
       const text = cut(raw, maxSentenceChars);
       // Fragments (page numbers, headers) carry no answer.
-      if ((text.match(/\p{L}/gu) ?? []).length < 12) return;
+      if (!AT_LEAST_12_LETTERS.test(text)) return;
       sentences.push({ passageId: p.id, passageRank: rank, position, text, terms: new Set(normalizedTerms(text)) });
     });
   });
