@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { MetadataService } from '../services/metadata.js';
-import type { SearchService } from '../services/search.js';
+import type { PreparedQuery, SearchService } from '../services/search.js';
 
 /** Per-request values set by the request-context middleware; every handler can rely on them. */
 export interface AppVariables {
@@ -9,6 +9,8 @@ export interface AppVariables {
   logger: Logger;
   /** Which configured API key the request presented (`key1`, `key2`, ...), once auth has accepted it. */
   apiKeyId?: string;
+  /** The batch-search question whose embedding was started while the request was validated. */
+  preparedQuery?: PreparedQuery;
 }
 
 export interface AppEnv {

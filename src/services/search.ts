@@ -29,6 +29,15 @@ export interface SearchRequest {
   /** @default 'hybrid' */
   mode?: SearchMode;
   signal?: AbortSignal;
+  /** From SearchService.prepare; used when it is for this query (after trimming), else a new embedding is made. */
+  prepared?: PreparedQuery;
+}
+
+/** A question whose embedding has been started (SearchService.prepare). */
+export interface PreparedQuery {
+  /** The question as it will be searched (trimmed). */
+  readonly query: string;
+  readonly embedding: Promise<Float32Array[]>;
 }
 
 export interface Citation {
@@ -105,6 +114,12 @@ export interface SearchServiceOptions {
 
 export interface SearchService {
   search(request: SearchRequest): Promise<SearchResponse>;
+  /**
+   * Starts embedding a question that a search will follow shortly, and returns it for SearchRequest.prepared: the
+   * HTTP route calls it as soon as the body is parsed, so the slowest step runs while the request is validated.
+   * Undefined for a question search() would refuse, and for text-only searches.
+   */
+  prepare?(query: string, mode?: SearchMode): PreparedQuery | undefined;
 }
 
 /**
@@ -145,6 +160,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
   }
   const log = opts.logger;
 
+  /** The query embedding. Exclusion clauses ("(not Botany Farm)") are dropped: an embedding of them points at what is not wanted. */
+  const embedQuery = (query: string): Promise<Float32Array[]> => opts.embedder.embed([withoutExclusions(query)], 'query');
+
   async function retrieve(
     query: string,
     refs: ProjectRef[],
@@ -161,7 +179,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       );
     }
     if (mode !== 'text') {
-      const vector = (queryVector ?? opts.embedder.embed([withoutExclusions(query)], 'query')).then(([v]) => {
+      const vector = (queryVector ?? embedQuery(query)).then(([v]) => {
         if (!v) throw new Error(`embedder ${opts.embedder.id} returned no vector for the query`);
         return v;
       });
@@ -223,6 +241,16 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
   }
 
   return {
+    prepare(question: string, mode: SearchMode = 'hybrid'): PreparedQuery | undefined {
+      if (mode === 'text' || typeof question !== 'string') return undefined;
+      const query = question.trim();
+      if (query === '' || query.length > maxQueryChars || !/[\p{L}\p{N}]/u.test(query)) return undefined;
+      const embedding = embedQuery(query);
+      // A failure surfaces in the search that uses it (or nowhere, if validation then refused the request).
+      embedding.catch(() => undefined);
+      return { query, embedding };
+    },
+
     async search(request: SearchRequest): Promise<SearchResponse> {
       const query = request.query.trim();
       if (query === '') throw new AppError('invalid_request', 'query must not be empty', { details: [{ path: 'query', message: 'empty' }] });
@@ -252,9 +280,10 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         projects.push(p);
       }
       const refs: ProjectRef[] = projects.map((p) => ({ registry: p.registry, projectId: p.projectId }));
-      // The query embedding is the slowest step and needs nothing else: start it before the store lookups.
-      // Exclusion clauses ("(not Botany Farm)") are dropped: an embedding of them points at what is not wanted.
-      const queryVector = mode === 'text' ? null : opts.embedder.embed([withoutExclusions(query)], 'query');
+      // The query embedding is the slowest step and needs nothing else: start it (or take the one prepare() started)
+      // before the store lookups.
+      const queryVector =
+        mode === 'text' ? null : request.prepared?.query === query ? request.prepared.embedding : embedQuery(query);
       // Observed here so an early return (nothing indexed) or a store failure leaves no unhandled rejection.
       queryVector?.catch(() => undefined);
       const [counts, known] = await Promise.all([

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js';
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
 import { createLogger } from '../../src/logger.js';
-import { createSearchService } from '../../src/services/search.js';
+import { createSearchService, type SearchServiceOptions } from '../../src/services/search.js';
+import type { Embedder } from '../../src/ports/embedder.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
 import { BATCH_SEARCH_ALIAS_PATH, BATCH_SEARCH_PATH } from '../../src/http/routes/batch-search.js';
 import { createSearchFixture, type SearchFixture } from '../services/support/fixtures.js';
@@ -19,8 +20,8 @@ let broken: SearchFixture;
 let tBroken: TestApp;
 let tNoSearch: TestApp;
 
-function searchOver(f: SearchFixture) {
-  return createSearchService({
+function serviceOptions(f: SearchFixture): SearchServiceOptions {
+  return {
     index: f.index,
     embedder: f.embedder,
     documents: f.states,
@@ -28,7 +29,11 @@ function searchOver(f: SearchFixture) {
     fallbackSummarizer: createExtractiveSummarizer(),
     reranker: createPassThroughReranker(),
     logger,
-  });
+  };
+}
+
+function searchOver(f: SearchFixture) {
+  return createSearchService(serviceOptions(f));
 }
 
 beforeAll(async () => {
@@ -69,6 +74,27 @@ afterAll(async () => {
 const search = (body: unknown, path = BATCH_SEARCH_PATH) => postJson(t.app, path, body);
 
 describe('POST /projects-documents/batch-search', () => {
+  it('starts embedding the question before validation, and the search uses that embedding', async () => {
+    const embedded: string[] = [];
+    const counting: Embedder = { ...fx.embedder, embed: (texts, kind) => (embedded.push(...texts), fx.embedder.embed(texts, kind)) };
+    const app = await createTestApp({}, (d) => ({ ...d, search: createSearchService({ ...serviceOptions(fx), embedder: counting }) }));
+    try {
+      const ok = await postJson(app.app, BATCH_SEARCH_PATH, { projectList: [{ project_id: 5533, registry: 'Verra' }], query: 'crediting period?' });
+      expect(ok.status).toBe(200);
+      expect(embedded).toEqual(['crediting period?']);
+      // Started before validation: a request refused for another field has had its question embedded already.
+      const refused = await postJson(app.app, BATCH_SEARCH_PATH, { projectList: [{ project_id: 5533, registry: 'Verra' }], query: 'where?', topK: 0 });
+      expect(refused.status).toBe(400);
+      expect(embedded).toEqual(['crediting period?', 'where?']);
+      // Text-only searches embed nothing; an unparseable body never reaches the embedder.
+      await postJson(app.app, BATCH_SEARCH_PATH, { projectList: [{ project_id: 5533, registry: 'Verra' }], query: 'crediting period?', mode: 'text' });
+      await postJson(app.app, BATCH_SEARCH_PATH, '{"query": "crediting period?", ');
+      expect(embedded).toHaveLength(2);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('answers with the CONTRACT shape: answer, citations, answerModel, projects', async () => {
     const res = await search({
       projectList: [

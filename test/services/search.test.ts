@@ -1,3 +1,4 @@
+import type { Embedder } from '../../src/ports/embedder.js';
 import type { Reranker } from '../../src/ports/reranker.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
@@ -264,6 +265,25 @@ describe('search service with an LLM summariser', () => {
     expect(seen).toEqual([6, 2]);
     // What it returns is what is cited: the reversed window of six differs from the reversed top two.
     expect(wide.citations.map((c) => c.text)).not.toEqual(narrow.citations.map((c) => c.text));
+  });
+
+  it('uses the embedding prepare() started for its question, and only for that question', async () => {
+    const embedded: string[] = [];
+    const counting: Embedder = { ...fx.embedder, embed: (texts, kind) => (embedded.push(...texts), fx.embedder.embed(texts, kind)) };
+    const s = service({ embedder: counting });
+    const projects = [asRequested(A)];
+    const prepared = s.prepare?.('  What is the crediting period?  ');
+    expect(prepared?.query).toBe('What is the crediting period?');
+    const withPrepared = await s.search({ projects, query: 'What is the crediting period?', prepared });
+    expect(embedded).toEqual(['What is the crediting period?']);
+    expect(withPrepared.citations).toEqual((await service().search({ projects, query: 'What is the crediting period?' })).citations);
+    // Handed to a search for another question, it is not used.
+    await s.search({ projects, query: 'Where is the project?', prepared });
+    expect(embedded).toEqual(['What is the crediting period?', 'Where is the project?']);
+    // Questions search() refuses, and text-only searches, are not embedded.
+    for (const q of ['', '   ', '?!', 'x'.repeat(2001)]) expect(s.prepare?.(q)).toBeUndefined();
+    expect(s.prepare?.('What is the crediting period?', 'text')).toBeUndefined();
+    expect(embedded).toHaveLength(2);
   });
 
   it('reports the model name and removes markers that refer to no citation', async () => {

@@ -1,6 +1,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../../errors.js';
 import { SEARCH_MODES } from '../../services/search.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -118,6 +118,25 @@ function clientGone(c: Context<AppEnv>): AbortSignal {
   return controller.signal;
 }
 
+/**
+ * Starts embedding the question as soon as the body is parsed, while the request is validated (the embedding is the
+ * slowest step of a search; SearchService.prepare). Runs after auth and the rate limit, so only accepted clients
+ * cause embeddings; a request that then fails validation leaves only that embedding behind.
+ */
+function startQueryEmbedding(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async function startQueryEmbeddingMiddleware(c, next) {
+    const body: unknown = await c.req.json();
+    if (deps.search?.prepare && typeof body === 'object' && body !== null) {
+      const { query, mode } = body as { query?: unknown; mode?: unknown };
+      if (typeof query === 'string' && (mode === undefined || mode === 'hybrid' || mode === 'vector')) {
+        const prepared = deps.search.prepare(query, mode);
+        if (prepared) c.set('preparedQuery', prepared);
+      }
+    }
+    return next();
+  };
+}
+
 /** POST /projects-documents/batch-search (SPEC 4.3) and its alias: cited passages and a summarised answer. */
 export function registerBatchSearch(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const { config } = deps;
@@ -140,7 +159,7 @@ export function registerBatchSearch(app: OpenAPIHono<AppEnv>, deps: AppDeps): vo
         `At most ${config.MAX_BATCH_PROJECTS} projects and ${config.MAX_BODY_BYTES} bytes per request (more is a 413); ` +
         `topK default ${config.SEARCH_DEFAULT_TOP_K}, at most ${config.SEARCH_MAX_TOP_K}. One id under two registries ` +
         'is a 400 `ambiguous_project_id`.',
-      middleware: jsonBody({ maxBytes: config.MAX_BODY_BYTES }),
+      middleware: [...jsonBody({ maxBytes: config.MAX_BODY_BYTES }), startQueryEmbedding(deps)],
       request: {
         body: { required: true, content: { 'application/json': { schema: batchSearchRequestSchema(config) } } },
       },
@@ -164,6 +183,7 @@ export function registerBatchSearch(app: OpenAPIHono<AppEnv>, deps: AppDeps): vo
         ...(body.topK !== undefined ? { topK: body.topK } : {}),
         ...(body.mode !== undefined ? { mode: body.mode } : {}),
         signal: clientGone(c),
+        prepared: c.get('preparedQuery'),
       });
       return c.json(result, 200);
     });
