@@ -50,12 +50,7 @@ export interface VectorIndex {
   upsert(chunks: ChunkWithVector[]): Promise<void>;
   /** Removes every chunk of one document of one project. */
   deleteDocument(ref: ProjectRef, documentId: string): Promise<void>;
-  /**
-   * Exact cosine search over the chunks of `projects`, best first. `query` may be a promise of the vector while the
-   * query is still being embedded: an adapter can read the requested projects' vectors meanwhile, so that only the
-   * scoring waits for the embedder (a rejected promise rejects the search).
-   */
-  searchVector(query: Float32Array | Promise<Float32Array>, projects: ProjectRef[], topK: number): Promise<ScoredChunk[]>;
+  searchVector(query: Float32Array, projects: ProjectRef[], topK: number): Promise<ScoredChunk[]>;
   /** Full-text search; codes such as VM0007 or AR-AM0001 and numbers match exactly. */
   searchText(query: string, projects: ProjectRef[], topK: number): Promise<ScoredChunk[]>;
   /** Chunk ids of one document (for idempotence checks and tests). */

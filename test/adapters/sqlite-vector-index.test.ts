@@ -7,8 +7,7 @@ import { migrateSqlite, openSqlite, type SqliteDatabase } from '../../src/adapte
 import { VECTOR_MIGRATIONS, createSqliteVectorIndex, ftsTextExpression, scopeToken } from '../../src/adapters/sqlite/vector-index.js';
 import { EmbedderMismatchError } from '../../src/errors.js';
 import type { ChunkWithVector, VectorIndex } from '../../src/ports/vector-index.js';
-import { EMBEDDER, axis, chunk, randomUnitVector, vectorIndexContract, type VectorIndexStore } from '../contract/vector-index.contract.js';
-import { rng } from '../support/rng.js';
+import { EMBEDDER, axis, chunk, vectorIndexContract, type VectorIndexStore } from '../contract/vector-index.contract.js';
 import { repoRoot } from '../support/corpus.js';
 import { indexedContext } from '../../src/adapters/full-text/chunk-context.js';
 
@@ -25,23 +24,6 @@ vectorIndexContract('SQLite + sqlite-vec + FTS5', async (): Promise<VectorIndexS
       const db = openSqlite({ dataDir: dir });
       dbs.push(db);
       return createSqliteVectorIndex({ db, ...opts });
-    },
-    async dispose() {
-      for (const db of dbs) db.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
-
-// The same contract with every vector search over the prefetch budget: scored by sqlite-vec, streaming.
-vectorIndexContract('SQLite, vectors scored by sqlite-vec (candidates over the prefetch budget)', async (): Promise<VectorIndexStore> => {
-  const dir = tempDir();
-  const dbs: SqliteDatabase[] = [];
-  return {
-    async connect(opts) {
-      const db = openSqlite({ dataDir: dir });
-      dbs.push(db);
-      return createSqliteVectorIndex({ db, ...opts, prefetchBytes: 0 });
     },
     async dispose() {
       for (const db of dbs) db.close();
@@ -236,50 +218,6 @@ describe('SQLite vector index specifics', () => {
       EmbedderMismatchError,
     );
     await expect(index.upsert([chunk({ id: 'b', projectId: 1 })])).rejects.toThrow(/re-index/);
-  });
-
-  it('scores a promised query vector like the vector itself, on both paths (prefetched in memory, sqlite-vec)', async () => {
-    const rand = rng(11);
-    const all = Array.from({ length: 90 }, (_, i) =>
-      chunk({ id: `c${i}`, projectId: 1 + (i % 3), vector: randomUnitVector(rand) }),
-    );
-    // A zero vector shares no direction with any query: 0 on both paths (sqlite-vec alone says NULL).
-    all.push(chunk({ id: 'zero', projectId: 1, vector: new Float32Array(EMBEDDER.dimensions) }));
-    await index.upsert(all);
-    const streaming = await createSqliteVectorIndex({ db, prefetchBytes: 0 });
-    await streaming.open(EMBEDDER);
-    const projects = [{ registry: 'Verra', projectId: 1 }, { registry: 'Verra', projectId: 3 }];
-    for (let q = 0; q < 4; q++) {
-      const query = randomUnitVector(rand);
-      const direct = await streaming.searchVector(query, projects, 61);
-      expect(direct).toHaveLength(61);
-      for (const got of [await index.searchVector(query, projects, 61), await index.searchVector(Promise.resolve(query), projects, 61)]) {
-        expect(got.map((c) => c.id)).toEqual(direct.map((c) => c.id));
-        got.forEach((c, i) => expect(c.score).toBeCloseTo(direct[i]?.score ?? NaN, 5));
-      }
-      expect(direct.find((c) => c.id === 'zero')?.score).toBe(0);
-    }
-  });
-
-  it('reads the candidates before a promised vector arrives: later writes are not seen, later deletes not cited', async () => {
-    await index.upsert([
-      chunk({ id: 'early', projectId: 1, documentId: 'd1', vector: axis(0) }),
-      chunk({ id: 'gone', projectId: 1, documentId: 'd2', vector: axis(0) }),
-    ]);
-    let resolve: (v: Float32Array) => void = () => undefined;
-    const vector = new Promise<Float32Array>((r) => (resolve = r));
-    const pending = index.searchVector(vector, [{ registry: 'Verra', projectId: 1 }], 10);
-    await index.upsert([chunk({ id: 'late', projectId: 1, documentId: 'd3', vector: axis(0) })]);
-    await index.deleteDocument({ registry: 'Verra', projectId: 1 }, 'd2');
-    resolve(axis(0));
-    expect((await pending).map((c) => c.id)).toEqual(['early']);
-  });
-
-  it('rejects as the promised vector does, and checks its dimensions', async () => {
-    await index.upsert([chunk({ id: 'a', projectId: 1, vector: axis(0) })]);
-    const projects = [{ registry: 'Verra', projectId: 1 }];
-    await expect(index.searchVector(Promise.reject(new Error('embedder down')), projects, 3)).rejects.toThrow('embedder down');
-    await expect(index.searchVector(Promise.resolve(new Float32Array(3)), projects, 3)).rejects.toThrow(/dimensions, got 3/);
   });
 
   it('fails clearly when used before open() or after close()', async () => {

@@ -279,13 +279,11 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
     async searchVector(query, projects, topK) {
       const { dimensions } = opened();
       checkTopK(topK);
-      // Qdrant scores on the server, so there is nothing to prepare while a promised vector is being computed.
-      const vector = await query;
-      checkQueryVector(vector, dimensions);
+      checkQueryVector(query, dimensions);
       if (projects.length === 0 || topK === 0) return [];
       const res = await call('vector search', () =>
         client.query(collection, {
-          query: Array.from(vector),
+          query: Array.from(query),
           using: DENSE_VECTOR,
           filter: projectsFilter(projects),
           limit: topK,

@@ -26,11 +26,10 @@ function forEachChunk(db: SqliteDatabase, fn: (row: ContextRow) => void): void {
 /**
  * Embedded vector index: chunks live in the shared SQLite file (WAL) next to records and document state.
  *
- * - Vectors are float32 BLOBs scored exactly, only over the rows of the requested (registry, project_id) pairs,
- *   found through the (registry, project_id, document_id) index. At a few thousand chunks per request this is
- *   faster than any approximate index, and approximate indexes lose recall under such filters. A search reads those
- *   rows' vectors while its query is still embedding and scores them in JavaScript once the vector arrives; a
- *   candidate set larger than the prefetch budget is scored by sqlite-vec's `vec_distance_cosine` instead, streaming.
+ * - Vectors are float32 BLOBs scored exactly with sqlite-vec's `vec_distance_cosine`, only over the rows of the
+ *   requested (registry, project_id) pairs, found through the (registry, project_id, document_id) index. At a few
+ *   thousand chunks per request this is faster than any approximate index, and approximate indexes lose recall
+ *   under such filters.
  * - Full text is an FTS5 external-content table over `chunks`, kept in step by triggers in the same transactions,
  *   with three columns: the text (Porter stemming over unicode61), the chunk's context (document title and type,
  *   project; never cited) and a scope token per project, so a filtered text search intersects the query's postings
@@ -152,51 +151,6 @@ export interface SqliteVectorIndexOptions {
   reindex?: boolean;
   /** BM25 weight of the context column (see indexedContext) relative to the chunk text. @default CONTEXT_WEIGHT */
   contextWeight?: number;
-  /**
-   * Largest candidate set, in bytes of vectors, that a vector search reads into memory while its query vector is still
-   * being computed (then scores in JavaScript, taking the read off the critical path). Larger sets are scored by
-   * sqlite-vec once the vector is known, streaming, with memory bounded by topK. @default PREFETCH_BYTES (32 MiB)
-   */
-  prefetchBytes?: number;
-}
-
-/** Default SqliteVectorIndexOptions.prefetchBytes: 16k chunks at 512 dimensions, 5k at 1,536. */
-export const PREFETCH_BYTES = 32 * 1024 * 1024;
-
-/** The requested projects' vectors, read before the query vector exists. */
-interface Candidates {
-  rowids: number[];
-  ids: string[];
-  /** Row-major, one vector of `dimensions` per candidate. */
-  matrix: Float32Array;
-  norms: Float64Array;
-}
-
-/**
- * Cosine similarity of `query` with every candidate (0 where either vector is zero, as no direction is shared), and
- * the indexes of the best `topK`, ordered by score and then chunk id like the SQL query.
- */
-export function topCosine(c: Candidates, query: Float32Array, topK: number): { index: number; score: number }[] {
-  const d = query.length;
-  let qq = 0;
-  for (let k = 0; k < d; k++) qq += (query[k] as number) * (query[k] as number);
-  const qn = Math.sqrt(qq);
-  const n = c.ids.length;
-  const scores = new Float64Array(n);
-  const m = c.matrix;
-  for (let r = 0; r < n; r++) {
-    const o = r * d;
-    let dot = 0;
-    for (let k = 0; k < d; k++) dot += (m[o + k] as number) * (query[k] as number);
-    const denom = qn * (c.norms[r] as number);
-    scores[r] = denom > 0 ? dot / denom : 0;
-  }
-  // Everything at or above the topK-th best score, then an exact order (ties by id) of those few.
-  const threshold = n <= topK ? -Infinity : (Float64Array.from(scores).sort()[n - topK] as number);
-  const best: { index: number; score: number }[] = [];
-  for (let r = 0; r < n; r++) if ((scores[r] as number) >= threshold) best.push({ index: r, score: scores[r] as number });
-  best.sort((a, b) => b.score - a.score || ((c.ids[a.index] as string) < (c.ids[b.index] as string) ? -1 : 1));
-  return best.slice(0, topK);
 }
 
 interface ChunkRow {
@@ -270,8 +224,6 @@ const META_KEY = 'embedder';
 export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): Promise<VectorIndex> {
   const { db } = opts;
   const contextWeight = opts.contextWeight ?? CONTEXT_WEIGHT;
-  const prefetchBytes = opts.prefetchBytes ?? PREFETCH_BYTES;
-  if (!(prefetchBytes >= 0)) throw new RangeError(`prefetchBytes must be >= 0, got ${prefetchBytes}`);
   if (!(contextWeight >= 0 && Number.isFinite(contextWeight))) {
     throw new RangeError(`contextWeight must be a finite number >= 0, got ${contextWeight}`);
   }
@@ -296,12 +248,11 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
     'SELECT count(*) AS n FROM chunks WHERE registry = ? AND project_id = ?',
   );
   // json_each drives the join, so only the requested projects' rows are read and scored (exact, not approximate).
-  // A zero vector shares no direction: sqlite-vec's NULL becomes 0, as in topCosine.
   // Two phases: rank (rowid, id, score) first, then read the wide columns of the top K only, so the sorter never
   // holds the text of every candidate.
   const vectorSearch = db.prepare<[Buffer, string, number], ChunkRow>(`
     WITH top AS (
-      SELECT c.rowid AS rid, c.id AS cid, coalesce(1.0 - vec_distance_cosine(c.embedding, ?), 0.0) AS score
+      SELECT c.rowid AS rid, c.id AS cid, 1.0 - vec_distance_cosine(c.embedding, ?) AS score
       FROM json_each(?) AS j
       CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1
       ORDER BY score DESC, cid
@@ -309,17 +260,6 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
     SELECT ${CHUNK_COLUMNS}, top.score AS score
     FROM top JOIN chunks AS c ON c.rowid = top.rid
     ORDER BY top.score DESC, top.cid`);
-  // The same rows for prefetching (vectors only), their number first, and the wide columns of the best few by rowid.
-  const candidateCount = db.prepare<[string], { n: number }>(`
-    SELECT count(*) AS n FROM json_each(?) AS j
-    CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1`);
-  const candidateVectors = db
-    .prepare<[string], [number, string, Buffer]>(`
-      SELECT c.rowid, c.id, c.embedding FROM json_each(?) AS j
-      CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1`)
-    .raw(true);
-  const chunksByRowid = db.prepare<[string], Omit<ChunkRow, 'score'> & { rid: number }>(`
-    SELECT c.rowid AS rid, ${CHUNK_COLUMNS} FROM json_each(?) AS j JOIN chunks AS c ON c.rowid = j.value`);
   // The scope column narrows FTS5 to the requested projects; the join re-checks the exact pairs.
   const textSearch = db.prepare<[string, string, number], ChunkRow>(`
     WITH top AS (
@@ -355,36 +295,6 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       );
     }
     return mine;
-  };
-
-  /** The requested projects' vectors and norms, or null when they exceed the prefetch budget. */
-  const readCandidates = (pairs: string, dimensions: number): Candidates | null => {
-    const width = dimensions * 4;
-    if ((candidateCount.get(pairs)?.n ?? 0) * width > prefetchBytes) return null;
-    const rows = candidateVectors.all(pairs);
-    const matrix = new Float32Array(rows.length * dimensions);
-    const bytes = Buffer.from(matrix.buffer);
-    const norms = new Float64Array(rows.length);
-    rows.forEach(([, id, blob], r) => {
-      if (blob.length !== width) throw new Error(`chunk ${id} has a vector of ${blob.length / 4} dimensions, not ${dimensions}`);
-      blob.copy(bytes, r * width);
-      let sq = 0;
-      for (let k = r * dimensions; k < (r + 1) * dimensions; k++) sq += (matrix[k] as number) * (matrix[k] as number);
-      norms[r] = Math.sqrt(sq);
-    });
-    return { rowids: rows.map((row) => row[0]), ids: rows.map((row) => row[1]), matrix, norms };
-  };
-
-  const scoreCandidates = (c: Candidates, query: Float32Array, topK: number): ScoredChunk[] => {
-    const best = topCosine(c, query, topK);
-    const rows = new Map(chunksByRowid.all(JSON.stringify(best.map((b) => c.rowids[b.index]))).map((r) => [r.rid, r]));
-    const out: ScoredChunk[] = [];
-    for (const b of best) {
-      // A row deleted since it was read (a re-ingest) is left out rather than cited with stale text.
-      const row = rows.get(c.rowids[b.index] as number);
-      if (row) out.push(toScored({ ...row, score: b.score }));
-    }
-    return out;
   };
 
   const upsertMany = db.transaction((chunks: ChunkWithVector[]) => {
@@ -453,18 +363,9 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
     async searchVector(query, projects, topK) {
       const { dimensions } = current();
       checkTopK(topK);
-      if (query instanceof Float32Array) checkQueryVector(query, dimensions);
-      const wanted = projects.length > 0 && topK > 0;
-      const pairs = pairsJson(projects);
-      // While the query is still embedding (a promise), the requested projects' vectors are read now, so that
-      // only the scoring waits for it.
-      const candidates = wanted ? readCandidates(pairs, dimensions) : null;
-      const vector = await query;
-      checkQueryVector(vector, dimensions);
-      if (!wanted) return [];
-      return candidates
-        ? scoreCandidates(candidates, vector, topK)
-        : vectorSearch.all(vectorBlob(vector), pairs, topK).map(toScored);
+      checkQueryVector(query, dimensions);
+      if (projects.length === 0 || topK === 0) return [];
+      return vectorSearch.all(vectorBlob(query), pairsJson(projects), topK).map(toScored);
     },
 
     async searchText(query, projects, topK) {
