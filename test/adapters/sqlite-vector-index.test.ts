@@ -220,6 +220,17 @@ describe('SQLite vector index specifics', () => {
     await expect(index.upsert([chunk({ id: 'b', projectId: 1 })])).rejects.toThrow(/re-index/);
   });
 
+  it('scores a zero vector 0 (sqlite-vec alone gives NULL), ranked by that score', async () => {
+    await index.upsert([
+      chunk({ id: 'zero', projectId: 1, vector: new Float32Array(EMBEDDER.dimensions) }),
+      chunk({ id: 'against', projectId: 1, vector: axis(1) }),
+    ]);
+    const query = new Float32Array(EMBEDDER.dimensions);
+    query[1] = -1;
+    const got = await index.searchVector(query, [{ registry: 'Verra', projectId: 1 }], 5);
+    expect(got.map((c) => [c.id, c.score])).toEqual([['zero', 0], ['against', -1]]);
+  });
+
   it('fails clearly when used before open() or after close()', async () => {
     const fresh = await createSqliteVectorIndex({ db });
     await expect(fresh.searchText('x', [{ registry: 'Verra', projectId: 1 }], 1)).rejects.toThrow(/call open/);

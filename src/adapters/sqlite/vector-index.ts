@@ -248,11 +248,12 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
     'SELECT count(*) AS n FROM chunks WHERE registry = ? AND project_id = ?',
   );
   // json_each drives the join, so only the requested projects' rows are read and scored (exact, not approximate).
+  // A zero vector shares no direction with the query: sqlite-vec says NULL, the score is 0.
   // Two phases: rank (rowid, id, score) first, then read the wide columns of the top K only, so the sorter never
   // holds the text of every candidate.
   const vectorSearch = db.prepare<[Buffer, string, number], ChunkRow>(`
     WITH top AS (
-      SELECT c.rowid AS rid, c.id AS cid, 1.0 - vec_distance_cosine(c.embedding, ?) AS score
+      SELECT c.rowid AS rid, c.id AS cid, coalesce(1.0 - vec_distance_cosine(c.embedding, ?), 0.0) AS score
       FROM json_each(?) AS j
       CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1
       ORDER BY score DESC, cid
