@@ -160,7 +160,10 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
   }
   const log = opts.logger;
 
-  /** The query embedding. Exclusion clauses ("(not Botany Farm)") are dropped: an embedding of them points at what is not wanted. */
+  /**
+   * The query embedding. Exclusion clauses ("(not Botany Farm)") are dropped: an embedding of them points at what is
+   * not wanted.
+   */
   const embedQuery = (query: string): Promise<Float32Array[]> => opts.embedder.embed([withoutExclusions(query)], 'query');
 
   async function retrieve(
