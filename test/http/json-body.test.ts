@@ -72,6 +72,19 @@ describe('JSON body on a Node server', () => {
     expect(res.body.error?.code).toBe('payload_too_large');
   });
 
+  it('a client that breaks off mid-body costs a 400 at most, never a 500 or an "unexpected error" log', async () => {
+    await new Promise<void>((resolve) => {
+      const req = request({ host: '127.0.0.1', port, path: PATH, method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+      req.on('error', () => resolve());
+      req.write('{"projectId": 55');
+      setTimeout(() => req.destroy(), 50);
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(t.logs.filter((l) => l.msg === 'unexpected error')).toEqual([]);
+    expect(t.logs.some((l) => l.msg === 'request' && (l as { status?: number }).status === 400)).toBe(true);
+    expect((await post(['{"projectId": 5533, "registry": "Verra"}'])).status).toBe(200);
+  });
+
   it('400 for a body that is not JSON, or empty', async () => {
     for (const pieces of [['{"projectId": ', '5533,'], []]) {
       const res = await post(pieces);

@@ -43,14 +43,18 @@ function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Buff
       done();
       reject(err);
     };
+    // A client that goes away mid-body may close the message without an error event.
+    const onClose = (): void => onError(new Error('the connection closed before the body ended'));
     const done = (): void => {
       incoming.off('data', onData);
       incoming.off('end', onEnd);
       incoming.off('error', onError);
+      incoming.off('close', onClose);
     };
     incoming.on('data', onData);
     incoming.on('end', onEnd);
     incoming.on('error', onError);
+    incoming.on('close', onClose);
   });
 }
 
@@ -83,7 +87,16 @@ function readJsonBody(maxBytes: number): MiddlewareHandler<AppEnv> {
     const declared = c.req.header('content-length');
     if (declared !== undefined && Number(declared) > maxBytes) throw tooLarge(maxBytes);
     const incoming = (c.env as Partial<HttpBindings> | undefined)?.incoming;
-    const bytes = incoming ? await readIncoming(incoming, maxBytes) : await readRequest(c.req.raw, maxBytes);
+    let bytes: Uint8Array;
+    try {
+      bytes = incoming ? await readIncoming(incoming, maxBytes) : await readRequest(c.req.raw, maxBytes);
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      // The client broke off the body: its fault, not the server's (a 400, not a 500 logged as unexpected).
+      throw new AppError('invalid_request', `the request body could not be read: ${err instanceof Error ? err.message : String(err)}`, {
+        details: [{ path: '', message: 'body not received completely' }],
+      });
+    }
     let value: unknown;
     try {
       value = JSON.parse(new TextDecoder().decode(bytes));
