@@ -246,7 +246,13 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       if (mode === 'text' || typeof question !== 'string') return undefined;
       const query = question.trim();
       if (query === '' || query.length > maxQueryChars || !/[\p{L}\p{N}]/u.test(query)) return undefined;
-      const embedding = embedQuery(query);
+      let embedding: Promise<Float32Array[]>;
+      try {
+        embedding = embedQuery(query);
+      } catch {
+        // An embedder that throws instead of rejecting: the search tries again and reports it as usual.
+        return undefined;
+      }
       // A failure surfaces in the search that uses it (or nowhere, if validation then refused the request).
       embedding.catch(() => undefined);
       return { query, embedding };

@@ -284,6 +284,9 @@ describe('search service with an LLM summariser', () => {
     for (const q of ['', '   ', '?!', 'x'.repeat(2001)]) expect(s.prepare?.(q)).toBeUndefined();
     expect(s.prepare?.('What is the crediting period?', 'text')).toBeUndefined();
     expect(embedded).toHaveLength(2);
+    // An embedder that throws at once (rather than rejecting) does not make prepare() throw.
+    const throwing: Embedder = { ...fx.embedder, embed: () => { throw new Error('model not loaded'); } };
+    expect(service({ embedder: throwing }).prepare?.('What is the crediting period?')).toBeUndefined();
   });
 
   it('reports the model name and removes markers that refer to no citation', async () => {
