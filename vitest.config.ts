@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { corpusAvailable, corpusDir } from './test/support/corpus.js';
 
 /**
  * Test files that read ../shared/corpus when they load or through the HTTP fixture's records (test/http/fixture.ts),
@@ -25,9 +23,7 @@ const CORPUS_FILES = [
   'test/ingest/records.test.ts',
 ];
 
-const root = path.dirname(fileURLToPath(import.meta.url));
-const corpusDir = process.env.CORPUS_DIR ?? path.resolve(root, '../shared/corpus');
-const corpusMissing = !existsSync(corpusDir);
+const corpusMissing = !corpusAvailable;
 if (corpusMissing) {
   const why = `the corpus is not at ${corpusDir} (clone the repository beside shared/, or set CORPUS_DIR)`;
   if (process.env.REQUIRE_SERVICES === '1') throw new Error(`${why}; required by REQUIRE_SERVICES=1`);
