@@ -241,11 +241,21 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     return { text: validated.text, model };
   }
 
+  /** Why search() refuses a (trimmed) question, or null; prepare() skips the same questions. */
+  function queryProblem(query: string): { message: string; detail: string } | null {
+    if (query === '') return { message: 'query must not be empty', detail: 'empty' };
+    if (!/[\p{L}\p{N}]/u.test(query)) return { message: 'query must contain a word', detail: 'no letter or digit' };
+    if (query.length > maxQueryChars) {
+      return { message: `query is longer than ${maxQueryChars} characters (got ${query.length})`, detail: `at most ${maxQueryChars} characters` };
+    }
+    return null;
+  }
+
   return {
     prepare(question: string, mode: SearchMode = 'hybrid'): PreparedQuery | undefined {
       if (mode === 'text' || typeof question !== 'string') return undefined;
       const query = question.trim();
-      if (query === '' || query.length > maxQueryChars || !/[\p{L}\p{N}]/u.test(query)) return undefined;
+      if (queryProblem(query) !== null) return undefined;
       let embedding: Promise<Float32Array[]>;
       try {
         embedding = embedQuery(query);
@@ -260,14 +270,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
 
     async search(request: SearchRequest): Promise<SearchResponse> {
       const query = request.query.trim();
-      if (query === '') throw new AppError('invalid_request', 'query must not be empty', { details: [{ path: 'query', message: 'empty' }] });
-      if (!/[\p{L}\p{N}]/u.test(query)) {
-        throw new AppError('invalid_request', 'query must contain a word', { details: [{ path: 'query', message: 'no letter or digit' }] });
-      }
-      if (query.length > maxQueryChars) {
-        throw new AppError('invalid_request', `query is longer than ${maxQueryChars} characters (got ${query.length})`, {
-          details: [{ path: 'query', message: `at most ${maxQueryChars} characters` }],
-        });
+      const problem = queryProblem(query);
+      if (problem !== null) {
+        throw new AppError('invalid_request', problem.message, { details: [{ path: 'query', message: problem.detail }] });
       }
       const topK = request.topK ?? defaultTopK;
       if (!Number.isInteger(topK) || topK < 1 || topK > maxTopK) {
