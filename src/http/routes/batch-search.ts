@@ -2,7 +2,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../../errors.js';
-import { SEARCH_MODES } from '../../services/search.js';
+import { SEARCH_MODES, type SearchMode } from '../../services/search.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { standardErrorResponses } from '../schemas/error.js';
 import { projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
@@ -128,8 +128,9 @@ function startQueryEmbedding(deps: AppDeps): MiddlewareHandler<AppEnv> {
     const body: unknown = await c.req.json();
     if (deps.search?.prepare && typeof body === 'object' && body !== null) {
       const { query, mode } = body as { query?: unknown; mode?: unknown };
-      if (typeof query === 'string' && (mode === undefined || mode === 'hybrid' || mode === 'vector')) {
-        const prepared = deps.search.prepare(query, mode);
+      // Any valid mode: prepare() itself skips text-only searches.
+      if (typeof query === 'string' && (mode === undefined || SEARCH_MODES.includes(mode as SearchMode))) {
+        const prepared = deps.search.prepare(query, mode as SearchMode | undefined);
         if (prepared) c.set('preparedQuery', prepared);
       }
     }
