@@ -17,7 +17,8 @@ WORKDIR /app
 ENV ONNXRUNTIME_NODE_INSTALL_CUDA=skip
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund \
- && node -e "const D=require('better-sqlite3'); const v=require('sqlite-vec'); const d=new D(':memory:'); v.load(d); console.log('sqlite-vec', d.prepare('select vec_version() v').get().v)"
+ && node -e "const D=require('better-sqlite3'); const v=require('sqlite-vec'); const d=new D(':memory:'); v.load(d); console.log('sqlite-vec', d.prepare('select vec_version() v').get().v)" \
+ && node -e "const u=require('usearch'); console.log('usearch', typeof u.exactSearch)"
 
 FROM node:20-slim
 RUN apt-get update \

@@ -50,7 +50,12 @@ export interface VectorIndex {
   upsert(chunks: ChunkWithVector[]): Promise<void>;
   /** Removes every chunk of one document of one project. */
   deleteDocument(ref: ProjectRef, documentId: string): Promise<void>;
-  searchVector(query: Float32Array, projects: ProjectRef[], topK: number): Promise<ScoredChunk[]>;
+  /**
+   * The topK chunks of the given projects most similar to `query` by cosine, best first.
+   * `query` may still be on its way (a pending embedding): an adapter may read the projects' chunks meanwhile. The
+   * search rejects with the query's error if it rejects.
+   */
+  searchVector(query: Float32Array | Promise<Float32Array>, projects: ProjectRef[], topK: number): Promise<ScoredChunk[]>;
   /** Full-text search; codes such as VM0007 or AR-AM0001 and numbers match exactly. */
   searchText(query: string, projects: ProjectRef[], topK: number): Promise<ScoredChunk[]>;
   /** Chunk ids of one document (for idempotence checks and tests). */

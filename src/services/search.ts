@@ -182,11 +182,15 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       );
     }
     if (mode !== 'text') {
-      const vectorList = (queryVector ?? embedQuery(query))
-        .then(([vector]) => {
-          if (!vector) throw new Error(`embedder ${opts.embedder.id} returned no vector for the query`);
-          return opts.index.searchVector(vector, refs, candidates);
-        })
+      const vector = (queryVector ?? embedQuery(query)).then(([v]) => {
+        if (!v) throw new Error(`embedder ${opts.embedder.id} returned no vector for the query`);
+        return v;
+      });
+      // The index is handed the pending embedding, so it can read the candidates meanwhile; a failure reaches this
+      // search through searchVector (observed here too, for an index that throws before awaiting it).
+      vector.catch(() => undefined);
+      const vectorList = opts.index
+        .searchVector(vector, refs, candidates)
         .then((items): RankedList => ({ name: 'vector', weight: weights.vector, items }));
       // In hybrid mode a remote embedder that is down costs the dense half, not the answer: full text still ranks.
       // Asked for dense retrieval alone, there is nothing to fall back on, so the failure is the caller's (503).

@@ -7,7 +7,8 @@ import { migrateSqlite, openSqlite, type SqliteDatabase } from '../../src/adapte
 import { VECTOR_MIGRATIONS, createSqliteVectorIndex, ftsTextExpression, scopeToken } from '../../src/adapters/sqlite/vector-index.js';
 import { EmbedderMismatchError } from '../../src/errors.js';
 import type { ChunkWithVector, VectorIndex } from '../../src/ports/vector-index.js';
-import { EMBEDDER, axis, chunk, vectorIndexContract, type VectorIndexStore } from '../contract/vector-index.contract.js';
+import { EMBEDDER, axis, chunk, randomUnitVector, vectorIndexContract, type VectorIndexStore } from '../contract/vector-index.contract.js';
+import { rng } from '../support/rng.js';
 import { repoRoot } from '../support/corpus.js';
 import { indexedContext } from '../../src/adapters/full-text/chunk-context.js';
 
@@ -15,22 +16,29 @@ function tempDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'vector-index-'));
 }
 
-vectorIndexContract('SQLite + sqlite-vec + FTS5', async (): Promise<VectorIndexStore> => {
-  const dir = tempDir();
-  const dbs: SqliteDatabase[] = [];
-  return {
-    async connect(opts) {
-      // A connection of its own per adapter, as the API and the worker each have.
-      const db = openSqlite({ dataDir: dir });
-      dbs.push(db);
-      return createSqliteVectorIndex({ db, ...opts });
-    },
-    async dispose() {
-      for (const db of dbs) db.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+function sqliteStore(adapterOptions: { preloadChunks?: number } = {}): () => Promise<VectorIndexStore> {
+  return async () => {
+    const dir = tempDir();
+    const dbs: SqliteDatabase[] = [];
+    return {
+      async connect(opts) {
+        // A connection of its own per adapter, as the API and the worker each have.
+        const db = openSqlite({ dataDir: dir });
+        dbs.push(db);
+        return createSqliteVectorIndex({ db, ...adapterOptions, ...opts });
+      },
+      async dispose() {
+        for (const db of dbs) db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
   };
-});
+}
+
+// Both ways of scoring vectors: in memory (usearch, the candidates read while the query embeds) and in SQL
+// (sqlite-vec, for candidate sets above preloadChunks).
+vectorIndexContract('SQLite + FTS5, vectors scored in memory', sqliteStore());
+vectorIndexContract('SQLite + FTS5, vectors scored by sqlite-vec', sqliteStore({ preloadChunks: 0 }));
 
 describe('SQLite vector index specifics', () => {
   let dir: string;
@@ -220,15 +228,65 @@ describe('SQLite vector index specifics', () => {
     await expect(index.upsert([chunk({ id: 'b', projectId: 1 })])).rejects.toThrow(/re-index/);
   });
 
-  it('scores a zero vector 0 (sqlite-vec alone gives NULL), ranked by that score', async () => {
+  it('scores a zero vector 0 (sqlite-vec alone gives NULL), ranked by that score, in memory and in SQL', async () => {
     await index.upsert([
       chunk({ id: 'zero', projectId: 1, vector: new Float32Array(EMBEDDER.dimensions) }),
       chunk({ id: 'against', projectId: 1, vector: axis(1) }),
     ]);
     const query = new Float32Array(EMBEDDER.dimensions);
     query[1] = -1;
-    const got = await index.searchVector(query, [{ registry: 'Verra', projectId: 1 }], 5);
-    expect(got.map((c) => [c.id, c.score])).toEqual([['zero', 0], ['against', -1]]);
+    const inSql = await createSqliteVectorIndex({ db, preloadChunks: 0 });
+    await inSql.open(EMBEDDER);
+    for (const idx of [index, inSql]) {
+      const got = await idx.searchVector(query, [{ registry: 'Verra', projectId: 1 }], 5);
+      expect(got.map((c) => [c.id, c.score])).toEqual([['zero', 0], ['against', -1]]);
+    }
+  });
+
+  it('ranks the same in memory as in SQL, ties broken by chunk id, whatever the candidate count', async () => {
+    const rand = rng(20261123);
+    const shared = randomUnitVector(rand);
+    const chunks: ChunkWithVector[] = [];
+    for (let p = 1; p <= 4; p++) {
+      for (let i = 0; i < 30; i++) {
+        // Every fifth chunk shares one vector, so topK cuts through ties; one chunk per project is a zero vector.
+        const vector = i % 5 === 0 ? shared : i === 7 ? new Float32Array(EMBEDDER.dimensions) : randomUnitVector(rand);
+        chunks.push(chunk({ id: `p${p}-${String(29 - i).padStart(2, '0')}`, projectId: p, vector }));
+      }
+    }
+    await index.upsert(chunks);
+    const inSql = await createSqliteVectorIndex({ db, preloadChunks: 0 });
+    // 60 candidates for two projects: above this limit the adapter falls back to SQL.
+    const overLimit = await createSqliteVectorIndex({ db, preloadChunks: 59 });
+    await Promise.all([inSql.open(EMBEDDER), overLimit.open(EMBEDDER)]);
+    const projects = [{ registry: 'Verra', projectId: 2 }, { registry: 'Verra', projectId: 4 }];
+    // A zero query ties every chunk at 0.
+    for (const query of [shared, randomUnitVector(rand), randomUnitVector(rand), new Float32Array(EMBEDDER.dimensions)]) {
+      for (const k of [1, 3, 7, 12, 60, 100]) {
+        const reference = await inSql.searchVector(query, projects, k);
+        expect(reference).toHaveLength(Math.min(k, 60));
+        for (const idx of [index, overLimit]) {
+          const got = await idx.searchVector(query, projects, k);
+          expect(got.map((c) => c.id)).toEqual(reference.map((c) => c.id));
+          got.forEach((c, i) => expect(c.score).toBeCloseTo(reference[i]?.score ?? NaN, 6));
+          expect(got[0]).toEqual({ ...reference[0], score: got[0]?.score });
+        }
+      }
+    }
+    // The shared vector's chunks tie at the top: they come in chunk-id order.
+    const top = await index.searchVector(shared, projects, 3);
+    expect(top.map((c) => c.id)).toEqual(['p2-04', 'p2-09', 'p2-14']);
+  });
+
+  it('reads the candidates when called, while the query vector is still pending (a search sees the index as it started)', async () => {
+    await index.upsert([chunk({ id: 'early', projectId: 1, vector: axis(1) })]);
+    let resolve: (v: Float32Array) => void = () => undefined;
+    const pending = new Promise<Float32Array>((r) => (resolve = r));
+    const search = index.searchVector(pending, [{ registry: 'Verra', projectId: 1 }], 5);
+    await index.deleteDocument({ registry: 'Verra', projectId: 1 }, 'doc-1');
+    resolve(axis(1));
+    expect((await search).map((c) => c.id)).toEqual(['early']);
+    expect(await index.searchVector(axis(1), [{ registry: 'Verra', projectId: 1 }], 5)).toEqual([]);
   });
 
   it('fails clearly when used before open() or after close()', async () => {

@@ -162,6 +162,21 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
       }
     });
 
+    it('takes a query vector that is still being computed, and fails with its error', async () => {
+      await index.upsert([
+        chunk({ id: 'near', projectId: 1, vector: axis(1) }),
+        chunk({ id: 'far', projectId: 1, vector: axis(2) }),
+      ]);
+      let resolve: (v: Float32Array) => void = () => undefined;
+      const pending = new Promise<Float32Array>((r) => (resolve = r));
+      const search = index.searchVector(pending, [V(1)], 1);
+      setTimeout(() => resolve(axis(1)), 5);
+      expect(ids(await search)).toEqual(['near']);
+      const down = new Error('the embedder is down');
+      await expect(index.searchVector(Promise.reject(down), [V(1)], 1)).rejects.toBe(down);
+      await expect(index.searchVector(Promise.reject(down), [], 1)).rejects.toBe(down);
+    });
+
     it('returns at most topK results, best first', async () => {
       const rand = rng(7);
       await index.upsert(

@@ -10,6 +10,7 @@ import { AppError, DependencyError } from '../../src/errors.js';
 import { createOpenAIEmbedder } from '../../src/adapters/embedders/openai.js';
 import { createLogger } from '../../src/logger.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
+import type { VectorIndex } from '../../src/ports/vector-index.js';
 import { createSearchService, type SearchProject, type SearchServiceOptions } from '../../src/services/search.js';
 import { startOpenAIReplayServer, openaiError, type OpenAIReplayServer } from '../support/openai-replay-server.js';
 import { createSearchFixture, type SearchFixture } from './support/fixtures.js';
@@ -287,6 +288,26 @@ describe('search service with an LLM summariser', () => {
     // An embedder that throws at once (rather than rejecting) does not make prepare() throw.
     const throwing: Embedder = { ...fx.embedder, embed: () => { throw new Error('model not loaded'); } };
     expect(service({ embedder: throwing }).prepare?.('What is the crediting period?')).toBeUndefined();
+  });
+
+  it('hands the index the query embedding while it is still being computed, so candidates are read meanwhile', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow: Embedder = { ...fx.embedder, embed: async (texts, kind) => (await gate, fx.embedder.embed(texts, kind)) };
+    const calls: string[] = [];
+    const watching: VectorIndex = {
+      ...fx.index,
+      searchVector(query, projects, topK) {
+        calls.push(query instanceof Float32Array ? 'a vector' : 'a pending vector');
+        return fx.index.searchVector(query, projects, topK);
+      },
+    };
+    const search = service({ embedder: slow, index: watching }).search({ projects: [asRequested(A)], query: 'What is the crediting period?' });
+    await new Promise((r) => setTimeout(r, 20));
+    // Called before the embedding is done.
+    expect(calls).toEqual(['a pending vector']);
+    release();
+    expect((await search).citations.length).toBeGreaterThan(0);
   });
 
   it('reports the model name and removes markers that refer to no citation', async () => {

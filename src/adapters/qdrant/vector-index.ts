@@ -276,9 +276,10 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
       );
     },
 
-    async searchVector(query, projects, topK) {
+    async searchVector(pending, projects, topK) {
       const { dimensions } = opened();
       checkTopK(topK);
+      const query = await pending;
       checkQueryVector(query, dimensions);
       if (projects.length === 0 || topK === 0) return [];
       const res = await call('vector search', () =>

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { cosineTopK, exactTopKAvailable } from '../exact-top-k.js';
 import type { ProjectRef } from '../../domain/project-ref.js';
 import { projectKey } from '../../domain/project-ref.js';
 import { EmbedderMismatchError } from '../../errors.js';
@@ -26,10 +27,11 @@ function forEachChunk(db: SqliteDatabase, fn: (row: ContextRow) => void): void {
 /**
  * Embedded vector index: chunks live in the shared SQLite file (WAL) next to records and document state.
  *
- * - Vectors are float32 BLOBs scored exactly with sqlite-vec's `vec_distance_cosine`, only over the rows of the
- *   requested (registry, project_id) pairs, found through the (registry, project_id, document_id) index. At a few
- *   thousand chunks per request this is faster than any approximate index, and approximate indexes lose recall
- *   under such filters.
+ * - Vectors are float32 BLOBs scored exactly, only over the rows of the requested (registry, project_id) pairs, found
+ *   through the (registry, project_id, document_id) index. At a few thousand chunks per request this is faster than
+ *   any approximate index, and approximate indexes lose recall under such filters. Up to `preloadChunks` chunks are
+ *   read while the query is still being embedded and scored in memory by usearch (searchVector); larger sets are
+ *   scored in SQL by sqlite-vec's `vec_distance_cosine`, without holding them in memory.
  * - Full text is an FTS5 external-content table over `chunks`, kept in step by triggers in the same transactions,
  *   with three columns: the text (Porter stemming over unicode61), the chunk's context (document title and type,
  *   project; never cited) and a scope token per project, so a filtered text search intersects the query's postings
@@ -140,6 +142,12 @@ interface ContextRow {
  */
 export const CONTEXT_WEIGHT = 1;
 
+/**
+ * Requested projects with at most this many chunks in all are read into memory for a vector search (about 3.5 kB a
+ * chunk at 512 dimensions: vector and text), so the search can read them before the query vector exists.
+ */
+export const PRELOAD_CHUNKS = 5000;
+
 export interface SqliteVectorIndexOptions {
   /** The shared database from openSqlite(); the caller owns it and closes it after close(). */
   db: SqliteDatabase;
@@ -151,6 +159,8 @@ export interface SqliteVectorIndexOptions {
   reindex?: boolean;
   /** BM25 weight of the context column (see indexedContext) relative to the chunk text. @default CONTEXT_WEIGHT */
   contextWeight?: number;
+  /** Largest candidate set a vector search scores in memory; 0 scores every search in SQL. @default PRELOAD_CHUNKS */
+  preloadChunks?: number;
 }
 
 interface ChunkRow {
@@ -165,6 +175,10 @@ interface ChunkRow {
   offset: number;
   text: string;
   score: number;
+}
+
+interface CandidateRow extends Omit<ChunkRow, 'score'> {
+  embedding: Buffer;
 }
 
 const CHUNK_COLUMNS = `c.id, c.registry, c.project_id, c.document_id, c.document_title, c.document_type, c.uri,
@@ -227,6 +241,11 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
   if (!(contextWeight >= 0 && Number.isFinite(contextWeight))) {
     throw new RangeError(`contextWeight must be a finite number >= 0, got ${contextWeight}`);
   }
+  const preloadChunks = opts.preloadChunks ?? PRELOAD_CHUNKS;
+  if (!(Number.isInteger(preloadChunks) && preloadChunks >= 0)) {
+    throw new RangeError(`preloadChunks must be a non-negative integer, got ${preloadChunks}`);
+  }
+  const inMemory = preloadChunks > 0 && exactTopKAvailable();
   await migrateSqlite(db, 'vectors', VECTOR_MIGRATIONS);
 
   const readMeta = db.prepare<[string], { value: string }>('SELECT value FROM vector_index_meta WHERE key = ?');
@@ -247,7 +266,13 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
   const countByProject = db.prepare<[string, number], { n: number }>(
     'SELECT count(*) AS n FROM chunks WHERE registry = ? AND project_id = ?',
   );
-  // json_each drives the join, so only the requested projects' rows are read and scored (exact, not approximate).
+  // json_each drives the joins, so only the requested projects' rows are read and scored (exact, not approximate).
+  const countCandidates = db.prepare<[string], { n: number }>(`
+    SELECT count(*) AS n FROM json_each(?) AS j
+    CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1`);
+  const candidateRows = db.prepare<[string], CandidateRow>(`
+    SELECT ${CHUNK_COLUMNS}, c.embedding FROM json_each(?) AS j
+    CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1`);
   // A zero vector shares no direction with the query: sqlite-vec says NULL, the score is 0.
   // Two phases: rank (rowid, id, score) first, then read the wide columns of the top K only, so the sorter never
   // holds the text of every candidate.
@@ -361,12 +386,35 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       deleteDocument.immediate(ref, documentId);
     },
 
-    async searchVector(query, projects, topK) {
+    async searchVector(pending, projects, topK) {
       const { dimensions } = current();
       checkTopK(topK);
+      const pairs = pairsJson(projects);
+      if (projects.length === 0 || topK === 0) {
+        checkQueryVector(await pending, dimensions);
+        return [];
+      }
+      // Read now, while the caller's query is still being embedded: what follows the embedding is only the scoring.
+      const rows = inMemory && (countCandidates.get(pairs)?.n ?? 0) <= preloadChunks ? candidateRows.all(pairs) : null;
+      const query = await pending;
       checkQueryVector(query, dimensions);
-      if (projects.length === 0 || topK === 0) return [];
-      return vectorSearch.all(vectorBlob(query), pairsJson(projects), topK).map(toScored);
+      // Another process may have re-indexed for another embedder while the query was embedded.
+      current();
+      if (!rows) return vectorSearch.all(vectorBlob(query), pairs, topK).map(toScored);
+      const matrix = new Float32Array(rows.length * dimensions);
+      const bytes = new Uint8Array(matrix.buffer);
+      rows.forEach((r, i) => {
+        if (r.embedding.byteLength !== dimensions * 4) {
+          throw new Error(`chunk ${r.id} has a vector of ${r.embedding.byteLength / 4} dimensions, the index ${dimensions}`);
+        }
+        bytes.set(r.embedding, i * dimensions * 4);
+      });
+      return cosineTopK(matrix, dimensions, query, topK)
+        .map(({ row, score }) => ({ row: rows[row] as CandidateRow, score }))
+        // The SQL search's order: score, then chunk id.
+        .sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0))
+        .slice(0, topK)
+        .map(({ row: { embedding: _embedding, ...row }, score }) => toScored({ ...row, score }));
     },
 
     async searchText(query, projects, topK) {
