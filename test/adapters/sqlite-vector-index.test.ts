@@ -16,7 +16,15 @@ function tempDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'vector-index-'));
 }
 
-function sqliteStore(adapterOptions: { preloadChunks?: number } = {}): () => Promise<VectorIndexStore> {
+/**
+ * The adapter with every query vector handed over as a promise, as the search service does: that is when it reads
+ * the vectors ahead and scores them in memory (a vector at hand is scored in SQL).
+ */
+function pendingQueries(index: VectorIndex): VectorIndex {
+  return { ...index, searchVector: (query, projects, topK) => index.searchVector(Promise.resolve(query), projects, topK) };
+}
+
+function sqliteStore(adapterOptions: { preloadChunks?: number } = {}, wrap = (i: VectorIndex) => i): () => Promise<VectorIndexStore> {
   return async () => {
     const dir = tempDir();
     const dbs: SqliteDatabase[] = [];
@@ -25,7 +33,7 @@ function sqliteStore(adapterOptions: { preloadChunks?: number } = {}): () => Pro
         // A connection of its own per adapter, as the API and the worker each have.
         const db = openSqlite({ dataDir: dir });
         dbs.push(db);
-        return createSqliteVectorIndex({ db, ...adapterOptions, ...opts });
+        return wrap(await createSqliteVectorIndex({ db, ...adapterOptions, ...opts }));
       },
       async dispose() {
         for (const db of dbs) db.close();
@@ -35,10 +43,10 @@ function sqliteStore(adapterOptions: { preloadChunks?: number } = {}): () => Pro
   };
 }
 
-// Both ways of scoring vectors: in memory (usearch, the candidates read while the query embeds) and in SQL
-// (sqlite-vec, for candidate sets above preloadChunks).
-vectorIndexContract('SQLite + FTS5, vectors scored in memory', sqliteStore());
-vectorIndexContract('SQLite + FTS5, vectors scored by sqlite-vec', sqliteStore({ preloadChunks: 0 }));
+// Both ways of scoring vectors: in memory (usearch, the vectors read while the query embeds) and in SQL (sqlite-vec:
+// a query vector at hand, or a candidate set above preloadChunks).
+vectorIndexContract('SQLite + FTS5, pending queries, vectors scored in memory', sqliteStore({}, pendingQueries));
+vectorIndexContract('SQLite + FTS5, vectors scored by sqlite-vec', sqliteStore());
 
 describe('SQLite vector index specifics', () => {
   let dir: string;
@@ -237,7 +245,7 @@ describe('SQLite vector index specifics', () => {
     query[1] = -1;
     const inSql = await createSqliteVectorIndex({ db, preloadChunks: 0 });
     await inSql.open(EMBEDDER);
-    for (const idx of [index, inSql]) {
+    for (const idx of [pendingQueries(index), index, inSql]) {
       const got = await idx.searchVector(query, [{ registry: 'Verra', projectId: 1 }], 5);
       expect(got.map((c) => [c.id, c.score])).toEqual([['zero', 0], ['against', -1]]);
     }
@@ -265,7 +273,7 @@ describe('SQLite vector index specifics', () => {
       for (const k of [1, 3, 7, 12, 60, 100]) {
         const reference = await inSql.searchVector(query, projects, k);
         expect(reference).toHaveLength(Math.min(k, 60));
-        for (const idx of [index, overLimit]) {
+        for (const idx of [pendingQueries(index), pendingQueries(overLimit), index]) {
           const got = await idx.searchVector(query, projects, k);
           expect(got.map((c) => c.id)).toEqual(reference.map((c) => c.id));
           got.forEach((c, i) => expect(c.score).toBeCloseTo(reference[i]?.score ?? NaN, 6));
@@ -274,19 +282,25 @@ describe('SQLite vector index specifics', () => {
       }
     }
     // The shared vector's chunks tie at the top: they come in chunk-id order.
-    const top = await index.searchVector(shared, projects, 3);
+    const top = await index.searchVector(Promise.resolve(shared), projects, 3);
     expect(top.map((c) => c.id)).toEqual(['p2-04', 'p2-09', 'p2-14']);
   });
 
-  it('reads the candidates when called, while the query vector is still pending (a search sees the index as it started)', async () => {
-    await index.upsert([chunk({ id: 'early', projectId: 1, vector: axis(1) })]);
+  it('reads the vectors when called, while the query vector is still pending; never returns a chunk deleted meanwhile', async () => {
+    const ref = { registry: 'Verra', projectId: 1 };
+    await index.upsert([
+      chunk({ id: 'kept', projectId: 1, documentId: 'A', vector: axis(2) }),
+      chunk({ id: 'deleted', projectId: 1, documentId: 'B', vector: axis(1) }),
+    ]);
     let resolve: (v: Float32Array) => void = () => undefined;
     const pending = new Promise<Float32Array>((r) => (resolve = r));
-    const search = index.searchVector(pending, [{ registry: 'Verra', projectId: 1 }], 5);
-    await index.deleteDocument({ registry: 'Verra', projectId: 1 }, 'doc-1');
+    const search = index.searchVector(pending, [ref], 5);
+    // Both written after the call: the new chunk was not among the vectors read, the deleted one is left out.
+    await index.upsert([chunk({ id: 'written-later', projectId: 1, documentId: 'C', vector: axis(1) })]);
+    await index.deleteDocument(ref, 'B');
     resolve(axis(1));
-    expect((await search).map((c) => c.id)).toEqual(['early']);
-    expect(await index.searchVector(axis(1), [{ registry: 'Verra', projectId: 1 }], 5)).toEqual([]);
+    expect((await search).map((c) => c.id)).toEqual(['kept']);
+    expect((await index.searchVector(axis(1), [ref], 5)).map((c) => c.id)).toEqual(['written-later', 'kept']);
   });
 
   it('fails clearly when used before open() or after close()', async () => {

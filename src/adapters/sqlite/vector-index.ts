@@ -29,9 +29,9 @@ function forEachChunk(db: SqliteDatabase, fn: (row: ContextRow) => void): void {
  *
  * - Vectors are float32 BLOBs scored exactly, only over the rows of the requested (registry, project_id) pairs, found
  *   through the (registry, project_id, document_id) index. At a few thousand chunks per request this is faster than
- *   any approximate index, and approximate indexes lose recall under such filters. Up to `preloadChunks` chunks are
- *   read while the query is still being embedded and scored in memory by usearch (searchVector); larger sets are
- *   scored in SQL by sqlite-vec's `vec_distance_cosine`, without holding them in memory.
+ *   any approximate index, and approximate indexes lose recall under such filters. When the query vector is still
+ *   being computed, the vectors of up to `preloadChunks` chunks are read meanwhile and scored in memory by usearch
+ *   (searchVector); otherwise sqlite-vec's `vec_distance_cosine` scores them in SQL.
  * - Full text is an FTS5 external-content table over `chunks`, kept in step by triggers in the same transactions,
  *   with three columns: the text (Porter stemming over unicode61), the chunk's context (document title and type,
  *   project; never cited) and a scope token per project, so a filtered text search intersects the query's postings
@@ -143,8 +143,8 @@ interface ContextRow {
 export const CONTEXT_WEIGHT = 1;
 
 /**
- * Requested projects with at most this many chunks in all are read into memory for a vector search (about 3.5 kB a
- * chunk at 512 dimensions: vector and text), so the search can read them before the query vector exists.
+ * Requested projects with at most this many chunks in all have their vectors read into memory for a vector search
+ * (2 kB a chunk at 512 dimensions), so the search can read them before the query vector exists.
  */
 export const PRELOAD_CHUNKS = 5000;
 
@@ -159,7 +159,10 @@ export interface SqliteVectorIndexOptions {
   reindex?: boolean;
   /** BM25 weight of the context column (see indexedContext) relative to the chunk text. @default CONTEXT_WEIGHT */
   contextWeight?: number;
-  /** Largest candidate set a vector search scores in memory; 0 scores every search in SQL. @default PRELOAD_CHUNKS */
+  /**
+   * Largest candidate set whose vectors a search reads while its query is being embedded; 0 scores every search in
+   * SQL. @default PRELOAD_CHUNKS
+   */
   preloadChunks?: number;
 }
 
@@ -177,7 +180,9 @@ interface ChunkRow {
   score: number;
 }
 
-interface CandidateRow extends Omit<ChunkRow, 'score'> {
+interface CandidateRow {
+  rowid: number;
+  id: string;
   embedding: Buffer;
 }
 
@@ -270,9 +275,11 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
   const countCandidates = db.prepare<[string], { n: number }>(`
     SELECT count(*) AS n FROM json_each(?) AS j
     CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1`);
-  const candidateRows = db.prepare<[string], CandidateRow>(`
-    SELECT ${CHUNK_COLUMNS}, c.embedding FROM json_each(?) AS j
+  const candidateVectors = db.prepare<[string], CandidateRow>(`
+    SELECT c.rowid, c.id, c.embedding FROM json_each(?) AS j
     CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1`);
+  const chunksByRowid = db.prepare<[string], ChunkRow & { rowid: number }>(`
+    SELECT c.rowid, ${CHUNK_COLUMNS}, 0.0 AS score FROM json_each(?) AS j CROSS JOIN chunks AS c ON c.rowid = j.value`);
   // A zero vector shares no direction with the query: sqlite-vec says NULL, the score is 0.
   // Two phases: rank (rowid, id, score) first, then read the wide columns of the top K only, so the sorter never
   // holds the text of every candidate.
@@ -394,8 +401,11 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
         checkQueryVector(await pending, dimensions);
         return [];
       }
-      // Read now, while the caller's query is still being embedded: what follows the embedding is only the scoring.
-      const rows = inMemory && (countCandidates.get(pairs)?.n ?? 0) <= preloadChunks ? candidateRows.all(pairs) : null;
+      // A query still being embedded: the vectors are read meanwhile, so what follows the embedding is the scoring and
+      // reading the text of the top rows. A query vector at hand is scored in SQL, which reads the vectors in place
+      // (faster than copying them out when there is nothing to overlap with: bench/README.md, vector-index).
+      const readAhead = inMemory && !(pending instanceof Float32Array);
+      const rows = readAhead && (countCandidates.get(pairs)?.n ?? 0) <= preloadChunks ? candidateVectors.all(pairs) : null;
       const query = await pending;
       checkQueryVector(query, dimensions);
       // Another process may have re-indexed for another embedder while the query was embedded.
@@ -409,12 +419,19 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
         }
         bytes.set(r.embedding, i * dimensions * 4);
       });
-      return cosineTopK(matrix, dimensions, query, topK)
+      const top = cosineTopK(matrix, dimensions, query, topK)
         .map(({ row, score }) => ({ row: rows[row] as CandidateRow, score }))
         // The SQL search's order: score, then chunk id.
         .sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0))
-        .slice(0, topK)
-        .map(({ row: { embedding: _embedding, ...row }, score }) => toScored({ ...row, score }));
+        .slice(0, topK);
+      const byRowid = new Map(chunksByRowid.all(JSON.stringify(top.map((t) => t.row.rowid))).map((c) => [c.rowid, c]));
+      const out: ScoredChunk[] = [];
+      for (const { row, score } of top) {
+        // A chunk deleted since its vector was read (a document re-ingested meanwhile) is left out.
+        const c = byRowid.get(row.rowid);
+        if (c?.id === row.id) out.push(toScored({ ...c, score }));
+      }
+      return out;
     },
 
     async searchText(query, projects, topK) {
