@@ -58,6 +58,11 @@ export const configSchema = z
     SEARCH_MAX_TOP_K: int(1, 200).default(50),
     /** @default 8 */
     SEARCH_DEFAULT_TOP_K: int(1, 200).default(8),
+    /**
+     * Embedded index: the largest candidate set whose vectors a search reads while its query is being embedded, to
+     * score them in memory; 0 scores every search in SQL. @default 5000 (PRELOAD_CHUNKS)
+     */
+    VECTOR_PRELOAD_CHUNKS: int(0, 1_000_000).default(5000),
 
     /** `use` (Universal Sentence Encoder lite, default), `onnx:<model id>` or `openai:<model>`. */
     EMBEDDER: z

@@ -117,7 +117,7 @@ export async function buildStores(config: Config, opts: BuildStoresOptions = {},
           ...(config.QDRANT_API_KEY ? { apiKey: config.QDRANT_API_KEY } : {}),
           reindex: opts.reindex ?? false,
         })
-      : await createSqliteVectorIndex({ db: sqlite(), reindex: opts.reindex ?? false });
+      : await createSqliteVectorIndex({ db: sqlite(), reindex: opts.reindex ?? false, preloadChunks: config.VECTOR_PRELOAD_CHUNKS });
     closers.push(() => index.close());
 
     return {

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateSqlite, openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
-import { VECTOR_MIGRATIONS, createSqliteVectorIndex, ftsTextExpression, scopeToken } from '../../src/adapters/sqlite/vector-index.js';
+import { PRELOAD_CHUNKS, VECTOR_MIGRATIONS, createSqliteVectorIndex, ftsTextExpression, scopeToken } from '../../src/adapters/sqlite/vector-index.js';
+import { loadConfig } from '../../src/config.js';
 import { EmbedderMismatchError } from '../../src/errors.js';
 import type { ChunkWithVector, VectorIndex } from '../../src/ports/vector-index.js';
 import { EMBEDDER, axis, chunk, randomUnitVector, vectorIndexContract, type VectorIndexStore } from '../contract/vector-index.contract.js';
@@ -234,6 +235,10 @@ describe('SQLite vector index specifics', () => {
       EmbedderMismatchError,
     );
     await expect(index.upsert([chunk({ id: 'b', projectId: 1 })])).rejects.toThrow(/re-index/);
+  });
+
+  it('reads ahead as many vectors by default as the configuration says by default', () => {
+    expect(loadConfig({}).VECTOR_PRELOAD_CHUNKS).toBe(PRELOAD_CHUNKS);
   });
 
   it('scores a zero vector 0 (sqlite-vec alone gives NULL), ranked by that score, in memory and in SQL', async () => {
