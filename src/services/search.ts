@@ -171,7 +171,8 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     refs: ProjectRef[],
     mode: SearchMode,
     topK: number,
-    queryVector: Promise<Float32Array[]> | null,
+    /** The pending query vector; null in text mode. */
+    queryVector: Promise<Float32Array> | null,
   ): Promise<ScoredChunk[]> {
     const candidates = Math.min(500, Math.max(minCandidates, topK * candidateFactor));
     const lists: Promise<RankedList>[] = [];
@@ -181,16 +182,10 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         opts.index.searchText(q, refs, candidates).then((items) => ({ name: 'text', weight: weights.text, items })),
       );
     }
-    if (mode !== 'text') {
-      const vector = (queryVector ?? embedQuery(query)).then(([v]) => {
-        if (!v) throw new Error(`embedder ${opts.embedder.id} returned no vector for the query`);
-        return v;
-      });
-      // The index is handed the pending embedding, so it can read the candidates meanwhile; a failure reaches this
-      // search through searchVector (observed here too, for an index that throws before awaiting it).
-      vector.catch(() => undefined);
+    if (queryVector) {
+      // The index is handed the pending embedding, so it can read the candidates meanwhile.
       const vectorList = opts.index
-        .searchVector(vector, refs, candidates)
+        .searchVector(queryVector, refs, candidates)
         .then((items): RankedList => ({ name: 'vector', weight: weights.vector, items }));
       // In hybrid mode a remote embedder that is down costs the dense half, not the answer: full text still ranks.
       // Asked for dense retrieval alone, there is nothing to fall back on, so the failure is the caller's (503).
@@ -299,8 +294,14 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       // The query embedding is the slowest step and needs nothing else: start it (or take the one prepare() started)
       // before the store lookups.
       const queryVector =
-        mode === 'text' ? null : request.prepared?.query === query ? request.prepared.embedding : embedQuery(query);
-      // Observed here so an early return (nothing indexed) or a store failure leaves no unhandled rejection.
+        mode === 'text'
+          ? null
+          : (request.prepared?.query === query ? request.prepared.embedding : embedQuery(query)).then(([v]) => {
+              if (!v) throw new Error(`embedder ${opts.embedder.id} returned no vector for the query`);
+              return v;
+            });
+      // Observed here so an early return (nothing indexed), a store failure or an index that throws before awaiting
+      // it leaves no unhandled rejection; the search itself gets a failure through searchVector.
       queryVector?.catch(() => undefined);
       const [counts, known] = await Promise.all([
         opts.documents.countIndexed(refs),
