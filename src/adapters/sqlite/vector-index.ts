@@ -250,7 +250,6 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
   if (!(Number.isInteger(preloadChunks) && preloadChunks >= 0)) {
     throw new RangeError(`preloadChunks must be a non-negative integer, got ${preloadChunks}`);
   }
-  const inMemory = preloadChunks > 0 && exactTopKAvailable();
   await migrateSqlite(db, 'vectors', VECTOR_MIGRATIONS);
 
   const readMeta = db.prepare<[string], { value: string }>('SELECT value FROM vector_index_meta WHERE key = ?');
@@ -404,7 +403,8 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       // A query still being embedded: the vectors are read meanwhile, so what follows the embedding is the scoring and
       // reading the text of the top rows. A query vector at hand is scored in SQL, which reads the vectors in place
       // (faster than copying them out when there is nothing to overlap with: bench/README.md, vector-index).
-      const readAhead = inMemory && !(pending instanceof Float32Array);
+      // (usearch is loaded at the first such search, not when the index opens: the ingest worker never needs it.)
+      const readAhead = preloadChunks > 0 && !(pending instanceof Float32Array) && exactTopKAvailable();
       const rows = readAhead && (countCandidates.get(pairs)?.n ?? 0) <= preloadChunks ? candidateVectors.all(pairs) : null;
       const query = await pending;
       checkQueryVector(query, dimensions);
