@@ -4,6 +4,8 @@
  * in-process over several settings (fusion weights, page aggregation, full-text context weight).
  *
  *   npx tsx bench/eval/experiment.ts --embedder use [--qa ../shared/corpus/qa-dev.jsonl]
+ *     [--rm3 "10,10,0.5;5,10,0.7"] (RM3 feedback settings fbDocs,fbTerms,origWeight, each beside the plain run)
+ *     [--no-rrf] (convex fusion variants only, every mode)
  *
  * For comparing settings only: the published numbers come from main.ts, through the real API.
  */
@@ -29,95 +31,6 @@ import { createSearchService, type SearchMode, type SearchServiceOptions } from 
 import { hitRank, readQuestions } from './questions.js';
 import type { ScoredChunk, VectorIndex } from '../../src/ports/vector-index.js';
 import { contentWords, tokenize, isQueryStopword } from '../../src/domain/query.js';
-import { splitSentences } from '../../src/adapters/summarizers/extractive.js';
-import Database from 'better-sqlite3';
-
-interface SentenceRow { rec: ScoredChunk; key: string; chunk: Float32Array; sentences: Float32Array[] }
-
-function unit(v: Float32Array): Float32Array {
-  let n = 0;
-  for (let i = 0; i < v.length; i++) n += (v[i] ?? 0) * (v[i] ?? 0);
-  n = Math.sqrt(n) || 1;
-  return v.map((x) => x / n);
-}
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += (a[i] ?? 0) * (b[i] ?? 0);
-  return s;
-}
-
-/**
- * Multi-vector dense scoring: every chunk is also represented by the vectors of its sentences (at least 12 letters),
- * and scores max(cos(query, chunk), max over sentences cos(query, sentence)) when `how` is 'max', or
- * cos(chunk) + weight x max sentence cos when a number. Sentence vectors are cached beside the scratch folder.
- */
-async function sentenceRows(db: ReturnType<typeof openSqlite>, real: Embedder, cacheFile: string): Promise<SentenceRow[]> {
-  const cache = new Database(cacheFile);
-  cache.exec('CREATE TABLE IF NOT EXISTS sent (chunk_id TEXT NOT NULL, i INTEGER NOT NULL, v BLOB NOT NULL, PRIMARY KEY (chunk_id, i))');
-  const rows = db.prepare('SELECT * FROM chunks ORDER BY rowid').all() as Record<string, unknown>[];
-  const have = new Set((cache.prepare('SELECT DISTINCT chunk_id FROM sent').all() as { chunk_id: string }[]).map((r) => r.chunk_id));
-  const insert = cache.prepare('INSERT OR REPLACE INTO sent VALUES (?, ?, ?)');
-  const todo = rows.filter((r) => !have.has(r.id as string));
-  const started = performance.now();
-  let done = 0;
-  for (let i = 0; i < todo.length; i += 16) {
-    const batch = todo.slice(i, i + 16);
-    const texts: { id: string; i: number; t: string }[] = [];
-    for (const r of batch) {
-      const ss = splitSentences(r.text as string).filter((x) => /(?:\P{L}*\p{L}){12}/u.test(x));
-      ss.forEach((t, j) => texts.push({ id: r.id as string, i: j, t }));
-      if (ss.length === 0) texts.push({ id: r.id as string, i: -1, t: '' });
-    }
-    const real_ = texts.filter((x) => x.i >= 0);
-    const out: Float32Array[] = [];
-    for (let j = 0; j < real_.length; j += real.maxBatchSize) out.push(...(await real.embed(real_.slice(j, j + real.maxBatchSize).map((x) => x.t), 'document')));
-    cache.transaction(() => {
-      real_.forEach((x, j) => { const v = out[j]!; insert.run(x.id, x.i, Buffer.from(v.buffer, v.byteOffset, v.byteLength)); });
-      for (const x of texts) if (x.i < 0) insert.run(x.id, -1, Buffer.alloc(0));
-    })();
-    done += batch.length;
-    if ((i / 16) % 25 === 0) process.stderr.write(`sentences: ${done}/${todo.length} chunks in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
-  }
-  const byChunk = new Map<string, Float32Array[]>();
-  for (const r of cache.prepare('SELECT chunk_id, v FROM sent WHERE i >= 0 ORDER BY chunk_id, i').all() as { chunk_id: string; v: Buffer }[]) {
-    const v = unit(new Float32Array(new Uint8Array(r.v).buffer));
-    byChunk.set(r.chunk_id, [...(byChunk.get(r.chunk_id) ?? []), v]);
-  }
-  cache.close();
-  return rows.map((r) => {
-    const b = r.embedding as Buffer;
-    return {
-      rec: {
-        id: r.id as string, registry: r.registry as string, projectId: r.project_id as number, documentId: r.document_id as string,
-        documentTitle: r.document_title as string, documentType: r.document_type as string, uri: r.uri as string,
-        page: r.page as number, offset: r.offset as number, text: r.text as string, score: 0,
-      },
-      key: `${r.registry as string}:${r.project_id as number}`,
-      chunk: unit(new Float32Array(new Uint8Array(b).buffer)),
-      sentences: byChunk.get(r.id as string) ?? [],
-    };
-  });
-}
-
-function withSentenceScoring(index: VectorIndex, rows: SentenceRow[], how: 'max' | number): VectorIndex {
-  return {
-    ...index,
-    async searchVector(query, refs, topK) {
-      const q = unit(await query);
-      const allowed = new Set(refs.map((r) => `${r.registry}:${r.projectId}`));
-      const scored: ScoredChunk[] = [];
-      for (const r of rows) {
-        if (!allowed.has(r.key)) continue;
-        const c = dot(q, r.chunk);
-        let best = -1;
-        for (const v of r.sentences) best = Math.max(best, dot(q, v));
-        const score = how === 'max' ? Math.max(c, best) : c + how * Math.max(best, 0);
-        scored.push({ ...r.rec, score });
-      }
-      return scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, topK);
-    },
-  };
-}
 
 /**
  * RM3 pseudo-relevance feedback for the full-text side (Lavrenko & Croft 2001; Abdul-Jaleel et al. 2004, as in
@@ -327,16 +240,11 @@ async function main(): Promise<void> {
     const [fbDocs, fbTerms, origWeight] = x.split(',').map(Number);
     return { fbDocs: fbDocs ?? 10, fbTerms: fbTerms ?? 10, origWeight: origWeight ?? 0.5 };
   });
-  const sentenceModes = (arg('sentences') ?? '').split(',').filter((x) => x !== '').map((x) => (x === 'max' ? 'max' as const : Number(x)));
-  const sentRows = sentenceModes.length > 0
-    ? await sentenceRows(db, real, path.join(tmpdir(), 'carbon-docs-experiment', `sentences-${dirName}.sqlite`))
-    : [];
-  for (const cw of contextWeights) for (const r of [null, ...rm3]) for (const sm of [null, ...sentenceModes]) {
+  for (const cw of contextWeights) for (const r of [null, ...rm3]) {
     const base = await createSqliteVectorIndex({ db, contextWeight: cw });
     await base.open({ embedderId: real.id, dimensions: real.dimensions });
-    const withText = r ? withRm3(base, r) : base;
-    const index = sm === null ? withText : withSentenceScoring(withText, sentRows, sm);
-    process.stdout.write(`--- rm3 ${r ? JSON.stringify(r) : 'off'} sentences ${sm ?? 'off'}\n`);
+    const index = r ? withRm3(base, r) : base;
+    process.stdout.write(`--- rm3 ${r ? JSON.stringify(r) : 'off'}\n`);
     const lines: string[] = [];
     for (const v of variants) {
       const service = createSearchService({

@@ -1,4 +1,5 @@
 import { normalizedTerms } from '../../domain/query.js';
+import { hasTwelveLetters, splitSentences } from '../../domain/sentences.js';
 import type { CitedPassage, SummarizeInput, Summarizer } from '../../ports/summarizer.js';
 
 /**
@@ -21,20 +22,8 @@ interface Sentence {
 }
 
 const DEFAULT_MAX_CHARS = 1200;
-/** Fragments (page numbers, headers) have fewer letters; the test stops at the twelfth. */
-const AT_LEAST_12_LETTERS = /(?:\P{L}*\p{L}){12}/u;
 /** A sentence is relevant when its question-word weight is at least this share of the best sentence's. */
 const RELEVANT_SHARE = 0.35;
-
-/** Sentence boundaries in extracted PDF text, where line breaks are layout and not punctuation. */
-export function splitSentences(text: string): string[] {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat === '') return [];
-  return flat
-    .split(/(?<=[.!?;])\s+(?=["'(\u201C]?[\p{Lu}\p{N}])/u)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
 
 function cut(sentence: string, max: number): string {
   if (sentence.length <= max) return sentence;
@@ -81,7 +70,7 @@ export function extractiveAnswer(
     splitSentences(stripBrackets(p.text)).forEach((raw, position) => {
       const text = cut(raw, maxSentenceChars);
       // Fragments (page numbers, headers) carry no answer.
-      if (!AT_LEAST_12_LETTERS.test(text)) return;
+      if (!hasTwelveLetters(text)) return;
       sentences.push({ passageId: p.id, passageRank: rank, position, text, terms: new Set(normalizedTerms(text)) });
     });
   });

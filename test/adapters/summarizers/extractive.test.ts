@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createExtractiveSummarizer, extractiveAnswer, splitSentences } from '../../../src/adapters/summarizers/extractive.js';
+import { createExtractiveSummarizer, extractiveAnswer } from '../../../src/adapters/summarizers/extractive.js';
 import { extractMarkers } from '../../../src/domain/markers.js';
 import type { CitedPassage } from '../../../src/ports/summarizer.js';
 
@@ -84,15 +84,5 @@ describe('extractive summariser', () => {
   it('cites a numbers-only passage whole rather than answering nothing', () => {
     const answer = extractiveAnswer('values', [{ id: 4, documentTitle: 't', page: 1, text: '2022 1,200 2023 1,300' }], 500);
     expect(answer).toBe('2022 1,200 2023 1,300 [4]');
-  });
-});
-
-describe('splitSentences', () => {
-  it('splits at sentence ends, not at line breaks or decimal points', () => {
-    expect(splitSentences('The rate is 1.5 per\nhectare. Next one starts here! And "quoted" one?')).toEqual([
-      'The rate is 1.5 per hectare.',
-      'Next one starts here!',
-      'And "quoted" one?',
-    ]);
   });
 });
