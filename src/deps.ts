@@ -116,6 +116,7 @@ export async function buildStores(config: Config, opts: BuildStoresOptions = {},
           collection: config.QDRANT_COLLECTION,
           ...(config.QDRANT_API_KEY ? { apiKey: config.QDRANT_API_KEY } : {}),
           reindex: opts.reindex ?? false,
+          onLegacyLayout: (message) => logger?.warn({ collection: config.QDRANT_COLLECTION }, message),
         })
       : await createSqliteVectorIndex({ db: sqlite(), reindex: opts.reindex ?? false, preloadChunks: config.VECTOR_PRELOAD_CHUNKS });
     closers.push(() => index.close());

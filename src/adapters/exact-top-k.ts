@@ -20,48 +20,43 @@ function loadUsearch(): UsearchModule | null {
   return usearch;
 }
 
-/** Whether cosineTopK can run here (usearch's native module loaded). */
+/** Whether cosineScores can run here (usearch's native module loaded). */
 export function exactTopKAvailable(): boolean {
   return loadUsearch() !== null;
 }
 
-export interface ScoredRow {
-  /** Row of the matrix. */
-  row: number;
-  /** Cosine similarity; 0 when either vector is zero. */
-  score: number;
-}
-
 /**
- * The `k` rows of `matrix` (row-major, `dimensions` floats per row) most similar to `query` by cosine, best first,
- * scored exactly. Rows tied with the k-th are all returned (so more than k when the k-th place is shared), in no
- * particular order among equals: the caller breaks ties as it orders, and cuts to k.
- * Throws when usearch is not available (exactTopKAvailable()).
+ * The cosine of `query` with every row of `matrix` (row-major, `dimensions` floats per row), scored exactly, in row
+ * order; 0 where either vector is zero. Throws when usearch is not available (exactTopKAvailable()).
  */
-export function cosineTopK(matrix: Float32Array, dimensions: number, query: Float32Array, k: number): ScoredRow[] {
+export function cosineScores(matrix: Float32Array, dimensions: number, query: Float32Array): Float32Array {
   const lib = loadUsearch();
   if (!lib) throw new Error('usearch is not available on this platform');
   const n = matrix.length / dimensions;
-  if (n === 0 || k <= 0) return [];
-  // A zero query shares no direction with any row: every row scores 0, all tied (usearch would give a zero row 1).
-  if (query.every((x) => x === 0)) return Array.from({ length: n }, (_, row) => ({ row, score: 0 }));
-  const search = (count: number): ScoredRow[] => {
-    const { keys, distances } = lib.exactSearch(matrix, query, dimensions, count, lib.MetricKind.Cos, 1) as {
-      keys: BigUint64Array;
-      distances: Float32Array;
-    };
-    const out: ScoredRow[] = [];
-    for (let i = 0; i < keys.length; i++) {
-      const score = 1 - (distances[i] ?? 1);
-      out.push({ row: Number(keys[i]), score: Number.isFinite(score) ? score : 0 });
-    }
-    return out;
+  const scores = new Float32Array(n);
+  // A zero query shares no direction with any row: every row scores 0 (usearch would give a zero row 1).
+  if (n === 0 || query.every((x) => x === 0)) return scores;
+  const { keys, distances } = lib.exactSearch(matrix, query, dimensions, n, lib.MetricKind.Cos, 1) as {
+    keys: BigUint64Array;
+    distances: Float32Array;
   };
-  if (k >= n) return search(n);
-  // One row past k shows whether the k-th place is shared; if it is, every row is ranked so that no tied row is lost.
-  const top = search(k + 1);
-  if (top[k - 1]?.score !== top[k]?.score) return top.slice(0, k);
-  const all = search(n);
-  const kth = all[k - 1]?.score;
-  return all.filter((r, i) => i < k || r.score === kth);
+  for (let i = 0; i < keys.length; i++) {
+    const score = 1 - (distances[i] ?? 1);
+    scores[Number(keys[i])] = Number.isFinite(score) ? score : 0;
+  }
+  return scores;
+}
+
+/**
+ * Indices of the `k` highest scores, best first; every index tied with the k-th is included (so more than k when
+ * the k-th place is shared), equal scores in index order: the caller breaks ties as it orders, and cuts to k.
+ */
+export function topIndices(scores: ArrayLike<number>, k: number): number[] {
+  const n = scores.length;
+  if (n === 0 || k <= 0) return [];
+  const sorted = Float64Array.from(scores).sort();
+  const kth = sorted[Math.max(0, n - Math.min(k, n))] ?? -Infinity;
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) if ((scores[i] ?? -Infinity) >= kth) out.push(i);
+  return out.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
 }

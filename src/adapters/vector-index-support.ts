@@ -45,5 +45,18 @@ export function checkChunk(c: ChunkWithVector, dimensions: number): void {
   } else if (!c.vector.every(Number.isFinite)) {
     problems.push('vector has a NaN or infinite component');
   }
+  if (c.sentenceVectors !== undefined) {
+    if (!Array.isArray(c.sentenceVectors)) {
+      problems.push('sentenceVectors must be an array when given');
+    } else {
+      c.sentenceVectors.forEach((v, i) => {
+        if (!(v instanceof Float32Array) || v.length !== dimensions) {
+          problems.push(`sentenceVectors[${i}] must be a Float32Array of ${dimensions} dimensions, got ${describeVector(v)}`);
+        } else if (!v.every(Number.isFinite)) {
+          problems.push(`sentenceVectors[${i}] has a NaN or infinite component`);
+        }
+      });
+    }
+  }
   if (problems.length > 0) throw new TypeError(`invalid chunk ${JSON.stringify(c.id)}: ${problems.join('; ')}`);
 }

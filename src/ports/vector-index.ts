@@ -23,11 +23,20 @@ export interface ChunkRecord {
 }
 
 export interface ChunkWithVector extends ChunkRecord {
+  /** The embedding of the chunk's text. */
   vector: Float32Array;
+  /**
+   * Embeddings of the chunk's sentences (domain/sentences.ts evidenceSentences), scored beside `vector`: see
+   * searchVector. None or empty: the chunk is scored by `vector` alone.
+   */
+  sentenceVectors?: Float32Array[];
 }
 
 export interface ScoredChunk extends ChunkRecord {
-  /** Higher is better. Cosine similarity for vector search, BM25-style relevance (positive) for text search. */
+  /**
+   * Higher is better. Vector search: the mean of the chunk's cosine and its best sentence's cosine (the chunk's cosine
+   * alone when it has no sentence vectors), in [-1, 1]. Text search: BM25-style relevance (positive).
+   */
   score: number;
 }
 
@@ -51,7 +60,9 @@ export interface VectorIndex {
   /** Removes every chunk of one document of one project. */
   deleteDocument(ref: ProjectRef, documentId: string): Promise<void>;
   /**
-   * The topK chunks of the given projects most similar to `query` by cosine, best first.
+   * The topK chunks of the given projects most similar to `query`, best first: each scores the mean of cos(query,
+   * vector) and the largest cos(query, sentence vector), or cos(query, vector) when it has no sentence vectors; a zero
+   * vector (query or stored) has cosine 0.
    * `query` may still be on its way (a pending embedding): an adapter may read the projects' chunks meanwhile. The
    * search rejects with the query's error if it rejects.
    */

@@ -53,12 +53,12 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
     const bodiesOf = (method: string, suffix: string) =>
       fake.requests.filter((r) => r.method === method && r.path === `/collections/${collection}${suffix}`).map((r) => r.body);
 
-    it('creates the collection once with cosine dense vectors, an IDF sparse vector, metadata and payload indexes', async () => {
+    it('creates the collection once with a max_sim dense multivector, an IDF sparse vector, metadata and payload indexes', async () => {
       expect(bodiesOf('PUT', '')).toEqual([
         {
-          vectors: { dense: { size: EMBEDDER.dimensions, distance: 'Cosine' } },
+          vectors: { dense: { size: EMBEDDER.dimensions, distance: 'Dot', multivector_config: { comparator: 'max_sim' } } },
           sparse_vectors: { text: { modifier: 'idf' } },
-          metadata: { embedderId: EMBEDDER.embedderId, dimensions: EMBEDDER.dimensions, layout: 1 },
+          metadata: { embedderId: EMBEDDER.embedderId, dimensions: EMBEDDER.dimensions, layout: 2 },
         },
       ]);
       expect(bodiesOf('PUT', '/index')).toEqual([
@@ -79,7 +79,7 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
         { registry: 'Gold Standard', projectId: 4074 },
         { registry: 'Verra', projectId: 4074 },
       ];
-      await index.searchVector(axis(0), projects, 5);
+      await index.searchVector(axis(0).map((x) => x * 3), projects, 5);
       await index.searchText('VM0007', projects, 5);
       const [vectorBody, textBody] = bodiesOf('POST', '/points/query') as Record<string, unknown>[];
       const filter = {
@@ -94,7 +94,8 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
         ],
       };
       expect(vectorBody).toMatchObject({ using: 'dense', filter, limit: 5, with_payload: true, params: { exact: true } });
-      expect(vectorBody?.query).toHaveLength(EMBEDDER.dimensions);
+      // One unit query vector, as a multivector of one.
+      expect(vectorBody?.query).toEqual([Array.from(axis(0))]);
       expect(textBody).toMatchObject({ using: 'text', filter, limit: 5, with_payload: true });
       expect(textBody?.query).toEqual({ indices: [termId('vm0007')], values: [1] });
       expect(projectsFilter([])).toEqual({ should: [] });
@@ -111,9 +112,62 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
       // The chunk's text plus its context (the default document title PD_1.pdf and type Project Description).
       expect(point?.vector.text).toEqual(documentSparseVector('Methodology AMS-III.AU\nPD 1\nProject Description'));
       expect(point?.payload).toMatchObject({ chunkId: 'Verra:4074:doc:1:0', registry: 'Verra', projectId: 4074 });
+      // Without sentences, the multivector is the chunk's unit vector alone.
+      expect(point?.vector.dense).toEqual([Array.from(axis(0))]);
       expect(fake.requests.find((r) => r.method === 'PUT' && r.path.endsWith('/points'))?.query).toMatchObject({
         wait: 'true',
       });
+    });
+
+    it('writes (c + s) / 2 of unit vectors per sentence, so max_sim gives the mean of the two cosines', async () => {
+      const own = axis(0).map((x) => x * 2);
+      await index.upsert([chunk({ id: 'c', projectId: 1, vector: own, sentenceVectors: [axis(1).map((x) => x * 5), axis(2)] })]);
+      const [body] = bodiesOf('PUT', '/points') as { points: { vector: Record<string, number[][]> }[] }[];
+      const half = (i: number) => Array.from(axis(0), (x, d) => (x + (d === i ? 1 : 0)) / 2);
+      expect(body?.points[0]?.vector.dense).toEqual([half(1), half(2)]);
+    });
+
+    it('keeps searching a collection of the layout before sentence vectors by the chunks\' own vectors, and says so', async () => {
+      const legacy = `legacy_${randomUUID().replaceAll('-', '')}`;
+      await fetch(`${fake.url}/collections/${legacy}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          vectors: { dense: { size: EMBEDDER.dimensions, distance: 'Cosine' } },
+          sparse_vectors: { text: { modifier: 'idf' } },
+          metadata: { embedderId: EMBEDDER.embedderId, dimensions: EMBEDDER.dimensions, layout: 1 },
+        }),
+      });
+      const told: string[] = [];
+      const old = await createQdrantVectorIndex({ url: fake.url, collection: legacy, onLegacyLayout: (m) => told.push(m) });
+      await old.open(EMBEDDER);
+      expect(told).toEqual([expect.stringMatching(/predates sentence vectors.*--reindex/)]);
+      await old.upsert([
+        chunk({ id: 'near', projectId: 1, vector: axis(1), sentenceVectors: [axis(2)] }),
+        chunk({ id: 'far', projectId: 1, vector: axis(2) }),
+      ]);
+      const [body] = fake.requests
+        .filter((r) => r.method === 'PUT' && r.path === `/collections/${legacy}/points`)
+        .map((r) => r.body) as { points: { vector: Record<string, unknown> }[] }[];
+      expect(body?.points[0]?.vector.dense).toEqual(Array.from(axis(1)));
+      const got = await old.searchVector(axis(1), [{ registry: 'Verra', projectId: 1 }], 2);
+      expect(got.map((c) => [c.id, c.score])).toEqual([
+        ['near', 1],
+        ['far', 0],
+      ]);
+      await old.close();
+      // Re-indexing (which re-embeds every document) re-creates it in the current layout.
+      const reindexed = await createQdrantVectorIndex({ url: fake.url, collection: legacy, reindex: true, onLegacyLayout: (m) => told.push(m) });
+      await reindexed.open(EMBEDDER);
+      expect(told).toHaveLength(1);
+      expect(await reindexed.countChunks([{ registry: 'Verra', projectId: 1 }])).toEqual(new Map([['Verra:1', 0]]));
+      await reindexed.upsert([chunk({ id: 'near', projectId: 1, vector: axis(1), sentenceVectors: [axis(2)] })]);
+      const [, after] = fake.requests
+        .filter((r) => r.method === 'PUT' && r.path === `/collections/${legacy}/points`)
+        .map((r) => r.body) as { points: { vector: Record<string, unknown> }[] }[];
+      expect(after?.points[0]?.vector.dense).toHaveLength(1);
+      expect((after?.points[0]?.vector.dense as number[][])[0]).toHaveLength(EMBEDDER.dimensions);
+      await reindexed.close();
     });
 
     it('deletes a document by a filter on registry, projectId and documentId', async () => {

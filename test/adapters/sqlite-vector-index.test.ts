@@ -78,7 +78,12 @@ describe('SQLite vector index specifics', () => {
     await again.open(EMBEDDER);
     expect(await again.documentChunkIds({ registry: 'Verra', projectId: 1 }, 'doc-1')).toEqual(['a']);
     const rows = db.prepare("SELECT name FROM schema_migrations WHERE namespace = 'vectors'").all();
-    expect(rows).toEqual([{ name: '0001-chunks' }, { name: '0002-chunk-context' }, { name: '0003-fts-external-content' }]);
+    expect(rows).toEqual([
+      { name: '0001-chunks' },
+      { name: '0002-chunk-context' },
+      { name: '0003-fts-external-content' },
+      { name: '0004-sentence-vectors' },
+    ]);
   });
 
   it('upgrades an index of the first layout in place: existing chunks become findable by document title', async () => {

@@ -162,6 +162,71 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
       }
     });
 
+    it('scores a chunk with sentence vectors by the mean of its own and its best sentence\'s cosine, exactly', async () => {
+      const rand = rng(20261123);
+      const cos = (a: Float32Array, b: Float32Array): number => {
+        const n = Math.hypot(...a) * Math.hypot(...b);
+        return n === 0 ? 0 : a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0) / n;
+      };
+      const all: ChunkWithVector[] = [];
+      for (let p = 1; p <= 6; p++) {
+        for (let i = 0; i < 40; i++) {
+          const sentences = Array.from({ length: i % 4 }, () => randomUnitVector(rand));
+          // A zero sentence vector has cosine 0, like a zero chunk vector.
+          if (i % 13 === 5) sentences.push(new Float32Array(DIMS));
+          all.push(chunk({ id: `p${p}-c${i}`, projectId: p, vector: randomUnitVector(rand), sentenceVectors: sentences }));
+        }
+      }
+      await index.upsert(all);
+      const wanted = [V(1), V(4), V(6)];
+      const keys = new Set(wanted.map(projectKey));
+      for (let q = 0; q < 5; q++) {
+        const query = randomUnitVector(rand);
+        const expected = all
+          .filter((c) => keys.has(projectKey(c)))
+          .map((c) => {
+            const own = cos(c.vector, query);
+            const s = c.sentenceVectors ?? [];
+            return { id: c.id, score: s.length === 0 ? own : (own + Math.max(...s.map((v) => cos(v, query)))) / 2 };
+          })
+          .sort((a, b) => b.score - a.score)
+          .slice(0, 10);
+        for (const given of [query, Promise.resolve(query)]) {
+          const got = await index.searchVector(given, wanted, 10);
+          expect(ids(got)).toEqual(expected.map((e) => e.id));
+          got.forEach((g, i) => expect(g.score).toBeCloseTo(expected[i]?.score ?? NaN, 4));
+        }
+      }
+    });
+
+    it('ranks a passage by the sentence that answers, and replaces sentence vectors with their chunk', async () => {
+      const mix = (a: number, b: number, i: number, j: number): Float32Array => {
+        const v = new Float32Array(DIMS);
+        v[i] = a;
+        v[j] = b;
+        return v;
+      };
+      // "answer": its own cosine is 0.6, but one of its sentences is the query (score (0.6 + 1) / 2 = 0.8);
+      // "loose": 0.7 by its own vector, no sentences.
+      await index.upsert([
+        chunk({ id: 'answer', projectId: 1, vector: mix(0.6, 0.8, 1, 2), sentenceVectors: [axis(3), axis(1)] }),
+        chunk({ id: 'loose', projectId: 1, vector: mix(0.7, Math.sqrt(1 - 0.49), 1, 4) }),
+      ]);
+      for (const query of [axis(1), Promise.resolve(axis(1))]) {
+        const got = await index.searchVector(query, [V(1)], 2);
+        expect(ids(got)).toEqual(['answer', 'loose']);
+        expect(got[0]?.score).toBeCloseTo(0.8, 5);
+        expect(got[1]?.score).toBeCloseTo(0.7, 5);
+      }
+      // Written again without sentences, it is scored by its own vector alone.
+      await index.upsert([chunk({ id: 'answer', projectId: 1, vector: mix(0.6, 0.8, 1, 2) })]);
+      for (const query of [axis(1), Promise.resolve(axis(1))]) {
+        const got = await index.searchVector(query, [V(1)], 2);
+        expect(ids(got)).toEqual(['loose', 'answer']);
+        expect(got[1]?.score).toBeCloseTo(0.6, 5);
+      }
+    });
+
     it('takes a query vector that is still being computed, and fails with its error', async () => {
       await index.upsert([
         chunk({ id: 'near', projectId: 1, vector: axis(1) }),
@@ -348,6 +413,9 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
       await expect(index.upsert([chunk({ id: 'bad', projectId: 1, vector: axis(0, DIMS + 1) })])).rejects.toThrow(
         new RegExp(`${DIMS} dimensions, got ${DIMS + 1}`),
       );
+      await expect(
+        index.upsert([chunk({ id: 'bad', projectId: 1, sentenceVectors: [axis(1), new Float32Array(3)] })]),
+      ).rejects.toThrow(/sentenceVectors\[1\] must be a Float32Array of 16 dimensions, got 3 dimensions/);
       await expect(index.searchVector(new Float32Array(3), [V(1)], 5)).rejects.toThrow(/dimensions, got 3/);
       expect((await index.countChunks([V(1)])).get('Verra:1')).toBe(0);
     });

@@ -33,11 +33,14 @@ interface SparseVector {
 interface DenseConfig {
   size: number;
   distance: string;
+  /** Qdrant's multivector: a point holds several vectors, scored by `max_sim` (sum over query vectors of the best). */
+  multivector_config?: { comparator: 'max_sim' };
 }
 
 interface Point {
   id: string | number;
-  dense: Map<string, number[]>;
+  /** One vector per name, or several for a multivector. */
+  dense: Map<string, number[][]>;
   sparse: Map<string, SparseVector>;
   payload: Payload;
 }
@@ -202,20 +205,24 @@ export async function startFakeQdrant(opts: { version?: string; apiKey?: string 
       if (!isRecord(raw)) throw new HttpError(400, 'Format error in JSON body: point must be an object');
       const id = raw.id as string | number;
       pointKey(id);
-      const dense = new Map<string, number[]>();
+      const dense = new Map<string, number[][]>();
       const sparse = new Map<string, SparseVector>();
       const vec = raw.vector;
       const entries: [string, unknown][] = Array.isArray(vec) ? [['', vec]] : isRecord(vec) ? Object.entries(vec) : [];
       for (const [name, v] of entries) {
         const dcfg = c.vectors.get(name);
         if (dcfg) {
-          if (!Array.isArray(v) || !v.every((x) => typeof x === 'number')) {
-            throw new HttpError(400, `Wrong input: vector ${name} must be an array of numbers`);
+          const isVector = (x: unknown): x is number[] => Array.isArray(x) && x.every((y) => typeof y === 'number');
+          const many = dcfg.multivector_config ? (Array.isArray(v) && v.length > 0 && v.every(isVector) ? v : null) : isVector(v) ? [v] : null;
+          if (!many) {
+            throw new HttpError(400, `Wrong input: vector ${name} must be ${dcfg.multivector_config ? 'a non-empty array of arrays' : 'an array'} of numbers`);
           }
-          if (v.length !== dcfg.size) {
-            throw new HttpError(400, `Wrong input: Vector dimension error: expected dim: ${dcfg.size}, got ${v.length}`);
+          for (const one of many) {
+            if (one.length !== dcfg.size) {
+              throw new HttpError(400, `Wrong input: Vector dimension error: expected dim: ${dcfg.size}, got ${one.length}`);
+            }
           }
-          dense.set(name, dcfg.distance === 'Cosine' ? normalize(v as number[]) : (v as number[]));
+          dense.set(name, many.map((one) => (dcfg.distance === 'Cosine' ? normalize(one) : one)));
         } else if (c.sparse.has(name)) {
           sparse.set(name, parseSparse(v, `vector ${name}`));
         } else {
@@ -241,11 +248,20 @@ export async function startFakeQdrant(opts: { version?: string; apiKey?: string 
     if (Array.isArray(body.query)) {
       const cfg = c.vectors.get(using);
       if (!cfg) throw new HttpError(400, `Wrong input: Not existing vector name error: ${using}`);
-      if (body.query.length !== cfg.size) {
-        throw new HttpError(400, `Wrong input: Vector dimension error: expected dim: ${cfg.size}, got ${body.query.length}`);
+      const multi = Array.isArray(body.query[0]);
+      if (multi !== Boolean(cfg.multivector_config)) {
+        throw new HttpError(400, `Wrong input: ${multi ? 'a multivector query' : 'a single vector query'} for vector ${using}`);
       }
-      const q = cfg.distance === 'Cosine' ? normalize(body.query as number[]) : (body.query as number[]);
-      scored = candidates.map((p) => ({ p, score: dot(p.dense.get(using) ?? [], q) }));
+      const queries = (multi ? body.query : [body.query]) as number[][];
+      for (const q of queries) {
+        if (q.length !== cfg.size) {
+          throw new HttpError(400, `Wrong input: Vector dimension error: expected dim: ${cfg.size}, got ${q.length}`);
+        }
+      }
+      const qs = queries.map((q) => (cfg.distance === 'Cosine' ? normalize(q) : q));
+      // max_sim: for each query vector its best match among the point's vectors, summed.
+      const score = (vs: number[][]): number => qs.reduce((sum, q) => sum + Math.max(...vs.map((v) => dot(v, q))), 0);
+      scored = candidates.map((p) => ({ p, score: score(p.dense.get(using) ?? [[]]) }));
     } else if (isRecord(body.query) && 'indices' in body.query) {
       const cfg = c.sparse.get(using);
       if (!cfg) throw new HttpError(400, `Wrong input: Not existing vector name error: ${using}`);
@@ -329,7 +345,11 @@ export async function startFakeQdrant(opts: { version?: string; apiKey?: string 
           if (!isRecord(cfg) || typeof cfg.size !== 'number' || typeof cfg.distance !== 'string') {
             throw new HttpError(400, 'Format error in JSON body: vector params need size and distance');
           }
-          vectors.set(key, { size: cfg.size, distance: cfg.distance });
+          const mv = cfg.multivector_config;
+          if (mv !== undefined && mv !== null && !(isRecord(mv) && mv.comparator === 'max_sim')) {
+            throw new HttpError(400, 'Format error in JSON body: multivector_config.comparator must be max_sim');
+          }
+          vectors.set(key, { size: cfg.size, distance: cfg.distance, ...(isRecord(mv) ? { multivector_config: { comparator: 'max_sim' as const } } : {}) });
         };
         if (isRecord(v) && 'size' in v) addDense('', v);
         else if (isRecord(v)) for (const [k, cfg] of Object.entries(v)) addDense(k, cfg);

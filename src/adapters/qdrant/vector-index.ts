@@ -11,8 +11,12 @@ import { checkChunk, checkIndexIdentity, checkQueryVector, checkTopK } from '../
 
 /**
  * Vector index on Qdrant. One collection holds every chunk with two named vectors:
- * - `dense`: the embedder's vector, cosine distance, searched with `exact: true` so that filtered results equal brute
- *   force (HNSW under a narrow filter can miss neighbours);
+ * - `dense`: a multivector scored by `max_sim` with dot product, searched with `exact: true` so that filtered results
+ *   equal brute force (HNSW under a narrow filter can miss neighbours). It holds (c + s_i) / 2 for each sentence
+ *   vector s_i of the chunk, c being the chunk's own vector, all unit length (or c alone for a chunk without
+ *   sentences), and the query is the unit query vector q: the best q . (c + s_i) / 2 is the mean of the chunk's cosine
+ *   and its best sentence's, the port's score, in one exact query. A collection created before (layout 1: one cosine
+ *   vector per chunk) is still searched by the chunks' own vectors until `reindex` re-creates it;
  * - `text`: a BM25 sparse vector (client-side saturated term frequencies over hashed term ids; the collection applies
  *   IDF through `modifier: "idf"`), which gives full-text search with exact matching of codes and numbers.
  * The embedder that built the collection is recorded in the collection's metadata and checked by open().
@@ -30,12 +34,30 @@ export interface QdrantVectorIndexOptions {
   /** Points per upsert request. @default 256 */
   upsertBatchSize?: number;
   bm25?: Bm25Options;
+  /** Told once at open() when the collection has the layout before sentence vectors (the caller logs it). */
+  onLegacyLayout?: (message: string) => void;
 }
 
 export const DENSE_VECTOR = 'dense';
 export const SPARSE_VECTOR = 'text';
-/** Bumped when the collection layout changes incompatibly; recorded in the collection metadata. */
-const LAYOUT_VERSION = 1;
+/** Bumped when the collection layout changes incompatibly; recorded in the collection metadata. 2: `dense` multivector. */
+const LAYOUT_VERSION = 2;
+
+function unit(v: Float32Array): number[] {
+  let n = 0;
+  for (const x of v) n += x * x;
+  n = Math.sqrt(n);
+  // A zero vector stays zero: its dot product with anything is 0, the cosine the port gives it.
+  return Array.from(v, (x) => (n === 0 ? 0 : x / n));
+}
+
+/** The `dense` multivector of a chunk (layout 2): (c + s_i) / 2 per sentence, or c alone, all from unit vectors. */
+export function evidenceVectors(c: ChunkWithVector): number[][] {
+  const own = unit(c.vector);
+  const sentences = c.sentenceVectors ?? [];
+  if (sentences.length === 0) return [own];
+  return sentences.map((s) => unit(s).map((x, i) => ((own[i] ?? 0) + x) / 2));
+}
 
 const payloadSchema = z.object({
   chunkId: z.string(),
@@ -185,7 +207,7 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
       // The client's createCollection() drops `metadata`; the generated API sends the body as given.
       await client.api().createCollection({
         collection_name: collection,
-        vectors: { [DENSE_VECTOR]: { size: wanted.dimensions, distance: 'Cosine' } },
+        vectors: { [DENSE_VECTOR]: { size: wanted.dimensions, distance: 'Dot', multivector_config: { comparator: 'max_sim' } } },
         sparse_vectors: { [SPARSE_VECTOR]: { modifier: 'idf' } },
         metadata: { embedderId: wanted.embedderId, dimensions: wanted.dimensions, layout: LAYOUT_VERSION },
       });
@@ -195,11 +217,18 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
     }
   };
 
-  const readRecorded = async (): Promise<IndexInfo | undefined> => {
+  /** What the collection records, and whether its `dense` vector is the multivector of layout 2. */
+  const readRecorded = async (): Promise<{ info: IndexInfo | undefined; multivector: boolean }> => {
     const got = await call(`reading collection ${collection}`, () => client.getCollection(collection));
     const meta = metadataSchema.safeParse(got.config.metadata);
-    return meta.success ? { embedderId: meta.data.embedderId, dimensions: meta.data.dimensions } : undefined;
+    const vectors = z.object({ [DENSE_VECTOR]: z.object({ multivector_config: z.unknown().optional() }) }).safeParse(got.config.params.vectors);
+    return {
+      info: meta.success ? { embedderId: meta.data.embedderId, dimensions: meta.data.dimensions } : undefined,
+      multivector: vectors.success && vectors.data[DENSE_VECTOR]?.multivector_config != null,
+    };
   };
+  /** Layout 2 (set by open()): false for a collection of layout 1, whose chunks are scored by their own vectors. */
+  let multivector = true;
 
   const ensurePayloadIndexes = async (): Promise<void> => {
     const fields = [
@@ -220,7 +249,8 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
       checkIndexIdentity(wanted);
       const { exists } = await call(`checking collection ${collection}`, () => client.collectionExists(collection));
       if (!exists) await createCollection(wanted);
-      const have = await readRecorded();
+      let recorded = await readRecorded();
+      const have = recorded.info;
       const matches = have?.embedderId === wanted.embedderId && have.dimensions === wanted.dimensions;
       if (!matches) {
         if (!opts.reindex) {
@@ -231,6 +261,19 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
         }
         await call(`deleting collection ${collection}`, () => client.deleteCollection(collection));
         await createCollection(wanted);
+        recorded = await readRecorded();
+      } else if (!recorded.multivector && opts.reindex) {
+        // Re-indexing re-embeds every document: the collection is re-created in the current layout first.
+        await call(`deleting collection ${collection}`, () => client.deleteCollection(collection));
+        await createCollection(wanted);
+        recorded = await readRecorded();
+      }
+      multivector = recorded.multivector;
+      if (!multivector) {
+        opts.onLegacyLayout?.(
+          `Qdrant collection ${collection} predates sentence vectors (layout 1): chunks are scored by their own vectors ` +
+            'until it is re-created by `npm run ingest -- --all --reindex`',
+        );
       }
       await ensurePayloadIndexes();
       info = { embedderId: wanted.embedderId, dimensions: wanted.dimensions };
@@ -247,7 +290,7 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
           return {
             id: pointId(c.id),
             vector: {
-              [DENSE_VECTOR]: Array.from(c.vector),
+              [DENSE_VECTOR]: multivector ? evidenceVectors(c) : Array.from(c.vector),
               // A text without terms gets no sparse vector: named vectors may be absent on a point.
               ...(sparse.indices.length > 0 ? { [SPARSE_VECTOR]: sparse } : {}),
             },
@@ -284,7 +327,7 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
       if (projects.length === 0 || topK === 0) return [];
       const res = await call('vector search', () =>
         client.query(collection, {
-          query: Array.from(query),
+          query: multivector ? [unit(query)] : Array.from(query),
           using: DENSE_VECTOR,
           filter: projectsFilter(projects),
           limit: topK,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cosineTopK, exactTopKAvailable } from '../exact-top-k.js';
+import { cosineScores, exactTopKAvailable, topIndices } from '../exact-top-k.js';
 import type { ProjectRef } from '../../domain/project-ref.js';
 import { projectKey } from '../../domain/project-ref.js';
 import { EmbedderMismatchError } from '../../errors.js';
@@ -29,9 +29,10 @@ function forEachChunk(db: SqliteDatabase, fn: (row: ContextRow) => void): void {
  *
  * - Vectors are float32 BLOBs scored exactly, only over the rows of the requested (registry, project_id) pairs, found
  *   through the (registry, project_id, document_id) index. At a few thousand chunks per request this is faster than
- *   any approximate index, and approximate indexes lose recall under such filters. When the query vector is still
- *   being computed, the vectors of up to `preloadChunks` chunks are read meanwhile and scored in memory by usearch
- *   (searchVector); otherwise sqlite-vec's `vec_distance_cosine` scores them in SQL.
+ *   any approximate index, and approximate indexes lose recall under such filters. A chunk's sentence vectors are one
+ *   BLOB beside its own vector, so they are read and deleted with it. When the query vector is still being computed,
+ *   the vectors of up to `preloadChunks` chunks are read meanwhile and scored in memory by usearch (searchVector);
+ *   otherwise sqlite-vec's `vec_distance_cosine` scores them in SQL.
  * - Full text is an FTS5 external-content table over `chunks`, kept in step by triggers in the same transactions,
  *   with three columns: the text (Porter stemming over unicode61), the chunk's context (document title and type,
  *   project; never cited) and a scope token per project, so a filtered text search intersects the query's postings
@@ -123,6 +124,14 @@ export const VECTOR_MIGRATIONS: readonly SqliteMigration[] = [
       `);
     },
   },
+  {
+    // The vectors of a chunk's sentences (ChunkWithVector.sentenceVectors), float32 one after the other; NULL for
+    // none. Chunks written before have none and are scored by their own vector until their document is re-ingested.
+    name: '0004-sentence-vectors',
+    up(db) {
+      db.exec('ALTER TABLE chunks ADD COLUMN sentence_embeddings BLOB');
+    },
+  },
 ];
 
 interface ContextRow {
@@ -144,7 +153,8 @@ export const CONTEXT_WEIGHT = 1;
 
 /**
  * Requested projects with at most this many chunks in all have their vectors read into memory for a vector search
- * (2 kB a chunk at 512 dimensions), so the search can read them before the query vector exists.
+ * (2 kB a vector at 512 dimensions: a chunk's own and its sentences', about 4 a chunk on the corpus), so the search
+ * can read them before the query vector exists.
  */
 export const PRELOAD_CHUNKS = 5000;
 
@@ -184,6 +194,7 @@ interface CandidateRow {
   rowid: number;
   id: string;
   embedding: Buffer;
+  sentence_embeddings: Buffer | null;
 }
 
 const CHUNK_COLUMNS = `c.id, c.registry, c.project_id, c.document_id, c.document_title, c.document_type, c.uri,
@@ -238,6 +249,12 @@ function vectorBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
+/** The sentence vectors of a chunk as one BLOB, or null for none. */
+function sentencesBlob(vectors: Float32Array[] | undefined): Buffer | null {
+  if (!vectors || vectors.length === 0) return null;
+  return Buffer.concat(vectors.map(vectorBlob));
+}
+
 const META_KEY = 'embedder';
 
 export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): Promise<VectorIndex> {
@@ -256,12 +273,13 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
   const writeMeta = db.prepare('INSERT OR REPLACE INTO vector_index_meta (key, value) VALUES (?, ?)');
   const upsertChunk = db.prepare(`
     INSERT INTO chunks (id, registry, project_id, document_id, document_title, document_type, uri, page, "offset",
-      text, context, scope, embedding)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      text, context, scope, embedding, sentence_embeddings)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET registry = excluded.registry, project_id = excluded.project_id,
       document_id = excluded.document_id, document_title = excluded.document_title,
       document_type = excluded.document_type, uri = excluded.uri, page = excluded.page, "offset" = excluded."offset",
-      text = excluded.text, context = excluded.context, scope = excluded.scope, embedding = excluded.embedding`);
+      text = excluded.text, context = excluded.context, scope = excluded.scope, embedding = excluded.embedding,
+      sentence_embeddings = excluded.sentence_embeddings`);
   // The full-text table follows chunks through triggers (migration 0003-fts-external-content).
   const deleteDocChunks = db.prepare('DELETE FROM chunks WHERE registry = ? AND project_id = ? AND document_id = ?');
   const docIds = db.prepare<[string, number, string], { id: string }>(
@@ -275,20 +293,30 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
     SELECT count(*) AS n FROM json_each(?) AS j
     CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1`);
   const candidateVectors = db.prepare<[string], CandidateRow>(`
-    SELECT c.rowid, c.id, c.embedding FROM json_each(?) AS j
+    SELECT c.rowid, c.id, c.embedding, c.sentence_embeddings FROM json_each(?) AS j
     CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1`);
   const chunksByRowid = db.prepare<[string], ChunkRow & { rowid: number }>(`
     SELECT c.rowid, ${CHUNK_COLUMNS}, 0.0 AS score FROM json_each(?) AS j CROSS JOIN chunks AS c ON c.rowid = j.value`);
-  // A zero vector shares no direction with the query: sqlite-vec says NULL, the score is 0.
+  // A zero vector shares no direction with the query: sqlite-vec says NULL, the cosine is 0. A chunk's score is the
+  // mean of its own cosine and its best sentence's (sentences: slices of the BLOB, counted by a recursive CTE), or its
+  // own cosine without sentences.
   // Two phases: rank (rowid, id, score) first, then read the wide columns of the top K only, so the sorter never
   // holds the text of every candidate.
-  const vectorSearch = db.prepare<[Buffer, string, number], ChunkRow>(`
-    WITH top AS (
-      SELECT c.rowid AS rid, c.id AS cid, coalesce(1.0 - vec_distance_cosine(c.embedding, ?), 0.0) AS score
-      FROM json_each(?) AS j
-      CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1
+  const vectorSearch = db.prepare<{ q: Buffer; pairs: string; k: number; d: number }, ChunkRow>(`
+    WITH scored AS (
+      SELECT c.rowid AS rid, c.id AS cid, coalesce(1.0 - vec_distance_cosine(c.embedding, @q), 0.0) AS own,
+        CASE WHEN c.sentence_embeddings IS NULL THEN NULL ELSE (
+          WITH RECURSIVE s(i) AS (
+            SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i + 1 < length(c.sentence_embeddings) / (4 * @d))
+          SELECT max(coalesce(1.0 - vec_distance_cosine(vec_slice(c.sentence_embeddings, i * @d, (i + 1) * @d), @q), 0.0))
+          FROM s) END AS best
+      FROM json_each(@pairs) AS j
+      CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1),
+    top AS (
+      SELECT rid, cid, CASE WHEN best IS NULL THEN own ELSE (own + best) / 2.0 END AS score
+      FROM scored
       ORDER BY score DESC, cid
-      LIMIT ?)
+      LIMIT @k)
     SELECT ${CHUNK_COLUMNS}, top.score AS score
     FROM top JOIN chunks AS c ON c.rowid = top.rid
     ORDER BY top.score DESC, top.cid`);
@@ -347,6 +375,7 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
         indexedContext(c.documentTitle, c.documentType, c.context),
         scopeToken(c),
         vectorBlob(c.vector),
+        sentencesBlob(c.sentenceVectors),
       );
     }
   });
@@ -410,17 +439,39 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       checkQueryVector(query, dimensions);
       // Another process may have re-indexed for another embedder while the query was embedded.
       current();
-      if (!rows) return vectorSearch.all(vectorBlob(query), pairs, topK).map(toScored);
-      const matrix = new Float32Array(rows.length * dimensions);
-      const bytes = new Uint8Array(matrix.buffer);
+      if (!rows) return vectorSearch.all({ q: vectorBlob(query), pairs, k: topK, d: dimensions }).map(toScored);
+      const rowBytes = dimensions * 4;
+      const sentenceCount = rows.reduce((n, r) => n + (r.sentence_embeddings?.byteLength ?? 0) / rowBytes, 0);
+      const chunkMatrix = new Float32Array(rows.length * dimensions);
+      const sentenceMatrix = new Float32Array(sentenceCount * dimensions);
+      // The sentences of row i are rows [firstSentence[i], firstSentence[i + 1]) of sentenceMatrix.
+      const firstSentence = new Uint32Array(rows.length + 1);
+      const chunkBytes = new Uint8Array(chunkMatrix.buffer);
+      const sentenceBytes = new Uint8Array(sentenceMatrix.buffer);
+      let at = 0;
       rows.forEach((r, i) => {
-        if (r.embedding.byteLength !== dimensions * 4) {
-          throw new Error(`chunk ${r.id} has a vector of ${r.embedding.byteLength / 4} dimensions, the index ${dimensions}`);
+        const sentences = r.sentence_embeddings?.byteLength ?? 0;
+        if (r.embedding.byteLength !== rowBytes || sentences % rowBytes !== 0) {
+          throw new Error(`chunk ${r.id} has vectors of another dimension than the index's ${dimensions}`);
         }
-        bytes.set(r.embedding, i * dimensions * 4);
+        chunkBytes.set(r.embedding, i * rowBytes);
+        firstSentence[i] = at;
+        if (r.sentence_embeddings) sentenceBytes.set(r.sentence_embeddings, at * rowBytes);
+        at += sentences / rowBytes;
       });
-      const top = cosineTopK(matrix, dimensions, query, topK)
-        .map(({ row, score }) => ({ row: rows[row] as CandidateRow, score }))
+      firstSentence[rows.length] = at;
+      const own = cosineScores(chunkMatrix, dimensions, query);
+      const ofSentences = cosineScores(sentenceMatrix, dimensions, query);
+      const scores = new Float64Array(rows.length);
+      for (let i = 0; i < rows.length; i++) {
+        const from = firstSentence[i] ?? 0;
+        const to = firstSentence[i + 1] ?? 0;
+        let best = -Infinity;
+        for (let s = from; s < to; s++) best = Math.max(best, ofSentences[s] ?? 0);
+        scores[i] = to > from ? ((own[i] ?? 0) + best) / 2 : (own[i] ?? 0);
+      }
+      const top = topIndices(scores, topK)
+        .map((i) => ({ row: rows[i] as CandidateRow, score: scores[i] ?? 0 }))
         // The SQL search's order: score, then chunk id.
         .sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0))
         .slice(0, topK);
