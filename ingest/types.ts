@@ -58,6 +58,8 @@ export interface DocumentWorkItem {
   pages?: string[];
   chunks?: TextChunk[];
   vectors?: Float32Array[];
+  /** Per chunk, the vectors of its sentences (embed stage); absent or empty arrays for none. */
+  sentenceVectors?: Float32Array[][];
   outcome?: DocumentOutcome;
 }
 

@@ -55,10 +55,11 @@ function arg(name: string): string | undefined {
 }
 const flag = (name: string): boolean => process.argv.includes(`--${name}`);
 
-/** Source files that decide what the index holds (chunks, their text and context): a change rebuilds the cache. */
+/** Source files that decide what the index holds (chunks, their sentences, text and context): a change rebuilds the cache. */
 const INDEXING_SOURCES = [
   'src/domain/chunking.ts',
   'src/domain/search-context.ts',
+  'src/domain/sentences.ts',
   'src/adapters/full-text/chunk-context.ts',
   ...readdirSync(path.join(repoRoot, 'ingest', 'stages')).sort().map((f) => `ingest/stages/${f}`),
 ];

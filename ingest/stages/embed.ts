@@ -1,3 +1,4 @@
+import { evidenceSentences } from '../../src/domain/sentences.js';
 import type { Stage } from '../types.js';
 
 /**
@@ -7,11 +8,26 @@ import type { Stage } from '../types.js';
  */
 export const BATCHES_IN_FLIGHT = 3;
 
-/** Stage: one vector per chunk, in batches of the embedder's maxBatchSize. */
+/**
+ * Stage: one vector per chunk and one per sentence of it (domain/sentences.ts evidenceSentences: the vector index
+ * scores a chunk by its own vector and its best sentence's), in batches of the embedder's maxBatchSize.
+ */
 export const embed: Stage = async (item, ctx) => {
   const chunks = item.chunks;
   if (!chunks) throw new Error(`embed: document ${item.documentId} has no chunks`);
   const { embedder } = ctx.deps;
+  // Every text to embed, each chunk followed by its sentences; sentenceOf[i] is the chunk whose sentence texts[i] is,
+  // -1 for a chunk's own text.
+  const texts: string[] = [];
+  const sentenceOf: number[] = [];
+  chunks.forEach((c, i) => {
+    texts.push(c.text);
+    sentenceOf.push(-1);
+    for (const s of evidenceSentences(c.text)) {
+      texts.push(s);
+      sentenceOf.push(i);
+    }
+  });
   const size = Math.max(1, Math.floor(embedder.maxBatchSize));
   const vectors: Float32Array[] = [];
   const inFlight: { texts: number; result: Promise<Float32Array[]> }[] = [];
@@ -26,9 +42,9 @@ export const embed: Stage = async (item, ctx) => {
     vectors.push(...out);
   };
   try {
-    for (let i = 0; i < chunks.length; i += size) {
+    for (let i = 0; i < texts.length; i += size) {
       ctx.signal?.throwIfAborted();
-      const batch = chunks.slice(i, i + size).map((c) => c.text);
+      const batch = texts.slice(i, i + size);
       const result = embedder.embed(batch, 'document');
       // Handled when collected; this only keeps a batch that fails after an earlier failure from being unhandled.
       result.catch(() => undefined);
@@ -40,5 +56,12 @@ export const embed: Stage = async (item, ctx) => {
     if (ctx.signal?.aborted) throw err;
     return { ...item, outcome: { kind: 'failed', reason: `embed: ${err instanceof Error ? err.message : String(err)}` } };
   }
-  return { ...item, vectors };
+  const chunkVectors: Float32Array[] = [];
+  const sentenceVectors: Float32Array[][] = chunks.map(() => []);
+  vectors.forEach((v, i) => {
+    const owner = sentenceOf[i] ?? -1;
+    if (owner < 0) chunkVectors.push(v);
+    else sentenceVectors[owner]?.push(v);
+  });
+  return { ...item, vectors: chunkVectors, sentenceVectors };
 };

@@ -26,7 +26,7 @@ function baseState(item: DocumentWorkItem): Omit<DocumentStateInput, 'status' | 
 }
 
 export function toChunkRecords(item: DocumentWorkItem): ChunkWithVector[] {
-  const { chunks, vectors } = item;
+  const { chunks, vectors, sentenceVectors } = item;
   if (!chunks || !vectors || chunks.length !== vectors.length) {
     throw new Error(`upsert: document ${item.documentId} has ${chunks?.length ?? 0} chunks but ${vectors?.length ?? 0} vectors`);
   }
@@ -45,6 +45,7 @@ export function toChunkRecords(item: DocumentWorkItem): ChunkWithVector[] {
     text: c.text,
     ...(context !== '' ? { context } : {}),
     vector: vectors[i] as Float32Array,
+    ...(sentenceVectors?.[i]?.length ? { sentenceVectors: sentenceVectors[i] } : {}),
   }));
 }
 

@@ -160,6 +160,16 @@ describe('runIngest', () => {
     }
     expect((await deps.index.searchText('additionality', [A], 5)).length).toBe(0);
     expect((await deps.index.searchText('additionality', [B], 5)).length).toBe(1);
+    // The sentences of every chunk (its paragraphs here, several a chunk) were embedded and stored beside it.
+    const sentenceBytes = new Map(
+      (db.prepare('SELECT id, length(sentence_embeddings) AS bytes FROM chunks').all() as { id: string; bytes: number | null }[]).map(
+        (r) => [r.id, r.bytes ?? 0],
+      ),
+    );
+    for (const id of ids) {
+      expect((sentenceBytes.get(id) ?? 0) % (512 * 4)).toBe(0);
+      expect(sentenceBytes.get(id) ?? 0).toBeGreaterThanOrEqual(2 * 512 * 4);
+    }
     // Every chunk is findable by its project's name (search context), though no passage quotes it.
     const byName = await deps.index.searchText('quokka highlands', [A, B], 50);
     expect(byName.map((h) => h.id).sort()).toEqual([...ids].sort());

@@ -58,6 +58,30 @@ describe('embed stage', () => {
     expect(out.outcome).toBeUndefined();
   });
 
+  it('embeds each chunk\'s sentences too, and hands each chunk its own sentence vectors', async () => {
+    const e = embedderThat({ delays: [30, 5, 5, 5] });
+    const texts = [
+      'The plant destroys HFC23 by incineration. The oxidation temperature is at least 1,200 degrees.',
+      'Page 3',
+      'A single sentence about the project area of the forest.',
+      'First sentence of the third passage. Second sentence, somewhat longer than the first one.',
+    ];
+    const doc = { ...item(0), chunks: texts.map((text, i) => ({ page: 1, offset: i * 100, text, tokens: 10 })) };
+    const out = await embed(doc, ctx(e));
+    // Vectors are filled with their text's length, so each can be traced to its text.
+    const lengths = (vs: Float32Array[] | undefined) => vs?.map((v) => v[0]);
+    expect(lengths(out.vectors)).toEqual(texts.map((t) => t.length));
+    expect(out.sentenceVectors?.map(lengths)).toEqual([
+      ['The plant destroys HFC23 by incineration.'.length, 'The oxidation temperature is at least 1,200 degrees.'.length],
+      [],
+      [],
+      ['First sentence of the third passage.'.length, 'Second sentence, somewhat longer than the first one.'.length],
+    ]);
+    // 4 chunks + 4 sentences, in batches of 2, in order.
+    expect(e.batches.flat()).toHaveLength(8);
+    expect(e.batches[0]).toEqual([texts[0], 'The plant destroys HFC23 by incineration.']);
+  });
+
   it('turns an embedder failure into a failed outcome, with other batches in flight', async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (err: unknown): void => {
