@@ -132,6 +132,7 @@ async function run(opts: CliOptions, config: Config, logger: Logger, signal: Abo
       progress: opts.progress === null ? true : opts.progress ? createBarProgress() : createLogProgress(logger),
       downloader: downloaderOptionsFromConfig(config),
       force: opts.reindex,
+      sentenceVectors: config.SENTENCE_VECTORS,
       signal,
       // Document-derived fields (summary, emissions, document groups) follow each project's documents.
       afterProject: createEnrichHook({ summarizer, countries: deps.countries, force: opts.reindex, signal }),

@@ -41,6 +41,8 @@ export interface RunIngestOptions {
   downloader?: Downloader | DownloaderOptions;
   /** Re-embed documents even when unchanged (`--reindex`). @default false */
   force?: boolean;
+  /** Embed each chunk's sentences beside it (config SENTENCE_VECTORS). @default true */
+  sentenceVectors?: boolean;
   /** Documents prepared ahead of the embedder. @default 3 */
   prepareConcurrency?: number;
   /** Runs after each project's documents are done, e.g. to derive enrichment from their text. Errors are logged. */
@@ -129,6 +131,7 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
     logger,
     force: opts.force ?? false,
     chunkMaxTokens: chunkTokenBudget(deps.embedder.maxInputTokens),
+    sentenceVectors: opts.sentenceVectors ?? true,
     signal: abort.signal,
   };
   const progress = pickProgress(opts.progress, logger);

@@ -79,6 +79,8 @@ export interface StageContext {
   force: boolean;
   /** Chunk size limit in estimated tokens (derived from the embedder's maxInputTokens). */
   chunkMaxTokens: number;
+  /** Embed each chunk's sentences too (absent: yes). */
+  sentenceVectors?: boolean;
   signal?: AbortSignal;
 }
 

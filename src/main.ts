@@ -58,6 +58,7 @@ async function indexDemoDocuments(
     deps: { ...deps.stores, embedder: deps.embedder, countries: deps.countries },
     projects,
     logger,
+    sentenceVectors: config.SENTENCE_VECTORS,
     downloader: {
       policy: createUrlPolicy([...config.DOWNLOAD_ALLOW_HOSTS, self.host, `127.0.0.1:${self.port || '80'}`]),
       maxBytes: config.DOWNLOAD_MAX_BYTES,

@@ -72,6 +72,7 @@ function corpusFingerprint(): string {
     h.update(`${f}:${statSync(path.join(corpusDir, 'pdf', f)).size}\n`);
   }
   h.update(readFileSync(path.join(corpusDir, 'records', 'eval-projects.raw.jsonl')));
+  if (process.env.SENTENCE_VECTORS !== undefined) h.update(`SENTENCE_VECTORS=${process.env.SENTENCE_VECTORS}`);
   return h.digest('hex').slice(0, 16);
 }
 
@@ -120,7 +121,14 @@ async function evaluateEmbedder(embedder: string, questions: Question[], modes: 
         logger,
       });
       if (imported.failed.length > 0) throw new Error(`record import failed: ${JSON.stringify(imported.failed)}`);
-      const summary = await runIngest({ deps, all: true, logger, progress: true, downloader: downloaderOptionsFromConfig(config) });
+      const summary = await runIngest({
+        deps,
+        all: true,
+        logger,
+        progress: true,
+        downloader: downloaderOptionsFromConfig(config),
+        sentenceVectors: config.SENTENCE_VECTORS,
+      });
       process.stderr.write(
         `[${embedder}] ingested ${summary.documents.indexed} documents, ${summary.pages} pages, ${summary.chunks} chunks ` +
           `in ${(summary.durationMs / 1000).toFixed(1)} s (embedding ${summary.embedSeconds.toFixed(1)} s); ` +

@@ -23,7 +23,7 @@ export const embed: Stage = async (item, ctx) => {
   chunks.forEach((c, i) => {
     texts.push(c.text);
     sentenceOf.push(-1);
-    for (const s of evidenceSentences(c.text)) {
+    for (const s of ctx.sentenceVectors === false ? [] : evidenceSentences(c.text)) {
       texts.push(s);
       sentenceOf.push(i);
     }

@@ -82,6 +82,15 @@ describe('embed stage', () => {
     expect(e.batches[0]).toEqual([texts[0], 'The plant destroys HFC23 by incineration.']);
   });
 
+  it('embeds chunks alone when sentence vectors are turned off', async () => {
+    const e = embedderThat({});
+    const text = 'The plant destroys HFC23 by incineration. The oxidation temperature is at least 1,200 degrees.';
+    const doc = { ...item(0), chunks: [{ page: 1, offset: 0, text, tokens: 10 }] };
+    const out = await embed(doc, { ...ctx(e), sentenceVectors: false });
+    expect(e.batches).toEqual([[text]]);
+    expect(out.sentenceVectors).toEqual([[]]);
+  });
+
   it('turns an embedder failure into a failed outcome, with other batches in flight', async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (err: unknown): void => {
