@@ -441,25 +441,23 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       current();
       if (!rows) return vectorSearch.all({ q: vectorBlob(query), pairs, k: topK, d: dimensions }).map(toScored);
       const rowBytes = dimensions * 4;
-      const sentenceCount = rows.reduce((n, r) => n + (r.sentence_embeddings?.byteLength ?? 0) / rowBytes, 0);
-      const chunkMatrix = new Float32Array(rows.length * dimensions);
-      const sentenceMatrix = new Float32Array(sentenceCount * dimensions);
       // The sentences of row i are rows [firstSentence[i], firstSentence[i + 1]) of sentenceMatrix.
       const firstSentence = new Uint32Array(rows.length + 1);
-      const chunkBytes = new Uint8Array(chunkMatrix.buffer);
-      const sentenceBytes = new Uint8Array(sentenceMatrix.buffer);
-      let at = 0;
       rows.forEach((r, i) => {
         const sentences = r.sentence_embeddings?.byteLength ?? 0;
         if (r.embedding.byteLength !== rowBytes || sentences % rowBytes !== 0) {
           throw new Error(`chunk ${r.id} has vectors of another dimension than the index's ${dimensions}`);
         }
-        chunkBytes.set(r.embedding, i * rowBytes);
-        firstSentence[i] = at;
-        if (r.sentence_embeddings) sentenceBytes.set(r.sentence_embeddings, at * rowBytes);
-        at += sentences / rowBytes;
+        firstSentence[i + 1] = (firstSentence[i] ?? 0) + sentences / rowBytes;
       });
-      firstSentence[rows.length] = at;
+      const chunkMatrix = new Float32Array(rows.length * dimensions);
+      const sentenceMatrix = new Float32Array((firstSentence[rows.length] ?? 0) * dimensions);
+      const chunkBytes = new Uint8Array(chunkMatrix.buffer);
+      const sentenceBytes = new Uint8Array(sentenceMatrix.buffer);
+      rows.forEach((r, i) => {
+        chunkBytes.set(r.embedding, i * rowBytes);
+        if (r.sentence_embeddings) sentenceBytes.set(r.sentence_embeddings, (firstSentence[i] ?? 0) * rowBytes);
+      });
       const own = cosineScores(chunkMatrix, dimensions, query);
       const ofSentences = cosineScores(sentenceMatrix, dimensions, query);
       const scores = new Float64Array(rows.length);
