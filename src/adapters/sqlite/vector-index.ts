@@ -255,6 +255,36 @@ function sentencesBlob(vectors: Float32Array[] | undefined): Buffer | null {
   return Buffer.concat(vectors.map(vectorBlob));
 }
 
+interface CandidateMatrices {
+  /** Row i: the vector of rows[i]. */
+  chunkMatrix: Float32Array;
+  /** The sentence vectors of rows[i] are rows [firstSentence[i], firstSentence[i + 1]). */
+  sentenceMatrix: Float32Array;
+  firstSentence: Uint32Array;
+}
+
+/** The candidates' vectors as row-major matrices for usearch; throws on a vector of another dimension. */
+function candidateMatrices(rows: CandidateRow[], dimensions: number): CandidateMatrices {
+  const rowBytes = dimensions * 4;
+  const firstSentence = new Uint32Array(rows.length + 1);
+  rows.forEach((r, i) => {
+    const sentences = r.sentence_embeddings?.byteLength ?? 0;
+    if (r.embedding.byteLength !== rowBytes || sentences % rowBytes !== 0) {
+      throw new Error(`chunk ${r.id} has vectors of another dimension than the index's ${dimensions}`);
+    }
+    firstSentence[i + 1] = (firstSentence[i] ?? 0) + sentences / rowBytes;
+  });
+  const chunkMatrix = new Float32Array(rows.length * dimensions);
+  const sentenceMatrix = new Float32Array((firstSentence[rows.length] ?? 0) * dimensions);
+  const chunkBytes = new Uint8Array(chunkMatrix.buffer);
+  const sentenceBytes = new Uint8Array(sentenceMatrix.buffer);
+  rows.forEach((r, i) => {
+    chunkBytes.set(r.embedding, i * rowBytes);
+    if (r.sentence_embeddings) sentenceBytes.set(r.sentence_embeddings, (firstSentence[i] ?? 0) * rowBytes);
+  });
+  return { chunkMatrix, sentenceMatrix, firstSentence };
+}
+
 const META_KEY = 'embedder';
 
 export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): Promise<VectorIndex> {
@@ -435,29 +465,21 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       // (usearch is loaded at the first such search, not when the index opens: the ingest worker never needs it.)
       const readAhead = preloadChunks > 0 && !(pending instanceof Float32Array) && exactTopKAvailable();
       const rows = readAhead && (countCandidates.get(pairs)?.n ?? 0) <= preloadChunks ? candidateVectors.all(pairs) : null;
+      // The matrices are built while the query is still being embedded too; an error waits for the query's own.
+      let matrices: CandidateMatrices | null = null;
+      let unreadable: unknown = null;
+      try {
+        if (rows) matrices = candidateMatrices(rows, dimensions);
+      } catch (err) {
+        unreadable = err;
+      }
       const query = await pending;
       checkQueryVector(query, dimensions);
       // Another process may have re-indexed for another embedder while the query was embedded.
       current();
-      if (!rows) return vectorSearch.all({ q: vectorBlob(query), pairs, k: topK, d: dimensions }).map(toScored);
-      const rowBytes = dimensions * 4;
-      // The sentences of row i are rows [firstSentence[i], firstSentence[i + 1]) of sentenceMatrix.
-      const firstSentence = new Uint32Array(rows.length + 1);
-      rows.forEach((r, i) => {
-        const sentences = r.sentence_embeddings?.byteLength ?? 0;
-        if (r.embedding.byteLength !== rowBytes || sentences % rowBytes !== 0) {
-          throw new Error(`chunk ${r.id} has vectors of another dimension than the index's ${dimensions}`);
-        }
-        firstSentence[i + 1] = (firstSentence[i] ?? 0) + sentences / rowBytes;
-      });
-      const chunkMatrix = new Float32Array(rows.length * dimensions);
-      const sentenceMatrix = new Float32Array((firstSentence[rows.length] ?? 0) * dimensions);
-      const chunkBytes = new Uint8Array(chunkMatrix.buffer);
-      const sentenceBytes = new Uint8Array(sentenceMatrix.buffer);
-      rows.forEach((r, i) => {
-        chunkBytes.set(r.embedding, i * rowBytes);
-        if (r.sentence_embeddings) sentenceBytes.set(r.sentence_embeddings, (firstSentence[i] ?? 0) * rowBytes);
-      });
+      if (unreadable) throw unreadable;
+      if (!rows || !matrices) return vectorSearch.all({ q: vectorBlob(query), pairs, k: topK, d: dimensions }).map(toScored);
+      const { chunkMatrix, sentenceMatrix, firstSentence } = matrices;
       const own = cosineScores(chunkMatrix, dimensions, query);
       const ofSentences = cosineScores(sentenceMatrix, dimensions, query);
       const scores = new Float64Array(rows.length);
