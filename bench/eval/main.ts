@@ -65,14 +65,15 @@ const INDEXING_SOURCES = [
 ];
 
 /** Changes when the PDFs, the records or the indexing code change, so a stale cached index is rebuilt. */
-function corpusFingerprint(): string {
+function corpusFingerprint(sentenceVectors: boolean): string {
   const h = createHash('sha256');
   for (const f of INDEXING_SOURCES) h.update(readFileSync(path.join(repoRoot, f)));
   for (const f of readdirSync(path.join(corpusDir, 'pdf')).sort()) {
     h.update(`${f}:${statSync(path.join(corpusDir, 'pdf', f)).size}\n`);
   }
   h.update(readFileSync(path.join(corpusDir, 'records', 'eval-projects.raw.jsonl')));
-  if (process.env.SENTENCE_VECTORS !== undefined) h.update(`SENTENCE_VECTORS=${process.env.SENTENCE_VECTORS}`);
+  // Kept out of the hash when off, so indexes cached before the setting existed stay valid.
+  if (sentenceVectors) h.update('sentence vectors');
   return h.digest('hex').slice(0, 16);
 }
 
@@ -89,7 +90,7 @@ async function evaluateEmbedder(embedder: string, questions: Question[], modes: 
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', name: 'eval' });
   const dataDir = path.join(tmpdir(), 'carbon-docs-eval', embedder.replace(/[^A-Za-z0-9.-]+/g, '_'));
   const marker = path.join(dataDir, 'eval-cache.json');
-  const fingerprint = corpusFingerprint();
+  const fingerprint = corpusFingerprint(loadConfig({ ...process.env, EMBEDDER: embedder }).SENTENCE_VECTORS);
   if (flag('fresh')) rmSync(dataDir, { recursive: true, force: true });
   const cached =
     existsSync(marker) && (JSON.parse(readFileSync(marker, 'utf8')) as { fingerprint?: string }).fingerprint === fingerprint;
