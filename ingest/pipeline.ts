@@ -41,7 +41,7 @@ export interface RunIngestOptions {
   downloader?: Downloader | DownloaderOptions;
   /** Re-embed documents even when unchanged (`--reindex`). @default false */
   force?: boolean;
-  /** Embed each chunk's sentences beside it (config SENTENCE_VECTORS). @default true */
+  /** Embed each chunk's sentences beside it (the worker and the API pass config SENTENCE_VECTORS). @default false */
   sentenceVectors?: boolean;
   /** Documents prepared ahead of the embedder. @default 3 */
   prepareConcurrency?: number;
@@ -131,7 +131,7 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
     logger,
     force: opts.force ?? false,
     chunkMaxTokens: chunkTokenBudget(deps.embedder.maxInputTokens),
-    sentenceVectors: opts.sentenceVectors ?? true,
+    sentenceVectors: opts.sentenceVectors ?? false,
     signal: abort.signal,
   };
   const progress = pickProgress(opts.progress, logger);

@@ -79,7 +79,7 @@ export interface StageContext {
   force: boolean;
   /** Chunk size limit in estimated tokens (derived from the embedder's maxInputTokens). */
   chunkMaxTokens: number;
-  /** Embed each chunk's sentences too (absent: yes). */
+  /** Embed each chunk's sentences too (absent: no). */
   sentenceVectors?: boolean;
   signal?: AbortSignal;
 }

@@ -1,7 +1,7 @@
 /**
  * Ingest throughput: the whole pipeline (HTTP download from a local server, pdf-parse extraction, chunking,
  * embedding, SQLite writes) on the corpus PDFs, beside the raw embedder throughput on the very same texts (each chunk
- * and its sentences, as the embed stage sends them; counted in chunks) in the same process (before and after the
+ * and, when SENTENCE_VECTORS is on for the embedder, its sentences, as the embed stage sends them; counted in chunks) in the same process (before and after the
  * pipeline run, averaged). Goal: pipeline chunks/s >= 90% of raw embedder chunks/s.
  *
  *   npx tsx bench/ingest/main.ts [--files <n>] [--embedders use,onnx:Xenova/all-MiniLM-L6-v2]
@@ -21,6 +21,7 @@ import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/docume
 import { createSqliteDocumentTextStore } from '../../src/adapters/sqlite/document-text-store.js';
 import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
 import { createSqliteVectorIndex } from '../../src/adapters/sqlite/vector-index.js';
+import { loadConfig } from '../../src/config.js';
 import { chunkPages } from '../../src/domain/chunking.js';
 import { evidenceSentences } from '../../src/domain/sentences.js';
 import { createUrlPolicy } from '../../src/domain/url-policy.js';
@@ -52,6 +53,8 @@ const server = await startStaticServer({ root: corpusPath('pdf'), mount: '/pdf' 
 const rows: string[] = [];
 
 for (const spec of (values.embedders ?? 'use').split(',').map((s) => s.trim()).filter(Boolean)) {
+  // As the worker would run this embedder (SENTENCE_VECTORS, `auto` by default: on for onnx models).
+  const sentenceVectors = loadConfig({ ...process.env, EMBEDDER: spec }).SENTENCE_VECTORS;
   let embedder;
   try {
     embedder = await createEmbedder(spec, { modelsDir, allowRemoteModels: false, openai: {}, logger });
@@ -99,7 +102,7 @@ for (const spec of (values.embedders ?? 'use').split(',').map((s) => s.trim()).f
     const r = await extractPdfPages(readFileSync(corpusPath('pdf', f)));
     if (!r.ok) continue;
     for (const c of chunkPages(r.pages, { maxTokens: budget })) {
-      texts.push(c.text, ...evidenceSentences(c.text));
+      texts.push(c.text, ...(sentenceVectors ? evidenceSentences(c.text) : []));
       chunkCount++;
     }
   }
@@ -121,6 +124,7 @@ for (const spec of (values.embedders ?? 'use').split(',').map((s) => s.trim()).f
     projects: [ref],
     logger,
     downloader: { policy: createUrlPolicy([server.hostPort]) },
+    sentenceVectors,
   });
   if (summary.documents.failed > 0) console.log('failures:', summary.failures);
 

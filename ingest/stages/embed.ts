@@ -9,8 +9,9 @@ import type { Stage } from '../types.js';
 export const BATCHES_IN_FLIGHT = 3;
 
 /**
- * Stage: one vector per chunk and one per sentence of it (domain/sentences.ts evidenceSentences: the vector index
- * scores a chunk by its own vector and its best sentence's), in batches of the embedder's maxBatchSize.
+ * Stage: one vector per chunk and, with `ctx.sentenceVectors`, one per sentence of it (domain/sentences.ts
+ * evidenceSentences: the vector index scores a chunk by its own vector and its best sentence's), in batches of the
+ * embedder's maxBatchSize.
  */
 export const embed: Stage = async (item, ctx) => {
   const chunks = item.chunks;
@@ -23,7 +24,7 @@ export const embed: Stage = async (item, ctx) => {
   chunks.forEach((c, i) => {
     texts.push(c.text);
     sentenceOf.push(-1);
-    for (const s of ctx.sentenceVectors === false ? [] : evidenceSentences(c.text)) {
+    for (const s of ctx.sentenceVectors ? evidenceSentences(c.text) : []) {
       texts.push(s);
       sentenceOf.push(i);
     }

@@ -72,6 +72,7 @@ async function run(projects: ProjectRef[], extra: { afterProject?: (ref: Project
     projects,
     logger,
     downloader: { policy: createUrlPolicy([server.hostPort]), retries: 0, timeoutMs: 5000 },
+    sentenceVectors: true,
     ...extra,
   });
 }

@@ -67,7 +67,7 @@ describe('embed stage', () => {
       'First sentence of the third passage. Second sentence, somewhat longer than the first one.',
     ];
     const doc = { ...item(0), chunks: texts.map((text, i) => ({ page: 1, offset: i * 100, text, tokens: 10 })) };
-    const out = await embed(doc, ctx(e));
+    const out = await embed(doc, { ...ctx(e), sentenceVectors: true });
     // Vectors are filled with their text's length, so each can be traced to its text.
     const lengths = (vs: Float32Array[] | undefined) => vs?.map((v) => v[0]);
     expect(lengths(out.vectors)).toEqual(texts.map((t) => t.length));
