@@ -252,18 +252,15 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
       let recorded = await readRecorded();
       const have = recorded.info;
       const matches = have?.embedderId === wanted.embedderId && have.dimensions === wanted.dimensions;
-      if (!matches) {
-        if (!opts.reindex) {
-          throw new EmbedderMismatchError(
-            have ? `${have.embedderId} (${have.dimensions} dimensions)` : `unknown (collection ${collection} has no embedder metadata)`,
-            `${wanted.embedderId} (${wanted.dimensions} dimensions)`,
-          );
-        }
-        await call(`deleting collection ${collection}`, () => client.deleteCollection(collection));
-        await createCollection(wanted);
-        recorded = await readRecorded();
-      } else if (!recorded.multivector && opts.reindex) {
-        // Re-indexing re-embeds every document: the collection is re-created in the current layout first.
+      if (!matches && !opts.reindex) {
+        throw new EmbedderMismatchError(
+          have ? `${have.embedderId} (${have.dimensions} dimensions)` : `unknown (collection ${collection} has no embedder metadata)`,
+          `${wanted.embedderId} (${wanted.dimensions} dimensions)`,
+        );
+      }
+      // Re-indexing re-embeds every document: a collection of another embedder or of the layout before sentence
+      // vectors is re-created first.
+      if (opts.reindex && (!matches || !recorded.multivector)) {
         await call(`deleting collection ${collection}`, () => client.deleteCollection(collection));
         await createCollection(wanted);
         recorded = await readRecorded();
