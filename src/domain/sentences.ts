@@ -28,7 +28,6 @@ export function hasTwelveLetters(s: string): boolean {
  * own vector is that sentence's.
  */
 export function evidenceSentences(chunkText: string): string[] {
-  const sentences = splitSentences(chunkText).filter(hasTwelveLetters);
-  if (sentences.length === 1 && sentences[0] === chunkText.replace(/\s+/g, ' ').trim()) return [];
-  return sentences;
+  const sentences = splitSentences(chunkText);
+  return sentences.length > 1 ? sentences.filter(hasTwelveLetters) : [];
 }
