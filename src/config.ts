@@ -4,9 +4,8 @@ import { z } from 'zod';
  * One configuration for the API and the worker, read from the environment once at start.
  * A bad value stops the process with a message naming the variable (see formatConfigError).
  */
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const TRUE_WORDS: readonly string[] = ['true', '1', 'yes'];
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no', '']).transform((v) => TRUE_WORDS.includes(v));
 
 const optionalString = z
   .string()
@@ -111,7 +110,7 @@ export const configSchema = z
   .transform((c) => ({
     ...c,
     LLM: c.LLM ?? (c.OPENAI_MODEL ? 'openai' : 'extractive'),
-    SENTENCE_VECTORS: c.SENTENCE_VECTORS === 'auto' ? c.EMBEDDER.startsWith('onnx:') : ['true', '1', 'yes'].includes(c.SENTENCE_VECTORS),
+    SENTENCE_VECTORS: c.SENTENCE_VECTORS === 'auto' ? c.EMBEDDER.startsWith('onnx:') : TRUE_WORDS.includes(c.SENTENCE_VECTORS),
   }))
   .superRefine((c, ctx) => {
     if (c.LLM === 'openai' && !c.OPENAI_MODEL) {
