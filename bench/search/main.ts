@@ -88,21 +88,21 @@ async function main(): Promise<void> {
     const perProject = Math.ceil(totalChunks / projectCount);
     const started = performance.now();
     let written = 0;
+    const unitVector = (): Float32Array => {
+      const v = new Float32Array(embedder.dimensions);
+      let norm = 0;
+      for (let d = 0; d < v.length; d++) {
+        const x = rand() * 2 - 1;
+        v[d] = x;
+        norm += x * x;
+      }
+      norm = Math.sqrt(norm);
+      for (let d = 0; d < v.length; d++) v[d] = (v[d] ?? 0) / norm;
+      return v;
+    };
     for (let p = 1; p <= projectCount; p++) {
       const ref = { registry: 'Verra', projectId: p };
       const batch: ChunkWithVector[] = [];
-      const unitVector = (): Float32Array => {
-        const v = new Float32Array(embedder.dimensions);
-        let norm = 0;
-        for (let d = 0; d < v.length; d++) {
-          const x = rand() * 2 - 1;
-          v[d] = x;
-          norm += x * x;
-        }
-        norm = Math.sqrt(norm);
-        for (let d = 0; d < v.length; d++) v[d] = (v[d] ?? 0) / norm;
-        return v;
-      };
       for (let i = 0; i < perProject && written + batch.length < totalChunks; i++) {
         const v = unitVector();
         const sentenceVectors = Array.from({ length: Math.floor(rand() * (2 * sentencesPerChunk + 1)) }, unitVector);
