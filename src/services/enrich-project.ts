@@ -1,6 +1,8 @@
 import type { ProjectEnrichment } from '../domain/cleaned-record.js';
 import { parseCreditPeriods, spreadAnnualEstimate, type CreditPeriod } from '../domain/credit-period.js';
 import { findEmissionTable, tableSum, type EmissionTable } from '../domain/emission-table.js';
+import { isContentsText, stripPageFurniture } from '../domain/page-furniture.js';
+import { splitSentences } from '../domain/sentences.js';
 import { parseRawRecordLeniently } from '../domain/lenient-raw-record.js';
 import type { ProjectRef } from '../domain/project-ref.js';
 import { attributeValues, firstAttribute } from '../domain/raw-record.js';
@@ -78,16 +80,6 @@ function isHeadingLine(line: string): boolean {
   return HEADING.test(l);
 }
 
-/** A table of contents (or a table of numbered rows): mostly short lines starting with a section marker ("A.2.", "1.1", "Annex 3:"). */
-export function looksLikeContents(page: string): boolean {
-  const lines = page.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  if (lines.length < 5) return false;
-  const marked = lines.filter(
-    (l) => l.length < 110 && (/^(?:section\s+)?(?:[A-Z]|\d+)(?:\.\d+)*\.?\s+\S/.test(l) || /^annex\s*\d/i.test(l) || /\.{4,}/.test(l)),
-  );
-  return marked.length >= 5 && marked.length >= lines.length * 0.4;
-}
-
 /** Running prose: enough letters, no table-of-contents leaders, not a grid of numbers. */
 function isProse(text: string): boolean {
   if (text.length < 160) return false;
@@ -99,12 +91,9 @@ function isProse(text: string): boolean {
 
 /** Sentence-aligned pieces of at most `max` characters (a longer sentence is its own piece). */
 function pieces(text: string, max = PASSAGE_CHARS): string[] {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat === '') return [];
-  const sentences = flat.split(/(?<=[.!?])\s+(?=[\p{Lu}\d"(“])/u);
   const out: string[] = [];
   let current = '';
-  for (const s of sentences) {
+  for (const s of splitSentences(text)) {
     if (current !== '' && current.length + 1 + s.length > max) {
       out.push(current);
       current = s;
@@ -114,17 +103,6 @@ function pieces(text: string, max = PASSAGE_CHARS): string[] {
   }
   if (current !== '') out.push(current);
   return out;
-}
-
-/** Lines repeated on many pages (running headers, footers) are noise for a summary. */
-function withoutRunningLines(pages: readonly string[]): string[] {
-  const seen = new Map<string, number>();
-  const split = pages.map((p) => p.split(/\r?\n/).map((l) => l.replace(/\s+/g, ' ').trim()));
-  for (const lines of split) for (const l of new Set(lines)) seen.set(l, (seen.get(l) ?? 0) + 1);
-  const threshold = Math.max(3, Math.ceil(pages.length * 0.3));
-  return split.map((lines, i) =>
-    lines.filter((l) => l !== '' && l !== String(i + 1) && (seen.get(l) ?? 0) < threshold).join('\n'),
-  );
 }
 
 interface DocText {
@@ -141,11 +119,12 @@ export function summaryPassages(docs: readonly DocText[], max = MAX_PASSAGES): C
   const out: CitedPassage[] = [];
   for (const doc of docs) {
     if (out.length >= max) break;
-    const pages = withoutRunningLines(doc.pages);
+    // Pages indexed before the ingest removed page furniture still carry it; removing it again changes nothing.
+    const pages = stripPageFurniture(doc.pages);
     let start = -1;
     let startLine = 0;
     for (let i = 0; i < pages.length && start < 0; i++) {
-      if (looksLikeContents(pages[i] ?? '')) continue;
+      if (isContentsText(pages[i] ?? '')) continue;
       const lines = (pages[i] ?? '').split('\n');
       const at = lines.findIndex(isHeadingLine);
       if (at >= 0) {
@@ -160,7 +139,7 @@ export function summaryPassages(docs: readonly DocText[], max = MAX_PASSAGES): C
       if (pages[start + 1] !== undefined) candidates.push({ page: start + 2, text: pages[start + 1] ?? '' });
     }
     for (let i = 0; i < Math.min(pages.length, 10); i++) {
-      if (!looksLikeContents(pages[i] ?? '')) candidates.push({ page: i + 1, text: pages[i] ?? '' });
+      if (!isContentsText(pages[i] ?? '')) candidates.push({ page: i + 1, text: pages[i] ?? '' });
     }
     const taken = new Set<string>();
     const perDoc = docs.length > 1 && out.length > 0 ? 2 : max;
@@ -301,7 +280,7 @@ export async function enrichProject(input: EnrichProjectInput): Promise<ProjectE
     if (passages.length > 0) {
       try {
         summary = stripMarkers(
-          await summarizer.summarize({ question: SUMMARY_QUESTION, passages, maxChars: SUMMARY_MAX_CHARS }, input.signal),
+          await summarizer.summarize({ question: SUMMARY_QUESTION, passages, maxChars: SUMMARY_MAX_CHARS, purpose: 'summary' }, input.signal),
         );
       } catch (err) {
         if (input.signal?.aborted) throw err;

@@ -1,0 +1,125 @@
+/**
+ * Page furniture: what sits on a page of a PDF without being part of what the page says. Running headers and
+ * footers, page numbers, table-of-contents lines with dot leaders. It is recognised from the extracted text itself
+ * (repetition across pages, position, shape), never from a list of phrases, so it works on documents nobody has
+ * seen. Used where text is indexed (the ingest strips it before chunking), where an answer quotes a passage, and
+ * where a project summary is written.
+ */
+
+/** A line as compared across pages: case and spacing folded, every digit the same, so "Page 3 of 40" = "Page 4 of 40". */
+export function lineShape(line: string): string {
+  return line.replace(/\s+/g, ' ').trim().toLowerCase().replace(/\d/g, '#');
+}
+
+/** How many lines at the top and at the bottom of a page can be a running header or footer. */
+const ZONE_LINES = 8;
+/** A running line is longer than nothing and shorter than a paragraph line would be on its own. */
+const MAX_RUNNING_LINE = 200;
+
+/**
+ * A page number on a line of its own: `12`, `- 12 -`, `Page 3`, `Page 3 of 40`, `3 | Page`, `Page | 3`, `p. 3`,
+ * `iv`. Letters other than page/of/p are not allowed, so a heading like "3 Results" is not one.
+ */
+const PAGE_NUMBER_LINE =
+  /^(?:[-\u2013\u2014|\s]*)(?:(?:page|p\.?|pg\.?)\s*\|?\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:of|\/)\s*\d{1,4})?(?:\s*\|?\s*page)?(?:[-\u2013\u2014|\s]*)$/i;
+
+export function isPageNumberLine(line: string): boolean {
+  const l = line.trim();
+  return l !== '' && l.length <= 24 && PAGE_NUMBER_LINE.test(l);
+}
+
+/**
+ * Dot leaders (a contents or list-of-figures line: "3.4 Baseline Scenario ........ 43"): five or more dots, spaced
+ * or not, or two or more ellipsis characters. A line of only rules (underscores, dashes) counts too.
+ */
+const LEADERS = /(?:\.\s?){5,}|\u2026{2,}|(?:\u2026\s?\.?){3,}/;
+const RULE_LINE = /^[\s_\-\u2013\u2014=.\u2026*~]{5,}$/;
+
+export function isLeaderLine(line: string): boolean {
+  return LEADERS.test(line) || RULE_LINE.test(line);
+}
+
+/**
+ * Shapes of lines that run across the document's pages: among the first and last lines of each page, those whose
+ * shape is found on at least 30% of the pages (and at least 4 of them, so a short document's shared table heading is
+ * not taken for one).
+ */
+export function runningLineShapes(pages: readonly string[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const page of pages) {
+    const lines = nonEmptyLines(page);
+    const zone = new Set([...lines.slice(0, ZONE_LINES), ...lines.slice(-ZONE_LINES)].filter((l) => l.length <= MAX_RUNNING_LINE).map(lineShape));
+    for (const s of zone) counts.set(s, (counts.get(s) ?? 0) + 1);
+  }
+  const threshold = Math.max(4, Math.ceil(pages.length * 0.3));
+  const out = new Set<string>();
+  for (const [shape, n] of counts) if (n >= threshold && /[\p{L}\p{N}]/u.test(shape)) out.add(shape);
+  return out;
+}
+
+function nonEmptyLines(page: string): string[] {
+  return page
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+}
+
+/**
+ * The page without its furniture: running headers and footers and page numbers are peeled from its top and bottom
+ * (only there: the same words inside the page are content), dot-leader and rule lines are removed anywhere. Other
+ * lines are kept exactly, blank lines included, so the page reads as before.
+ */
+export function withoutFurniture(page: string, running: ReadonlySet<string>): string {
+  const lines = page.split('\n');
+  const isRunning = (l: string): boolean => {
+    const t = l.trim();
+    return t === '' || isPageNumberLine(t) || (t.length <= MAX_RUNNING_LINE && running.has(lineShape(t)));
+  };
+  let start = 0;
+  let end = lines.length;
+  // Peel within the zone only: a page whose every line repeats elsewhere is not all header.
+  for (let peeled = 0; start < end && peeled < ZONE_LINES && isRunning(lines[start] ?? ''); start++) {
+    if ((lines[start] ?? '').trim() !== '') peeled++;
+  }
+  for (let peeled = 0; end > start && peeled < ZONE_LINES && isRunning(lines[end - 1] ?? ''); end--) {
+    if ((lines[end - 1] ?? '').trim() !== '') peeled++;
+  }
+  return lines
+    .slice(start, end)
+    .filter((l) => !isLeaderLine(l))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/** Every page of a document without its furniture (see withoutFurniture); page count and order are unchanged. */
+export function stripPageFurniture(pages: readonly string[]): string[] {
+  const running = runningLineShapes(pages);
+  return pages.map((p) => withoutFurniture(p, running));
+}
+
+/** "3.4 Baseline Scenario 43", "B. Duration of the project activity", "Annex 1: Contact information": an outline line. */
+const OUTLINE_LINE = /^(?:(?:section|annex|appendix)\s+)?(?:[A-Z]|\d+)(?:\.\d+)*[.:]?\s+(\S.*?)(?:\s+(?:[A-Z]-)?\d{1,3})?$/i;
+
+function isOutlineLine(line: string): boolean {
+  if (line.length >= 110 || /[.;,:]$/.test(line)) return false;
+  const title = OUTLINE_LINE.exec(line)?.[1];
+  if (!title || /\d/.test(title)) return false;
+  const visible = title.replace(/\s+/g, '');
+  return (visible.match(/\p{L}/gu)?.length ?? 0) >= 0.8 * visible.length;
+}
+
+/**
+ * A table of contents (or list of figures): at least three dot-leader lines, or at least five outline lines (a
+ * section marker such as "A.2.", "1.1" or "Annex 3:", then a title of words without final punctuation, then perhaps
+ * a page number) making 40% of its lines. It repeats every heading word of the document, so it matches most
+ * questions about it, but never holds an answer. A numbered list of requirements ends its items with punctuation or
+ * runs them over several lines; a table's numbered rows carry figures: neither is taken for one.
+ */
+export function isContentsText(text: string): boolean {
+  const lines = nonEmptyLines(text);
+  if (lines.filter(isLeaderLine).length >= 3) return true;
+  if (lines.length < 5) return false;
+  const entries = lines.filter(isOutlineLine);
+  return entries.length >= 5 && entries.length >= lines.length * 0.4;
+}

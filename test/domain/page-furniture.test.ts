@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { extractPdfPages } from '../../ingest/stages/extract.js';
+import {
+  isContentsText,
+  isLeaderLine,
+  isPageNumberLine,
+  lineShape,
+  runningLineShapes,
+  stripPageFurniture,
+  withoutFurniture,
+} from '../../src/domain/page-furniture.js';
+import { corpusAvailable, corpusPath } from '../support/corpus.js';
+import { describeWithService } from '../support/services.js';
+
+const page = (n: number, body: string): string =>
+  ['ACME Carbon Ltd', 'Project Description: VCS Version 4.0', body, `Page ${n} of 12`, 'Confidential draft'].join('\n');
+
+describe('page furniture lines', () => {
+  it('recognises page numbers on their own line, not headings that start with a number', () => {
+    for (const l of ['12', '- 12 -', 'Page 3', 'Page 3 of 40', '3 | Page', 'Page | 3', 'p. 7', 'iv']) expect(isPageNumberLine(l)).toBe(true);
+    for (const l of ['3 Results', '2021 27,769', 'Page three of the report', 'Table 3']) expect(isPageNumberLine(l)).toBe(false);
+  });
+
+  it('recognises dot leaders and rules, not prose with an ellipsis or decimals', () => {
+    expect(isLeaderLine('3.4 Baseline Scenario ........................ 43')).toBe(true);
+    expect(isLeaderLine('1.11. Project Area . . . . . . . . . . . 6')).toBe(true);
+    expect(isLeaderLine('____________________')).toBe(true);
+    expect(isLeaderLine('The period is 40 years... as stated in 1.2.3.')).toBe(false);
+  });
+
+  it('compares lines across pages with digits and spacing folded', () => {
+    expect(lineShape('Page  3 of 40 ')).toBe(lineShape('page 4 of 41'));
+  });
+});
+
+describe('stripPageFurniture', () => {
+  const bodies = ['Alder', 'Birch', 'Cedar', 'Douglas fir', 'Elm', 'Fig', 'Ginkgo', 'Hazel', 'Ironwood', 'Juniper', 'Kapok', 'Larch'];
+  const lines = (tree: string, from: number): string[] => Array.from({ length: 9 }, (_, k) => `${tree} line ${String.fromCharCode(97 + from + k)}.`);
+  const body = (tree: string): string => [...lines(tree, 0), 'ACME Carbon Ltd plants trees.', ...lines(tree, 9)].join('\n');
+  const pages = bodies.map((tree, i) => page(i + 1, body(tree)));
+
+  it('finds the lines that run across the pages at their top and bottom', () => {
+    const shapes = runningLineShapes(pages);
+    expect(shapes.has('acme carbon ltd')).toBe(true);
+    expect(shapes.has('confidential draft')).toBe(true);
+    expect(shapes.has(lineShape('Page 1 of 12'))).toBe(true);
+  });
+
+  it('peels them from each page, keeping the body and the same words inside it', () => {
+    const out = stripPageFurniture(pages);
+    expect(out).toHaveLength(12);
+    expect(out[4]).toBe(body('Elm'));
+  });
+
+  it('leaves a short document (fewer than four pages sharing a line) alone, except page numbers and leaders', () => {
+    const two = ['Table 1 Emissions\nYear 2021 120\n1', 'Table 1 Emissions\nYear 2022 130\n2'];
+    expect(stripPageFurniture(two)).toEqual(['Table 1 Emissions\nYear 2021 120', 'Table 1 Emissions\nYear 2022 130']);
+  });
+
+  it('removes contents leaders anywhere on a page', () => {
+    expect(withoutFurniture('CONTENTS\n1 Project details ............ 4\n1.1 Summary ............ 4\nText follows.', new Set())).toBe(
+      'CONTENTS\nText follows.',
+    );
+  });
+});
+
+describe('isContentsText', () => {
+  it('recognises a table of contents by its leaders, or by numbered headings ending in page numbers', () => {
+    const leaders = ['1.9. Project Crediting Period ..................... 5', '1.10. Permanence Period ........... 5', '1.11. Project Area . . . . . . . . 6'];
+    expect(isContentsText(leaders.join('\n'))).toBe(true);
+    const plain = ['CONTENTS', '1 Project Details 4', '1.1 Summary Description of the Project 4', '1.2 Audit History 5', '2 Safeguards 20', '2.1 No Net Harm 20', '3 Application of Methodology 25'];
+    expect(isContentsText(plain.join('\n'))).toBe(true);
+  });
+
+  it('does not flag prose, a single leader line or numbered decimals', () => {
+    expect(isContentsText('The permanence period is 40 years... as stated in section 1.10 on page 5.')).toBe(false);
+    expect(isContentsText('Contents ........ 3\nThe project is located in England.')).toBe(false);
+    expect(isContentsText('Values 1.2.3.4.5.6 and 0.5, 0.6, 0.7 tCO2e.')).toBe(false);
+  });
+});
+
+describeWithService('page furniture of the corpus PDFs', { available: corpusAvailable, why: 'corpus not found' }, () => {
+  let gfl: string[] = [];
+  let vcs: string[] = [];
+  beforeAll(async () => {
+    const read = async (f: string): Promise<string[]> => {
+      const r = await extractPdfPages(new Uint8Array(readFileSync(corpusPath('pdf', f))));
+      if (!r.ok) throw new Error(`${f}: ${r.reason}`);
+      return r.pages;
+    };
+    gfl = await read('CDM_GFL-HFC23_project_design_document.pdf');
+    vcs = await read('VCS5533_project_description.pdf');
+  }, 60_000);
+
+  it('removes the GFL confidentiality notice and running title from every page, and nothing else of the body', () => {
+    const out = stripPageFurniture(gfl);
+    const notice = /belongs exclusively to GFL|shall not be shared with or disclosed/;
+    expect(gfl.filter((p) => notice.test(p)).length).toBeGreaterThan(80);
+    expect(out.filter((p) => notice.test(p))).toEqual([]);
+    expect(out.filter((p) => p.startsWith('GUJARAT FLUOROCHEMICALS LIMITED'))).toEqual([]);
+    // The company is still named where the text names it.
+    expect(out.join('\n')).toMatch(/Gujarat Fluorochemicals/);
+  });
+
+  it('removes the template footer and page numbers of the VCS project description, and its contents leaders', () => {
+    const out = stripPageFurniture(vcs);
+    expect(vcs.filter((p) => /VCS Project Description Template, v4\.\d/.test(p)).length).toBeGreaterThan(50);
+    expect(out.filter((p) => /VCS Project Description Template, v4\.\d/.test(p))).toEqual([]);
+    expect(out[3]?.startsWith('1 PROJECT DETAILS\n1.1 Summary Description of the Project')).toBe(true);
+    expect(isContentsText(vcs[1] ?? '')).toBe(true);
+    expect(out[1]).not.toMatch(/\.{5,}/);
+  });
+});
+
+describe('isContentsText on lists that are not contents', () => {
+  it('does not take a numbered list of requirements or a table of numbered rows for contents', () => {
+    const requirements = [
+      '1. The project area must be degraded land;',
+      '2. The project must not drain peatland;',
+      '3. Trees are planted by the communities;',
+      '4. Leakage is accounted for;',
+      '5. Monitoring follows section 4.',
+    ];
+    expect(isContentsText(requirements.join('\n'))).toBe(false);
+    const rows = ['1 Eucalyptus 2019 150', '2 Acacia 2019 120', '3 Pinus 2020 90', '4 Cunninghamia 2020 80', '5 Schima 2021 40'];
+    expect(isContentsText(rows.join('\n'))).toBe(false);
+  });
+
+  it('takes an outline without page numbers (CDM PDD style) for contents', () => {
+    const outline = [
+      'SECTION A. General description of the proposed A/R CDM project activity',
+      'B. Duration of the project activity / Crediting period',
+      'C. Application of an approved baseline and monitoring methodology',
+      'D. Estimation of ex ante net anthropogenic GHG removals by sinks',
+      'E. Environmental impacts of the proposed A/R CDM project activity',
+    ];
+    expect(isContentsText(outline.join('\n'))).toBe(true);
+  });
+});
