@@ -66,15 +66,6 @@ export function textSearchQuery(question: string): string {
   return contentWords(withoutExclusions(question)).join(' ');
 }
 
-/**
- * Navigation text (a table of contents, a list of figures): lines of dot leaders ending in page numbers. It repeats
- * every heading word of the document, so it matches most questions about it, but never holds an answer.
- */
-export function isNavigationText(text: string): boolean {
-  const leaders = text.match(/(?:\.\s?){5,}\s*\d{1,4}\b/g);
-  return (leaders?.length ?? 0) >= 3;
-}
-
 /** Letters-and-digits runs, lower-cased, with plural/possessive endings removed; codes and numbers untouched. */
 export function normalizedTerms(text: string): string[] {
   const out: string[] = [];
@@ -91,6 +82,11 @@ export function normalizedTerms(text: string): string[] {
   return out;
 }
 
+/** "estimate" meets "estimated" (-> "estimat"): a final silent e is dropped from longer words. */
+function trailingE(word: string): string {
+  return word.length >= 5 && word.endsWith('e') ? word.slice(0, -1) : word;
+}
+
 /** Light stemming (plural and common verb endings) so "planted" meets "planting" and "emissions" meets "emission". */
 export function stem(word: string): string {
   if (word.length <= 4) return word;
@@ -98,6 +94,6 @@ export function stem(word: string): string {
   if (word.endsWith('sses')) return word.slice(0, -2);
   if (word.endsWith('ing') && word.length > 6) return word.slice(0, -3);
   if (word.endsWith('ed') && word.length > 5) return word.slice(0, -2);
-  if (word.endsWith('s') && !/(ss|us|is)$/u.test(word)) return word.slice(0, -1);
-  return word;
+  if (word.endsWith('s') && !/(ss|us|is)$/u.test(word)) return trailingE(word.slice(0, -1));
+  return trailingE(word);
 }

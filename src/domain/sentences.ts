@@ -31,3 +31,49 @@ export function evidenceSentences(chunkText: string): string[] {
   const sentences = splitSentences(chunkText);
   return sentences.length > 1 ? sentences.filter(hasTwelveLetters) : [];
 }
+
+/** A sentence of a text located by character offsets, so that it can be quoted verbatim (`text.slice(start, end)`). */
+export interface SentenceSpan {
+  start: number;
+  end: number;
+  /** A heading line (a numbered or all-capital line without final punctuation): kept for position, never quoted. */
+  heading: boolean;
+}
+
+const SENTENCE_BOUNDARY = /(?<=[.!?;])\s+(?=["'(\u201C]?[\p{Lu}\p{N}])/gu;
+/** "3.4 Baseline scenario", "A.2. Description of the project", "ANNEX 3": numbered or all-capital short lines. */
+const HEADING_LINE = /^(?:(?:section|annex|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*\.?)\s+\p{Lu}[^.!?;:]{0,90}$|^[^\p{Ll}]{4,90}$/u;
+
+function isHeadingLine(line: string): boolean {
+  const l = line.trim();
+  return l.length >= 3 && !/[.!?;:,]$/.test(l) && /\p{L}{2}/u.test(l) && HEADING_LINE.test(l);
+}
+
+/**
+ * Sentences of extracted PDF text with their offsets: the boundaries of splitSentences (line breaks are layout, not
+ * punctuation), and also the line break after a heading line, which extraction glues to the sentence after it.
+ * Spans exclude surrounding whitespace.
+ */
+export function sentenceSpans(text: string): SentenceSpan[] {
+  const cuts: number[] = [0];
+  for (const m of text.matchAll(SENTENCE_BOUNDARY)) cuts.push(m.index + m[0].length);
+  // Heading lines end a span of their own.
+  let lineStart = 0;
+  for (const line of text.split('\n')) {
+    const lineEnd = lineStart + line.length;
+    if (isHeadingLine(line)) cuts.push(lineStart, lineEnd + 1);
+    lineStart = lineEnd + 1;
+  }
+  const sorted = [...new Set(cuts.filter((c) => c >= 0 && c <= text.length))].sort((a, b) => a - b);
+  sorted.push(text.length);
+  const spans: SentenceSpan[] = [];
+  for (let i = 0; i < sorted.length - 1; i++) {
+    let start = sorted[i] ?? 0;
+    let end = sorted[i + 1] ?? text.length;
+    while (start < end && /\s/.test(text.charAt(start))) start++;
+    while (end > start && /\s/.test(text.charAt(end - 1))) end--;
+    if (end <= start) continue;
+    spans.push({ start, end, heading: !/\n/.test(text.slice(start, end)) && isHeadingLine(text.slice(start, end)) });
+  }
+  return spans;
+}

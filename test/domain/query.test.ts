@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isNavigationText, textSearchQuery, withoutExclusions } from '../../src/domain/query.js';
+import { stem, textSearchQuery, withoutExclusions } from '../../src/domain/query.js';
 
 describe('withoutExclusions', () => {
   it('drops parenthesised and bare exclusion clauses', () => {
@@ -39,19 +39,12 @@ describe('withoutExclusions', () => {
   });
 });
 
-describe('isNavigationText', () => {
-  it('recognises a table of contents by its dot leaders and page numbers', () => {
-    const toc = [
-      '1.9. Project Crediting Period ........................................ 5',
-      '1.10. Permanence Period ............................................. 5',
-      '1.11. Project Area . . . . . . . . . . . . . . . . . . . . . . . . . . 6',
-    ].join('\n');
-    expect(isNavigationText(toc)).toBe(true);
-  });
-
-  it('does not flag prose, a single leader line or numbered decimals', () => {
-    expect(isNavigationText('The permanence period is 40 years... as stated in section 1.10 on page 5.')).toBe(false);
-    expect(isNavigationText('Contents ........ 3\nThe project is located in England.')).toBe(false);
-    expect(isNavigationText('Values 1.2.3.4.5.6 and 0.5, 0.6, 0.7 tCO2e.')).toBe(false);
+describe('stem', () => {
+  it('brings inflections of one word together, a final silent e included', () => {
+    expect(stem('estimate')).toBe(stem('estimated'));
+    expect(stem('estimates')).toBe(stem('estimated'));
+    expect(stem('planted')).toBe(stem('planting'));
+    expect(stem('removals')).toBe('removal');
+    expect(stem('issues')).toBe(stem('issued'));
   });
 });
