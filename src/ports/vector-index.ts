@@ -40,6 +40,15 @@ export interface ScoredChunk extends ChunkRecord {
   score: number;
 }
 
+/** Narrows a search beyond its projects. */
+export interface ChunkFilter {
+  /**
+   * Only chunks whose documentType is one of these, compared exactly (the search service resolves a request's
+   * case-insensitive types to the spellings the projects' documents carry). An empty list matches nothing.
+   */
+  documentTypes?: readonly string[];
+}
+
 export interface IndexInfo {
   embedderId: string;
   dimensions: number;
@@ -66,9 +75,14 @@ export interface VectorIndex {
    * `query` may still be on its way (a pending embedding): an adapter may read the projects' chunks meanwhile. The
    * search rejects with the query's error if it rejects.
    */
-  searchVector(query: Float32Array | Promise<Float32Array>, projects: ProjectRef[], topK: number): Promise<ScoredChunk[]>;
+  searchVector(
+    query: Float32Array | Promise<Float32Array>,
+    projects: ProjectRef[],
+    topK: number,
+    filter?: ChunkFilter,
+  ): Promise<ScoredChunk[]>;
   /** Full-text search; codes such as VM0007 or AR-AM0001 and numbers match exactly. */
-  searchText(query: string, projects: ProjectRef[], topK: number): Promise<ScoredChunk[]>;
+  searchText(query: string, projects: ProjectRef[], topK: number, filter?: ChunkFilter): Promise<ScoredChunk[]>;
   /** Chunk ids of one document (for idempotence checks and tests). */
   documentChunkIds(ref: ProjectRef, documentId: string): Promise<string[]>;
   /** Number of chunks per project key for the given projects (0 for projects with none). */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ProjectRef } from '../../domain/project-ref.js';
 import { projectKey } from '../../domain/project-ref.js';
 import { DependencyError, EmbedderMismatchError } from '../../errors.js';
-import type { ChunkWithVector, IndexInfo, ScoredChunk, VectorIndex } from '../../ports/vector-index.js';
+import type { ChunkFilter, ChunkWithVector, IndexInfo, ScoredChunk, VectorIndex } from '../../ports/vector-index.js';
 import { indexedContext } from '../full-text/chunk-context.js';
 import { documentSparseVector, querySparseVector, type Bm25Options } from './sparse-vector.js';
 import { checkChunk, checkIndexIdentity, checkQueryVector, checkTopK } from '../vector-index-support.js';
@@ -85,15 +85,16 @@ export function pointId(chunkId: string): string {
 
 interface FieldCondition {
   key: string;
-  match: { value: string | number };
+  match: { value: string | number } | { any: string[] };
 }
 
 export interface ProjectsFilter {
   should: { must: FieldCondition[] }[];
+  must?: FieldCondition[];
 }
 
 /** Matches any of the projects: a `should` of one `must` (registry AND projectId) per distinct project. */
-export function projectsFilter(projects: ProjectRef[]): ProjectsFilter {
+export function projectsFilter(projects: ProjectRef[], filter?: ChunkFilter): ProjectsFilter {
   const seen = new Set<string>();
   const should: { must: FieldCondition[] }[] = [];
   for (const p of projects) {
@@ -107,6 +108,8 @@ export function projectsFilter(projects: ProjectRef[]): ProjectsFilter {
       ],
     });
   }
+  // Document types are matched exactly (the service resolved the request's spellings to the stored ones).
+  if (filter?.documentTypes) return { should, must: [{ key: 'documentType', match: { any: [...new Set(filter.documentTypes)] } }] };
   return { should };
 }
 
@@ -235,6 +238,7 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
       ['registry', 'keyword'],
       ['projectId', 'integer'],
       ['documentId', 'keyword'],
+      ['documentType', 'keyword'],
     ] as const;
     for (const [field_name, field_schema] of fields) {
       // Creating an index that exists is a no-op in Qdrant, so every open() may do it.
@@ -316,17 +320,17 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
       );
     },
 
-    async searchVector(pending, projects, topK) {
+    async searchVector(pending, projects, topK, filter) {
       const { dimensions } = opened();
       checkTopK(topK);
       const query = await pending;
       checkQueryVector(query, dimensions);
-      if (projects.length === 0 || topK === 0) return [];
+      if (projects.length === 0 || topK === 0 || filter?.documentTypes?.length === 0) return [];
       const res = await call('vector search', () =>
         client.query(collection, {
           query: multivector ? [unit(query)] : Array.from(query),
           using: DENSE_VECTOR,
-          filter: projectsFilter(projects),
+          filter: projectsFilter(projects, filter),
           limit: topK,
           with_payload: true,
           params: { exact: true },
@@ -335,17 +339,17 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
       return res.points.map((p) => toScored(p, collection));
     },
 
-    async searchText(query, projects, topK) {
+    async searchText(query, projects, topK, filter) {
       opened();
       checkTopK(topK);
-      if (projects.length === 0 || topK === 0 || typeof query !== 'string') return [];
+      if (projects.length === 0 || topK === 0 || typeof query !== 'string' || filter?.documentTypes?.length === 0) return [];
       const sparse = querySparseVector(query);
       if (sparse.indices.length === 0) return [];
       const res = await call('text search', () =>
         client.query(collection, {
           query: sparse,
           using: SPARSE_VECTOR,
-          filter: projectsFilter(projects),
+          filter: projectsFilter(projects, filter),
           limit: topK,
           with_payload: true,
         }),

@@ -3,7 +3,7 @@ import { cosineScores, exactTopKAvailable, topIndices } from '../exact-top-k.js'
 import type { ProjectRef } from '../../domain/project-ref.js';
 import { projectKey } from '../../domain/project-ref.js';
 import { EmbedderMismatchError } from '../../errors.js';
-import type { ChunkWithVector, IndexInfo, ScoredChunk, VectorIndex } from '../../ports/vector-index.js';
+import type { ChunkFilter, ChunkWithVector, IndexInfo, ScoredChunk, VectorIndex } from '../../ports/vector-index.js';
 import { indexedContext } from '../full-text/chunk-context.js';
 import { queryWords } from '../full-text/query-terms.js';
 import { migrateSqlite, type SqliteDatabase, type SqliteMigration } from './database.js';
@@ -217,6 +217,11 @@ export function ftsTextExpression(text: string): string | undefined {
   return words.map((w) => `"${w.parts.join(' ')}"`).join(' OR ');
 }
 
+/** ChunkFilter.documentTypes as the statements' @types parameter: null for no filter, '[]' matches nothing. */
+function typesJson(filter: ChunkFilter | undefined): string | null {
+  return filter?.documentTypes ? JSON.stringify([...new Set(filter.documentTypes)]) : null;
+}
+
 function pairsJson(projects: ProjectRef[]): string {
   const seen = new Set<string>();
   const pairs: [string, number][] = [];
@@ -319,12 +324,15 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
     'SELECT count(*) AS n FROM chunks WHERE registry = ? AND project_id = ?',
   );
   // json_each drives the joins, so only the requested projects' rows are read and scored (exact, not approximate).
-  const countCandidates = db.prepare<[string], { n: number }>(`
-    SELECT count(*) AS n FROM json_each(?) AS j
-    CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1`);
-  const candidateVectors = db.prepare<[string], CandidateRow>(`
-    SELECT c.rowid, c.id, c.embedding, c.sentence_embeddings FROM json_each(?) AS j
-    CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1`);
+  // @types: null, or a JSON array of the document types to keep (ChunkFilter.documentTypes, exact spellings).
+  const countCandidates = db.prepare<{ pairs: string; types: string | null }, { n: number }>(`
+    SELECT count(*) AS n FROM json_each(@pairs) AS j
+    CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1
+    WHERE (@types IS NULL OR c.document_type IN (SELECT value FROM json_each(@types)))`);
+  const candidateVectors = db.prepare<{ pairs: string; types: string | null }, CandidateRow>(`
+    SELECT c.rowid, c.id, c.embedding, c.sentence_embeddings FROM json_each(@pairs) AS j
+    CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1
+    WHERE (@types IS NULL OR c.document_type IN (SELECT value FROM json_each(@types)))`);
   const chunksByRowid = db.prepare<[string], ChunkRow & { rowid: number }>(`
     SELECT c.rowid, ${CHUNK_COLUMNS}, 0.0 AS score FROM json_each(?) AS j CROSS JOIN chunks AS c ON c.rowid = j.value`);
   // A zero vector shares no direction with the query: sqlite-vec says NULL, the cosine is 0. A chunk's score is the
@@ -332,7 +340,7 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
   // own cosine without sentences.
   // Two phases: rank (rowid, id, score) first, then read the wide columns of the top K only, so the sorter never
   // holds the text of every candidate.
-  const vectorSearch = db.prepare<{ q: Buffer; pairs: string; k: number; d: number }, ChunkRow>(`
+  const vectorSearch = db.prepare<{ q: Buffer; pairs: string; k: number; d: number; types: string | null }, ChunkRow>(`
     WITH scored AS (
       SELECT c.rowid AS rid, c.id AS cid, coalesce(1.0 - vec_distance_cosine(c.embedding, @q), 0.0) AS own,
         CASE WHEN c.sentence_embeddings IS NULL THEN NULL ELSE (
@@ -341,7 +349,8 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
           SELECT max(coalesce(1.0 - vec_distance_cosine(vec_slice(c.sentence_embeddings, i * @d, (i + 1) * @d), @q), 0.0))
           FROM s) END AS best
       FROM json_each(@pairs) AS j
-      CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1),
+      CROSS JOIN chunks AS c ON c.registry = j.value ->> 0 AND c.project_id = j.value ->> 1
+      WHERE (@types IS NULL OR c.document_type IN (SELECT value FROM json_each(@types)))),
     top AS (
       SELECT rid, cid, CASE WHEN best IS NULL THEN own ELSE (own + best) / 2.0 END AS score
       FROM scored
@@ -351,15 +360,16 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
     FROM top JOIN chunks AS c ON c.rowid = top.rid
     ORDER BY top.score DESC, top.cid`);
   // The scope column narrows FTS5 to the requested projects; the join re-checks the exact pairs.
-  const textSearch = db.prepare<[string, string, number], ChunkRow>(`
+  const textSearch = db.prepare<{ match: string; pairs: string; k: number; types: string | null }, ChunkRow>(`
     WITH top AS (
       SELECT c.rowid AS rid, c.id AS cid, -bm25(chunks_fts, 1.0, ${contextWeight}, 0.0) AS score
       FROM chunks_fts
       JOIN chunks AS c ON c.rowid = chunks_fts.rowid
-      WHERE chunks_fts MATCH ?
-        AND EXISTS (SELECT 1 FROM json_each(?) AS j WHERE j.value ->> 0 = c.registry AND j.value ->> 1 = c.project_id)
+      WHERE chunks_fts MATCH @match
+        AND EXISTS (SELECT 1 FROM json_each(@pairs) AS j WHERE j.value ->> 0 = c.registry AND j.value ->> 1 = c.project_id)
+        AND (@types IS NULL OR c.document_type IN (SELECT value FROM json_each(@types)))
       ORDER BY score DESC, cid
-      LIMIT ?)
+      LIMIT @k)
     SELECT ${CHUNK_COLUMNS}, top.score AS score
     FROM top JOIN chunks AS c ON c.rowid = top.rid
     ORDER BY top.score DESC, top.cid`);
@@ -451,10 +461,15 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       deleteDocument.immediate(ref, documentId);
     },
 
-    async searchVector(pending, projects, topK) {
+    async searchVector(pending, projects, topK, filter) {
       const { dimensions } = current();
       checkTopK(topK);
       const pairs = pairsJson(projects);
+      const types = typesJson(filter);
+      if (types === '[]') {
+        checkQueryVector(await pending, dimensions);
+        return [];
+      }
       if (projects.length === 0 || topK === 0) {
         checkQueryVector(await pending, dimensions);
         return [];
@@ -464,7 +479,8 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       // (faster than copying them out when there is nothing to overlap with: bench/README.md, vector-index).
       // (usearch is loaded at the first such search, not when the index opens: the ingest worker never needs it.)
       const readAhead = preloadChunks > 0 && !(pending instanceof Float32Array) && exactTopKAvailable();
-      const rows = readAhead && (countCandidates.get(pairs)?.n ?? 0) <= preloadChunks ? candidateVectors.all(pairs) : null;
+      const rows =
+        readAhead && (countCandidates.get({ pairs, types })?.n ?? 0) <= preloadChunks ? candidateVectors.all({ pairs, types }) : null;
       // The matrices are built while the query is still being embedded too; an error waits for the query's own.
       let matrices: CandidateMatrices | null = null;
       let unreadable: unknown = null;
@@ -478,7 +494,7 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       // Another process may have re-indexed for another embedder while the query was embedded.
       current();
       if (unreadable) throw unreadable;
-      if (!rows || !matrices) return vectorSearch.all({ q: vectorBlob(query), pairs, k: topK, d: dimensions }).map(toScored);
+      if (!rows || !matrices) return vectorSearch.all({ q: vectorBlob(query), pairs, k: topK, d: dimensions, types }).map(toScored);
       const { chunkMatrix, sentenceMatrix, firstSentence } = matrices;
       const own = cosineScores(chunkMatrix, dimensions, query);
       const ofSentences = cosineScores(sentenceMatrix, dimensions, query);
@@ -505,15 +521,16 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       return out;
     },
 
-    async searchText(query, projects, topK) {
+    async searchText(query, projects, topK, filter) {
       opened();
       checkTopK(topK);
-      if (projects.length === 0 || topK === 0 || typeof query !== 'string') return [];
+      const types = typesJson(filter);
+      if (projects.length === 0 || topK === 0 || typeof query !== 'string' || types === '[]') return [];
       const text = ftsTextExpression(query);
       if (!text) return [];
       const scopes = [...new Set(projects.map(scopeToken))].map((t) => `"${t}"`).join(' OR ');
       const match = `scope : (${scopes}) AND {text context} : (${text})`;
-      return textSearch.all(match, pairsJson(projects), topK).map(toScored);
+      return textSearch.all({ match, pairs: pairsJson(projects), k: topK, types }).map(toScored);
     },
 
     async documentChunkIds(ref, documentId) {
