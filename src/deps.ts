@@ -155,7 +155,7 @@ export function buildEmbedder(config: Config, logger: Logger): Promise<Embedder>
 export async function buildSearch(
   config: Config,
   logger: Logger,
-  stores: Pick<Stores, 'index' | 'states' | 'records'>,
+  stores: Pick<Stores, 'index' | 'states' | 'records'> & Partial<Pick<Stores, 'texts'>>,
   embedder: Embedder,
   tuning: Partial<SearchServiceOptions> = {},
 ): Promise<{ search: SearchService; summarizer: Summarizer }> {
@@ -165,6 +165,7 @@ export async function buildSearch(
     index: stores.index,
     embedder,
     documents: stores.states,
+    ...(stores.texts ? { texts: stores.texts } : {}),
     records: stores.records,
     summarizer,
     fallbackSummarizer: createExtractiveSummarizer(),

@@ -40,8 +40,10 @@ const RESPONSE: SearchResponse = {
     uri: 'https://example.org/1/doc0.pdf',
     page: 3 + k,
     text: `${'project crediting period monitoring baseline '.repeat(12).trim()}.`,
+    quote: 'project crediting period monitoring baseline.',
     score: 0.5,
   })),
+  answered: true,
   answerModel: 'extractive',
   projects: Array.from({ length: 5 }, (_, k) => ({ projectId: k + 1, registry: 'Verra', indexedDocuments: 3 })),
 };

@@ -2,6 +2,12 @@
 export interface CitedPassage {
   id: number;
   text: string;
+  /** The sentence(s) of `text` that bear on the question, verbatim (CONTRACT 2, Evidence and abstention); absent when none was found. */
+  quote?: string;
+  /** Retrieval relevance in [0, 1]: passages come best first, and this tells by how much. */
+  score?: number;
+  /** The passage's project ("Verra 5533"), given when the passages come from several projects. */
+  project?: string;
   documentTitle: string;
   page: number;
 }
@@ -10,8 +16,13 @@ export interface SummarizeInput {
   /** The user's question; for a project summary, an instruction such as "Summarise the project". */
   question: string;
   passages: CitedPassage[];
-  /** Soft budget for the answer length in characters. @default 1200 */
+  /** Soft budget for the answer length in characters. @default 600 */
   maxChars?: number;
+  /**
+   * `answer` (default): answer the question from the passages. `summary`: an overview of the passages (a project
+   * summary); the extractive summariser then takes their leading sentences rather than those matching the question.
+   */
+  purpose?: 'answer' | 'summary';
 }
 
 /**

@@ -1,15 +1,18 @@
 import { projectKey, type ProjectRef } from '../domain/project-ref.js';
 import { aggregateByPage, collapseNearDuplicates, convexCombination, reciprocalRankFusion, type RankedList } from '../domain/fusion.js';
+import { composeAnswer, findEvidence, type Evidence, type EvidencePassage } from '../domain/evidence.js';
 import { validateMarkers } from '../domain/markers.js';
-import { isNavigationText, textSearchQuery, withoutExclusions } from '../domain/query.js';
+import { isContentsText } from '../domain/page-furniture.js';
+import { textSearchQuery, withoutExclusions } from '../domain/query.js';
 import { AppError, DependencyError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { DocumentStateStore } from '../ports/document-state-store.js';
+import type { DocumentTextStore } from '../ports/document-text-store.js';
 import type { Embedder } from '../ports/embedder.js';
 import type { RecordStore } from '../ports/record-store.js';
 import type { Reranker } from '../ports/reranker.js';
 import type { CitedPassage, Summarizer } from '../ports/summarizer.js';
-import type { ScoredChunk, VectorIndex } from '../ports/vector-index.js';
+import type { ChunkFilter, ScoredChunk, VectorIndex } from '../ports/vector-index.js';
 
 /** Which retrievers run: both fused (default), or one alone (evaluation and debugging). */
 export type SearchMode = 'hybrid' | 'text' | 'vector';
@@ -31,6 +34,10 @@ export interface SearchRequest {
   signal?: AbortSignal;
   /** From SearchService.prepare; used when it is for this query (after trimming), else a new embedding is made. */
   prepared?: PreparedQuery;
+  /** One answer per project as well as the overall one (CONTRACT 2, Evidence and abstention). @default false */
+  perProject?: boolean;
+  /** Only documents of these types (case-insensitive, matched against documentType). */
+  documentTypes?: string[];
 }
 
 /** A question whose embedding has been started (SearchService.prepare). */
@@ -49,6 +56,8 @@ export interface Citation {
   uri: string;
   page: number;
   text: string;
+  /** The sentence(s) of `text` that bear on the question, verbatim (a substring of `text`). */
+  quote: string;
   score: number;
 }
 
@@ -56,11 +65,17 @@ export interface ProjectIndexState {
   projectId: number;
   registry: string;
   indexedDocuments: number;
+  /** With perProject: this project's own answer, whether it answers, and the ids of its citations. */
+  answer?: string;
+  answered?: boolean;
+  citationIds?: number[];
 }
 
 /** CONTRACT section 2, batch search response. */
 export interface SearchResponse {
   answer: string;
+  /** False when the cited passages do not answer the question; `answer` then says so. */
+  answered: boolean;
   citations: Citation[];
   answerModel: string;
   projects: ProjectIndexState[];
@@ -71,6 +86,11 @@ export interface SearchServiceOptions {
   embedder: Embedder;
   /** Indexed-document counts per project (CONTRACT: `indexedDocuments`). */
   documents: DocumentStateStore;
+  /**
+   * Page texts of indexed documents: a quote that runs past the end of its passage is completed from its page, so a
+   * fact cut by a chunk boundary is cited whole. Without it passages are cited as indexed.
+   */
+  texts?: DocumentTextStore;
   /** When given, projects it does not hold are reported with 0 documents and not searched. */
   records?: RecordStore;
   summarizer: Summarizer;
@@ -108,7 +128,7 @@ export interface SearchServiceOptions {
    * this share of its other chunks' fused scores; null keeps chunk-level ranking. @default 0.2
    */
   pageBonus?: number | null;
-  /** Answer length budget in characters. @default 1200 */
+  /** Answer length budget in characters. @default 600 */
   answerChars?: number;
 }
 
@@ -123,13 +143,53 @@ export interface SearchService {
 }
 
 /**
- * Moves navigation chunks (tables of contents: domain/query.ts isNavigationText) behind every other candidate,
- * keeping both groups' order (applied after fusion, so whatever the fusion method): they match a question's heading words without answering it, yet remain
- * available when nothing else matches.
+ * Moves navigation chunks (tables of contents: domain/page-furniture.ts isContentsText) behind every other
+ * candidate, keeping both groups' order (applied after fusion, so whatever the fusion method): they match a
+ * question's heading words without answering it, yet remain available when nothing else matches. The ingest removes
+ * dot-leader lines before indexing; this catches contents without leaders and chunks indexed before that.
  */
 function demoteNavigation(items: ScoredChunk[]): ScoredChunk[] {
-  const nav = items.filter((c) => isNavigationText(c.text));
-  return nav.length === 0 ? items : [...items.filter((c) => !isNavigationText(c.text)), ...nav];
+  const nav = items.filter((c) => isContentsText(c.text));
+  return nav.length === 0 ? items : [...items.filter((c) => !isContentsText(c.text)), ...nav];
+}
+
+/** A passage ends inside a sentence: no final punctuation (a closing quote or bracket may follow it). */
+function endsMidSentence(text: string): boolean {
+  return !/[.!?:;]["'\u201D\u2019)\]]*\s*$/u.test(text);
+}
+
+/** The rest of the sentence a passage is cut in, from its page: up to the sentence's end, at most `max` characters. */
+function sentenceContinuation(pageText: string, from: number, max = 400): string {
+  const rest = pageText.slice(from, from + max);
+  const end = /[.!?](?=["'\u201D\u2019)\]]*(?:\s|$))/u.exec(rest);
+  if (!end) return '';
+  return rest.slice(0, end.index + 1);
+}
+
+/**
+ * One ranking from several (one per project with perProject): each keeps its own order (demotions included), and
+ * the next citation is the best-scoring head among them; ties go to the earlier group (request order).
+ */
+function mergeRankings(groups: ScoredChunk[][]): ScoredChunk[] {
+  if (groups.length === 1) return groups[0] ?? [];
+  const heads = groups.map(() => 0);
+  const out: ScoredChunk[] = [];
+  for (;;) {
+    let best = -1;
+    for (let g = 0; g < groups.length; g++) {
+      const c = groups[g]?.[heads[g] ?? 0];
+      if (c && (best < 0 || c.score > (groups[best]?.[heads[best] ?? 0]?.score ?? -Infinity))) best = g;
+    }
+    if (best < 0) return out;
+    const c = groups[best]?.[heads[best] ?? 0];
+    if (c) out.push(c);
+    heads[best] = (heads[best] ?? 0) + 1;
+  }
+}
+
+/** How the answer names a project: its registry as requested and its id ("Verra 5533"). */
+function projectLabel(p: { registry: string; projectId: number }): string {
+  return `${p.registry} ${p.projectId}`;
 }
 
 function describeProjects(projects: SearchProject[]): string {
@@ -151,7 +211,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       : { text: opts.textWeight ?? 1, vector: opts.vectorWeight ?? 0.25 };
   const rrfK = opts.rrfK ?? 10;
   const pageBonus = opts.pageBonus === undefined ? 0.2 : opts.pageBonus;
-  const answerChars = opts.answerChars ?? 1200;
+  const answerChars = opts.answerChars ?? 600;
   if (pageBonus !== null && !(pageBonus >= 0 && pageBonus <= 1)) {
     throw new RangeError(`search pageBonus must be in [0, 1] or null, got ${pageBonus}`);
   }
@@ -173,19 +233,20 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     topK: number,
     /** The pending query vector; null in text mode. */
     queryVector: Promise<Float32Array> | null,
+    filter?: ChunkFilter,
   ): Promise<ScoredChunk[]> {
     const candidates = Math.min(500, Math.max(minCandidates, topK * candidateFactor));
     const lists: Promise<RankedList>[] = [];
     if (mode !== 'vector') {
       const q = textSearchQuery(query);
       lists.push(
-        opts.index.searchText(q, refs, candidates).then((items) => ({ name: 'text', weight: weights.text, items })),
+        opts.index.searchText(q, refs, candidates, filter).then((items) => ({ name: 'text', weight: weights.text, items })),
       );
     }
     if (queryVector) {
       // The index is handed the pending embedding, so it can read the candidates meanwhile.
       const vectorList = opts.index
-        .searchVector(queryVector, refs, candidates)
+        .searchVector(queryVector, refs, candidates, filter)
         .then((items): RankedList => ({ name: 'vector', weight: weights.vector, items }));
       // In hybrid mode a remote embedder that is down costs the dense half, not the answer: full text still ranks.
       // Asked for dense retrieval alone, there is nothing to fall back on, so the failure is the caller's (503).
@@ -213,12 +274,35 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     return collapseNearDuplicates(ranked, { limit: Math.max(topK, opts.reranker.window) });
   }
 
-  async function answer(query: string, citations: Citation[], signal?: AbortSignal): Promise<{ text: string; model: string }> {
+  /** The answer when the evidence does not answer the question (CONTRACT 2: said plainly; citations still returned). */
+  function notFound(scope: SearchProject[]): string {
+    return (
+      `The indexed documents of ${describeProjects(scope)} do not appear to answer this question; ` +
+      'the closest passages found are cited for checking.'
+    );
+  }
+
+  /**
+   * The answer over some citations: written by the summariser from their quotes when the evidence answers the
+   * question, else the plain "not found" (a summariser, an LLM above all, would write around the gap).
+   */
+  async function answer(
+    query: string,
+    citations: Citation[],
+    evidence: Evidence,
+    scope: SearchProject[],
+    signal?: AbortSignal,
+  ): Promise<{ text: string; model: string }> {
+    if (!evidence.answered) return { text: notFound(scope), model: opts.fallbackSummarizer.model };
+    const multiProject = new Set(citations.map(projectKey)).size > 1;
     const passages: CitedPassage[] = citations.map((c) => ({
       id: c.id,
       text: c.text,
+      quote: c.quote,
+      score: c.score,
       documentTitle: c.documentTitle,
       page: c.page,
+      ...(multiProject ? { project: projectLabel(c) } : {}),
     }));
     const input = { question: query, passages, maxChars: answerChars };
     let text: string;
@@ -238,6 +322,58 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       log.warn({ removed: validated.removed, model }, 'answer cited passages that do not exist; markers removed');
     }
     return { text: validated.text, model };
+  }
+
+  /**
+   * Completes passages whose quote runs past their end (a fact cut by a chunk boundary: "... planted are Pinus
+   * massoniana, Cunninghamia" stops two species short) with the rest of that sentence from the page text.
+   */
+  async function completeCutQuotes(citations: Citation[], chunks: ScoredChunk[], evidence: Evidence): Promise<boolean> {
+    const texts = opts.texts;
+    if (!texts) return false;
+    const cut = evidence.quotes.filter((q) => {
+      const c = citations[q.passageId - 1];
+      return c !== undefined && c.text.slice(q.end).trim() === '' && endsMidSentence(c.text);
+    });
+    if (cut.length === 0) return false;
+    const pagesByDocument = new Map<string, Promise<string[] | null>>();
+    let changed = false;
+    for (const q of cut) {
+      const c = citations[q.passageId - 1];
+      const chunk = chunks[q.passageId - 1];
+      if (!c || !chunk) continue;
+      const key = `${projectKey(chunk)}\u0000${chunk.documentId}`;
+      let pages = pagesByDocument.get(key);
+      if (!pages) {
+        pages = texts.get(chunk, chunk.documentId).catch((err: unknown) => {
+          log.warn({ err: err instanceof Error ? err.message : String(err) }, 'page text unavailable; passage cited as indexed');
+          return null;
+        });
+        pagesByDocument.set(key, pages);
+      }
+      const page = (await pages)?.[chunk.page - 1];
+      // The stored page must still be the one the chunk was cut from (a re-ingest may be under way).
+      if (page === undefined || page.slice(chunk.offset, chunk.offset + chunk.text.length) !== chunk.text) continue;
+      const rest = sentenceContinuation(page, chunk.offset + chunk.text.length);
+      if (rest.trim() === '') continue;
+      c.text = `${c.text}${rest}`;
+      changed = true;
+    }
+    return changed;
+  }
+
+  /**
+   * The request's document types (case-insensitive) as the spellings the projects' indexed documents carry, which
+   * the index matches exactly; undefined when the request has none.
+   */
+  async function documentFilter(types: string[] | undefined, scope: SearchProject[]): Promise<ChunkFilter | undefined> {
+    if (!types) return undefined;
+    const wanted = new Set(types.map((t) => t.trim().toLowerCase()));
+    const docs = await opts.documents.list({
+      projects: scope.map((p) => ({ registry: p.registry, projectId: p.projectId })),
+      status: 'indexed',
+    });
+    return { documentTypes: [...new Set(docs.map((d) => d.documentType).filter((t) => wanted.has(t.trim().toLowerCase())))] };
   }
 
   /** Why search() refuses a (trimmed) question, or null; prepare() skips the same questions. */
@@ -323,15 +459,27 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           projects.length === 1
             ? `No documents are indexed for ${describeProjects(projects)}, so there is nothing to answer from.`
             : `None of the requested projects (${describeProjects(projects)}) has indexed documents, so there is nothing to answer from.`;
-        return { answer: answerText, citations: [], answerModel: opts.fallbackSummarizer.model, projects: states };
+        if (request.perProject) {
+          for (const st of states) Object.assign(st, { answer: `No documents are indexed for ${st.registry} ${st.projectId}.`, answered: false, citationIds: [] });
+        }
+        return { answer: answerText, answered: false, citations: [], answerModel: opts.fallbackSummarizer.model, projects: states };
       }
 
       const started = performance.now();
-      const searchRefs = searchable.map((p) => ({ registry: p.registry, projectId: p.projectId }));
-      const candidates = await retrieve(query, searchRefs, mode, topK, queryVector);
+      const filter = await documentFilter(request.documentTypes, searchable);
+      // Per project, each gets its own share of the citations, so that none is crowded out of its answer.
+      const groups: SearchProject[][] = request.perProject ? searchable.map((p) => [p]) : [searchable];
+      const groupTopK = request.perProject ? Math.max(2, Math.ceil(topK / searchable.length)) : topK;
+      const rankedGroups = await Promise.all(
+        groups.map(async (group) => {
+          const groupRefs = group.map((p) => ({ registry: p.registry, projectId: p.projectId }));
+          const candidates = await retrieve(query, groupRefs, mode, groupTopK, queryVector, filter);
+          return (await opts.reranker.rerank(query, candidates, groupTopK)).slice(0, groupTopK);
+        }),
+      );
       const retrievedMs = performance.now() - started;
-      const ranked = await opts.reranker.rerank(query, candidates, topK);
-      const citations: Citation[] = ranked.slice(0, topK).map((c, i) => ({
+      const ranked = mergeRankings(rankedGroups);
+      const citations: Citation[] = ranked.map((c, i) => ({
         id: i + 1,
         projectId: c.projectId,
         registry: requestedSpelling.get(projectKey(c)) ?? c.registry,
@@ -340,27 +488,77 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         uri: c.uri,
         page: c.page,
         text: c.text,
+        quote: '',
         score: Math.round(c.score * 10_000) / 10_000,
       }));
+      const evidenceOf = (cs: Citation[]): Evidence =>
+        findEvidence(
+          query,
+          cs.map((c): EvidencePassage => ({ id: c.id, text: c.text, score: c.score, project: projectLabel(c) })),
+        );
+      let evidence = evidenceOf(citations);
+      if (await completeCutQuotes(citations, ranked, evidence)) evidence = evidenceOf(citations);
+      for (const q of evidence.quotes) {
+        const c = citations[q.passageId - 1];
+        if (c) c.quote = q.text;
+      }
+      // A passage without a quotable sentence (a table of figures) is quoted whole: every citation has a quote.
+      for (const c of citations) if (c.quote === '') c.quote = c.text;
 
       let answerText: string;
       let answerModel: string;
+      let answered = false;
       if (citations.length === 0) {
-        answerText = 'The indexed documents of the requested projects contain no passage that matches the question.';
+        answerText = request.documentTypes
+          ? 'The indexed documents of the requested types contain no passage that matches the question.'
+          : 'The indexed documents of the requested projects contain no passage that matches the question.';
         answerModel = opts.fallbackSummarizer.model;
+      } else if (request.perProject) {
+        const perProject = await Promise.all(
+          searchable.map(async (p) => {
+            const own = citations.filter((c) => projectKey(c) === projectKey(p));
+            const ownEvidence = evidenceOf(own);
+            const written =
+              own.length === 0
+                ? { text: notFound([p]), model: opts.fallbackSummarizer.model }
+                : await answer(query, own, ownEvidence, [p], request.signal);
+            return { p, own, answered: own.length > 0 && ownEvidence.answered, written };
+          }),
+        );
+        const stateOf = new Map(projects.map((p, i) => [projectKey(p), states[i]]));
+        for (const r of perProject) {
+          const state = stateOf.get(projectKey(r.p));
+          if (state) {
+            state.answer = r.written.text;
+            state.answered = r.answered;
+            state.citationIds = r.own.map((c) => c.id);
+          }
+        }
+        answered = perProject.some((r) => r.answered);
+        answerText = perProject.map((r) => `${projectLabel({ registry: r.p.requestedRegistry, projectId: r.p.projectId })}: ${r.written.text}`).join('\n\n');
+        const models = new Set(perProject.filter((r) => r.answered).map((r) => r.written.model));
+        answerModel = models.size === 1 ? ([...models][0] ?? opts.summarizer.model) : opts.fallbackSummarizer.model;
       } else {
-        const written = await answer(query, citations, request.signal);
+        const written = await answer(query, citations, evidence, searchable, request.signal);
         answerText = written.text;
         answerModel = written.model;
+        answered = evidence.answered;
       }
       if (unindexed.length > 0) {
         answerText += `${answerText ? '\n\n' : ''}No documents are indexed for ${describeProjects(unindexed)}.`;
+        for (const s of states) {
+          if (request.perProject && s.indexedDocuments === 0) {
+            s.answer = `No documents are indexed for ${s.registry} ${s.projectId}.`;
+            s.answered = false;
+            s.citationIds = [];
+          }
+        }
       }
       log.debug(
-        { mode, projects: projects.length, candidates: candidates.length, citations: citations.length, retrievedMs, totalMs: performance.now() - started },
+        { mode, projects: projects.length, citations: citations.length, answered, support: evidence.support, retrievedMs, totalMs: performance.now() - started },
         'batch search',
       );
-      return { answer: answerText, citations, answerModel, projects: states };
+      return { answer: answerText, answered, citations, answerModel, projects: states };
     },
   };
 }

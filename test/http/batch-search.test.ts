@@ -105,7 +105,7 @@ describe('POST /projects-documents/batch-search', () => {
     });
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(Object.keys(body)).toEqual(['answer', 'citations', 'answerModel', 'projects']);
+    expect(Object.keys(body)).toEqual(['answer', 'answered', 'citations', 'answerModel', 'projects']);
     expect(body.answerModel).toBe('extractive');
     expect(body.projects).toEqual([
       { projectId: 5533, registry: 'verra', indexedDocuments: 1 },
@@ -113,7 +113,7 @@ describe('POST /projects-documents/batch-search', () => {
     ]);
     const citations = body.citations as Record<string, unknown>[];
     expect(citations).toHaveLength(2); // SEARCH_DEFAULT_TOP_K
-    expect(Object.keys(citations[0] ?? {})).toEqual(['id', 'projectId', 'registry', 'documentTitle', 'documentType', 'uri', 'page', 'text', 'score']);
+    expect(Object.keys(citations[0] ?? {})).toEqual(['id', 'projectId', 'registry', 'documentTitle', 'documentType', 'uri', 'page', 'text', 'quote', 'score']);
     expect(citations[0]).toMatchObject({ id: 1, projectId: 5533, registry: 'verra', page: 2 });
     expect(String(body.answer)).toMatch(/15\/07\/2022.*\[1\]/);
   });

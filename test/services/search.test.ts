@@ -144,6 +144,7 @@ describe('search service', () => {
     const res = await service().search({ projects: [asRequested(EMPTY)], query: 'crediting period' });
     expect(res).toEqual({
       answer: 'No documents are indexed for Verra 777, so there is nothing to answer from.',
+      answered: false,
       citations: [],
       answerModel: 'extractive',
       projects: [{ projectId: 777, registry: 'Verra', indexedDocuments: 0 }],

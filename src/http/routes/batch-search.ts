@@ -49,6 +49,30 @@ export function batchSearchRequestSchema(config: SearchLimits) {
             'Retrieval method: `hybrid` (default: full-text and dense vectors fused), `text` (full-text only) or ' +
             '`vector` (dense only). The single methods exist for evaluation and debugging.',
         }),
+      perProject: z
+        .boolean({ error: 'must be a boolean' })
+        .optional()
+        .openapi({
+          description:
+            'Default false. When true, each item of `projects` also carries its own `answer`, `answered` and ' +
+            '`citationIds`, each project gets its own share of the citations (ceil(topK / projects), at least 2), ' +
+            'and `answer` puts the projects\' answers one after the other.',
+        }),
+      documentTypes: z
+        .array(
+          z
+            .string({ error: 'must be a string' })
+            .refine((s) => s.trim().length > 0, 'must not be empty')
+            .refine((s) => s.length <= 200, 'must be at most 200 characters'),
+          { error: 'must be a list of strings' },
+        )
+        .min(1, 'must not be empty')
+        .max(50, 'must have at most 50 items')
+        .optional()
+        .openapi({
+          description: 'Search only documents of these types (case-insensitive, matched against `documentType`).',
+          example: ['Project Description', 'Validation Report'],
+        }),
     })
     .superRefine(requireProjectList)
     .openapi('BatchSearchRequest', {
@@ -75,7 +99,14 @@ export const citationSchema = z
     documentType: z.string(),
     uri: z.string(),
     page: z.number().int().openapi({ description: '1-based physical page of the PDF.' }),
-    text: z.string().openapi({ description: 'The passage, as extracted from the document.' }),
+    text: z.string().openapi({
+      description:
+        'The passage, as extracted from the document (page furniture removed; completed to the end of its last ' +
+        'sentence from the page when the quoted fact ran past the passage).',
+    }),
+    quote: z.string().openapi({
+      description: 'The sentence(s) of `text` that bear on the question, verbatim: always a substring of `text`.',
+    }),
     score: z.number().openapi({ description: 'Fused relevance in [0, 1]; higher is better.' }),
   })
   .openapi('Citation');
@@ -85,7 +116,13 @@ export const batchSearchResponseSchema = z
     answer: z.string().openapi({
       description:
         'Answer in prose citing passages as [1], [2]; every marker refers to a citation. When none of the requested ' +
-        'projects has indexed documents the answer says so and there are no citations.',
+        'projects has indexed documents the answer says so and there are no citations. When the passages do not ' +
+        'answer the question (`answered: false`) it says so plainly.',
+    }),
+    answered: z.boolean().openapi({
+      description:
+        'True when the cited passages contain an answer to the question; false when they do not (the closest ' +
+        'passages are still cited, so a reader can check).',
     }),
     citations: z.array(citationSchema).openapi({ description: 'Passages supporting the answer, most relevant first.' }),
     answerModel: z.string().openapi({
@@ -97,6 +134,12 @@ export const batchSearchResponseSchema = z
           projectId: z.number().int(),
           registry: z.string().openapi({ description: 'As the request spelled it.' }),
           indexedDocuments: z.number().int().openapi({ description: '0 for a project with no indexed document or unknown to the service.' }),
+          answer: z.string().optional().openapi({ description: 'With `perProject`: this project\'s answer.' }),
+          answered: z.boolean().optional().openapi({ description: 'With `perProject`: whether its passages answer the question.' }),
+          citationIds: z
+            .array(z.number().int())
+            .optional()
+            .openapi({ description: 'With `perProject`: the `id`s of the citations from this project.' }),
         }),
       )
       .openapi({ description: 'One entry per distinct requested project, in request order.' }),
@@ -183,6 +226,8 @@ export function registerBatchSearch(app: OpenAPIHono<AppEnv>, deps: AppDeps): vo
         query: body.query,
         ...(body.topK !== undefined ? { topK: body.topK } : {}),
         ...(body.mode !== undefined ? { mode: body.mode } : {}),
+        ...(body.perProject !== undefined ? { perProject: body.perProject } : {}),
+        ...(body.documentTypes !== undefined ? { documentTypes: body.documentTypes } : {}),
         signal: clientGone(c),
         prepared: c.get('preparedQuery'),
       });

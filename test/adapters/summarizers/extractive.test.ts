@@ -31,7 +31,7 @@ describe('extractive summariser', () => {
     expect(createExtractiveSummarizer().model).toBe('extractive');
   });
 
-  it('answers with the sentences that share the question words, each marked with its passage', async () => {
+  it('answers with the sentences that hold the question words, each followed by its passage marker', async () => {
     const s = createExtractiveSummarizer();
     const answer = await s.summarize({ question: 'What is the annual average carbon removal?', passages, maxChars: 200 });
     expect(answer).toContain('The annual average carbon removal is estimated at 26,752tCO2e [1].');
@@ -39,42 +39,47 @@ describe('extractive summariser', () => {
     for (const id of extractMarkers(answer)) expect([1, 2, 3]).toContain(id);
   });
 
-  it('stays within the length budget while still saying something', () => {
-    const answer = extractiveAnswer('removals over the crediting period', passages, 60);
-    expect(answer.length).toBeGreaterThan(0);
-    expect(extractMarkers(answer)).toEqual([1]);
-    const wide = extractiveAnswer('removals over the crediting period', passages, 2000);
-    expect(wide.length).toBeGreaterThanOrEqual(answer.length);
+  it('keeps the best piece whatever the budget, and adds others only while they fit', () => {
+    const small = extractiveAnswer({ question: 'removals over the crediting period', passages, maxChars: 60 });
+    expect(extractMarkers(small)).toEqual([1]);
+    const wide = extractiveAnswer({ question: 'removals over the crediting period', passages, maxChars: 2000 });
+    expect(wide.length).toBeGreaterThanOrEqual(small.length);
     expect(wide.length).toBeLessThanOrEqual(2000);
   });
 
-  it('leaves out sentences that share little or nothing with the question, however large the budget', () => {
-    const answer = extractiveAnswer('annual average carbon removal', passages, 5000);
+  it('leaves out passages that share little with the question, however large the budget', () => {
+    const answer = extractiveAnswer({ question: 'annual average carbon removal', passages, maxChars: 5000 });
     expect(answer).toContain('26,752tCO2e');
-    expect(answer).not.toMatch(/Purulia|Avoided Deforestation|Table 4/);
-    // Nothing in common: the best passage's opening sentence, not every sentence.
-    const none = extractiveAnswer('zebra quantum', passages, 5000);
-    expect(none).toBe('PAI 1 is expected to achieve total GHG reductions or removals of 5,35,052 tCO2e over the initial 20-year crediting period [1].');
+    expect(answer).not.toMatch(/Purulia|Avoided Deforestation/);
   });
 
-  it('orders sentences by passage relevance and keeps one marker per run of a passage', () => {
-    const answer = extractiveAnswer('crediting period removals Purulia West Bengal planted', passages, 2000);
-    const i1 = answer.indexOf('[1]');
-    const i2 = answer.indexOf('[2]');
-    expect(i1).toBeGreaterThan(0);
-    expect(i2).toBeGreaterThan(i1);
-    expect(answer.match(/\[1\]/g)).toHaveLength(1);
+  it('puts the best-matching passage first, not the first passage', () => {
+    const answer = extractiveAnswer({ question: 'Where in West Bengal is the project located, Purulia?', passages, maxChars: 2000 });
+    expect(answer.startsWith('The project is located in Purulia district of West Bengal')).toBe(true);
+  });
+
+  it('names each piece\'s project when the passages come from several projects', () => {
+    const answer = extractiveAnswer({
+      question: 'Who prepared the methodology and where is the project located?',
+      passages: [
+        { ...passages[1]!, project: 'Verra 5533' },
+        { ...passages[2]!, project: 'Verra 1' },
+      ],
+      maxChars: 2000,
+    });
+    expect(answer).toContain('Verra 5533: The project is located in Purulia district of West Bengal [2].');
+    expect(answer).toContain('Verra 1: This methodology was prepared by Avoided Deforestation Partners [3].');
   });
 
   it('drops bracketed reference numbers of the passage text, so they cannot pass for markers', () => {
-    const answer = extractiveAnswer('Which saplings are planted by the communities?', passages, 2000);
+    const answer = extractiveAnswer({ question: 'Which saplings are planted by the communities?', passages, maxChars: 2000 });
     expect(answer).not.toContain('[12]');
     expect(answer).toContain('Saplings of native species are planted by the communities [2].');
   });
 
   it('returns an empty answer without passages and never invents text', () => {
-    expect(extractiveAnswer('anything', [], 500)).toBe('');
-    const answer = extractiveAnswer('Who prepared the methodology?', passages, 2000);
+    expect(extractiveAnswer({ question: 'anything', passages: [], maxChars: 500 })).toBe('');
+    const answer = extractiveAnswer({ question: 'Who prepared the methodology?', passages, maxChars: 2000 });
     const source = passages.map((p) => p.text.replace(/\s*\[\d+\]/g, '').replace(/\s+/g, ' ')).join(' ');
     for (const sentence of answer.replace(/\s*\[\d+\]/g, '').split(/(?<=\.)\s+/)) {
       expect(source).toContain(sentence.replace(/\.$/, ''));
@@ -82,7 +87,7 @@ describe('extractive summariser', () => {
   });
 
   it('cites a numbers-only passage whole rather than answering nothing', () => {
-    const answer = extractiveAnswer('values', [{ id: 4, documentTitle: 't', page: 1, text: '2022 1,200 2023 1,300' }], 500);
+    const answer = extractiveAnswer({ question: 'values', passages: [{ id: 4, documentTitle: 't', page: 1, text: '2022 1,200 2023 1,300' }], maxChars: 500 });
     expect(answer).toBe('2022 1,200 2023 1,300 [4]');
   });
 });

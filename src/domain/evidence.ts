@@ -1,0 +1,234 @@
+import { isLeaderLine, isPageNumberLine } from './page-furniture.js';
+import { normalizedTerms, withoutExclusions } from './query.js';
+import { hasTwelveLetters, sentenceSpans } from './sentences.js';
+
+/**
+ * Evidence for an answer (CONTRACT 2, "Evidence and abstention"): which sentence(s) of each retrieved passage bear on
+ * the question (its `quote`, a verbatim substring of the passage), whether the passages answer the question at all,
+ * and the extractive answer made of the quotes. Pure and lexical, so it costs well under a millisecond per search:
+ * a sentence is weighed by the question words it holds, each word by how rare it is among the candidate sentences
+ * (numbers and codes count as words and match exactly), lightly normalised by sentence length.
+ */
+
+export interface EvidencePassage {
+  id: number;
+  text: string;
+  /** Retrieval relevance in [0, 1] (the citation's score); breaks near-ties between sentences. @default 0 */
+  score?: number;
+  /** The passage's project, named before its sentences in an answer that spans several projects ("Verra 5533"). */
+  project?: string;
+}
+
+export interface Quote {
+  passageId: number;
+  /** Offsets of the quote in the passage text: `text === passage.text.slice(start, end)`. */
+  start: number;
+  end: number;
+  text: string;
+  /** Share of the question's word weight that the quote holds, in [0, 1]. */
+  coverage: number;
+  /** Ranking score of the quote (coverage, length-normalised, plus a little of the passage's own relevance). */
+  score: number;
+}
+
+export interface Evidence {
+  /** One quote per passage that has a quotable sentence, in passage order. */
+  quotes: Quote[];
+  /** True when the best quotes hold enough of the question's rarer words to be taken as an answer. */
+  answered: boolean;
+  /** The measure `answered` is decided on, in [0, 1] (see ANSWERED_SUPPORT). */
+  support: number;
+}
+
+/** A quote shorter than this many characters takes the next sentence along when it also bears on the question. */
+const MAX_SENTENCE_CHARS = 450;
+/** The next sentence joins a quote when its score is at least this share of the quote's best sentence. */
+const NEXT_SENTENCE_SHARE = 0.6;
+/** Weight of the passage's retrieval score in a sentence's score. */
+const PASSAGE_WEIGHT = 0.15;
+/** An answer piece is kept when it scores at least this share of the best piece. */
+const PIECE_SHARE = 0.5;
+/**
+ * `answered` is true when the best quote and its passage together hold at least this share of the question's word
+ * weight (rarer words weigh more). Calibrated on ../shared/corpus/qa-dev-unanswerable.jsonl against the answerable
+ * questions of qa-dev.jsonl (bench/README.md, "Abstention").
+ */
+export const ANSWERED_SUPPORT = 0.5;
+
+interface Sentence {
+  passage: number;
+  start: number;
+  end: number;
+  terms: Set<string>;
+  overlap: number;
+  score: number;
+}
+
+/** Private-use glyphs (symbol fonts' bullets and math), as PDF extraction leaves them. */
+const PRIVATE_USE = /[\uE000-\uF8FF]/gu;
+
+/**
+ * A sentence worth quoting: twelve letters or more, not a heading, page number or leader line, and mostly words
+ * (a flattened table or formula garbled by extraction is mostly digits, symbols and glyphs).
+ */
+function quotable(text: string): boolean {
+  if (!hasTwelveLetters(text) || isLeaderLine(text) || isPageNumberLine(text)) return false;
+  const visible = text.replace(/\s+/g, '');
+  if (visible.length === 0) return false;
+  const letters = visible.match(/\p{L}/gu)?.length ?? 0;
+  const glyphs = visible.match(PRIVATE_USE)?.length ?? 0;
+  return letters / visible.length >= 0.55 && glyphs <= 2;
+}
+
+/** The question's words as compared with sentences (exclusion clauses dropped: they name what is not wanted). */
+export function questionTerms(question: string): string[] {
+  return [...new Set(normalizedTerms(withoutExclusions(question)))];
+}
+
+export function findEvidence(question: string, passages: readonly EvidencePassage[]): Evidence {
+  const q = questionTerms(question);
+  const sentences: Sentence[] = [];
+  passages.forEach((p, i) => {
+    for (const s of sentenceSpans(p.text)) {
+      if (s.heading) continue;
+      const text = p.text.slice(s.start, s.end);
+      if (!quotable(text)) continue;
+      sentences.push({ passage: i, start: s.start, end: s.end, terms: new Set(normalizedTerms(text)), overlap: 0, score: 0 });
+    }
+  });
+  const empty = { quotes: [], answered: false, support: 0 };
+  if (sentences.length === 0 || q.length === 0) return empty;
+
+  // Rarer question words weigh more: a word found in every sentence tells nothing about which one answers.
+  const n = sentences.length;
+  const df = new Map<string, number>();
+  for (const s of sentences) for (const t of q) if (s.terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  const idf = new Map(q.map((t) => [t, Math.log(1 + (n + 1) / ((df.get(t) ?? 0) + 0.5))]));
+  const total = [...idf.values()].reduce((a, b) => a + b, 0);
+  const weigh = (terms: ReadonlySet<string>): number => q.reduce((sum, t) => sum + (terms.has(t) ? (idf.get(t) ?? 0) : 0), 0);
+
+  for (const s of sentences) {
+    s.overlap = weigh(s.terms) / total;
+    const chars = s.end - s.start;
+    // Long sentences hold more words by chance; dampen, do not divide, so an informative sentence still wins.
+    const lengthNorm = 1 / Math.sqrt(Math.max(1, s.terms.size / 15)) / (chars > MAX_SENTENCE_CHARS ? 2 : 1);
+    s.score = s.overlap * lengthNorm + PASSAGE_WEIGHT * (passages[s.passage]?.score ?? 0);
+  }
+
+  const quotes: Quote[] = [];
+  let support = 0;
+  passages.forEach((p, i) => {
+    const own = sentences.filter((s) => s.passage === i);
+    if (own.length === 0) return;
+    const best = own.reduce((a, b) => (b.score > a.score ? b : a));
+    let end = best.end;
+    let terms = new Set(best.terms);
+    // A fact often runs over two sentences ("... is expected to achieve 535,052 tCO2e. The annual average is ...").
+    const next = own[own.indexOf(best) + 1];
+    if (next && best.overlap > 0 && next.score >= NEXT_SENTENCE_SHARE * best.score && next.end - best.start <= 2 * MAX_SENTENCE_CHARS) {
+      end = next.end;
+      terms = new Set([...terms, ...next.terms]);
+    }
+    const coverage = weigh(terms) / total;
+    quotes.push({
+      passageId: p.id,
+      start: best.start,
+      end,
+      text: p.text.slice(best.start, end),
+      coverage,
+      score: best.score,
+    });
+    // Support: the quote's words, plus half the credit for question words found only elsewhere in its passage
+    // (a project's name in the heading above the sentence that answers).
+    const passageTerms = new Set(own.flatMap((s) => [...s.terms]));
+    const elsewhere = weigh(passageTerms) / total - coverage;
+    support = Math.max(support, coverage + 0.5 * Math.max(0, elsewhere));
+  });
+  return { quotes, answered: support >= ANSWERED_SUPPORT, support };
+}
+
+/** `Text ends here.` -> `Text ends here [3].`: the marker sits inside the sentence it supports. */
+export function withMarker(sentence: string, id: number): string {
+  const m = /^(.*?)([.!?;:\u2026]*)$/su.exec(sentence.trimEnd());
+  const body = (m?.[1] ?? sentence).replace(/[\s,]+$/u, '');
+  const end = m?.[2] ?? '';
+  return `${body} [${id}]${end === '' || end === ';' || end === ':' ? '.' : end}`;
+}
+
+/** A quote as answer prose: one line, without bullet glyphs or reference markers of its own ("[12]"). */
+function asProse(text: string): string {
+  return text
+    .replace(PRIVATE_USE, ' ')
+    .replace(/[\u2022\u25AA\u25CF\u25E6\u2023\u2043]/gu, ' ')
+    .replace(/\[\s*\d+(?:\s*[,\u2013-]\s*\d+)*\s*\]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/^[\s\-\u2013\u2014*>]+/u, '')
+    .trim();
+}
+
+export interface ComposeOptions {
+  /** Soft budget in characters: the best piece is always kept, further ones only while they fit. @default 600 */
+  maxChars?: number;
+}
+
+/**
+ * The extractive answer: the quotes that bear on the question, best first, one per distinct fact (a quote that
+ * repeats most of a kept one's words is left out), each followed by its marker; in an answer over several projects
+ * each piece is introduced by its project. Empty when there is no quote.
+ */
+export function composeAnswer(evidence: Evidence, passages: readonly EvidencePassage[], opts: ComposeOptions = {}): string {
+  const maxChars = opts.maxChars ?? 600;
+  const ranked = [...evidence.quotes].sort((a, b) => b.score - a.score || a.passageId - b.passageId);
+  const best = ranked[0];
+  if (!best) return '';
+  const projects = new Set(passages.map((p) => p.project ?? ''));
+  const byId = new Map(passages.map((p) => [p.id, p]));
+  const chosen: { terms: Set<string>; prose: string; piece: string }[] = [];
+  let used = 0;
+  for (const quote of ranked) {
+    if (chosen.length > 0 && (quote.coverage === 0 || quote.score < PIECE_SHARE * best.score)) break;
+    const prose = asProse(quote.text);
+    if (prose === '') continue;
+    const terms = new Set(normalizedTerms(prose));
+    const repeats = chosen.some((c) => {
+      if (c.prose.includes(prose) || prose.includes(c.prose)) return true;
+      let shared = 0;
+      for (const t of terms) if (c.terms.has(t)) shared++;
+      return shared / Math.max(1, Math.min(terms.size, c.terms.size)) >= 0.7;
+    });
+    if (repeats) continue;
+    const project = projects.size > 1 ? byId.get(quote.passageId)?.project : undefined;
+    const piece = withMarker(project ? `${project}: ${prose}` : prose, quote.passageId);
+    if (chosen.length > 0 && used + piece.length + 1 > maxChars) continue;
+    chosen.push({ terms, prose, piece });
+    used += piece.length + 1;
+  }
+  return chosen.map((c) => c.piece).join(' ');
+}
+
+/**
+ * An overview of passages that are already about the subject (a project description's summary section): their
+ * leading quotable sentences in order, within the budget, each passage's run followed by its marker. The lead of
+ * such a text is its best summary; matching words of a generic "summarise" instruction would pick at random.
+ */
+export function leadSummary(passages: readonly EvidencePassage[], maxChars = 1200): string {
+  const parts: string[] = [];
+  let used = 0;
+  for (const p of passages) {
+    const run: string[] = [];
+    for (const s of sentenceSpans(p.text)) {
+      const text = p.text.slice(s.start, s.end);
+      if (s.heading || !quotable(text)) continue;
+      const prose = asProse(text);
+      if (used + prose.length + 6 > maxChars && (parts.length > 0 || run.length > 0)) break;
+      run.push(prose);
+      used += prose.length + 1;
+    }
+    if (run.length > 0) {
+      const last = run.pop() ?? '';
+      parts.push([...run, withMarker(last, p.id)].join(' '));
+    }
+    if (used >= maxChars * 0.9) break;
+  }
+  return parts.join(' ');
+}
