@@ -21,7 +21,7 @@ export interface SearchServer {
  */
 export async function startSearchServer(
   config: Config,
-  deps: Pick<IngestDeps, 'records' | 'states' | 'index' | 'embedder'>,
+  deps: Pick<IngestDeps, 'records' | 'states' | 'index' | 'embedder'> & Partial<Pick<IngestDeps, 'texts'>>,
   logger: Logger,
   tuning: Partial<SearchServiceOptions> = {},
 ): Promise<SearchServer> {

@@ -12,8 +12,17 @@
  *   --embedders <a,b>        default: use,onnx:Xenova/all-MiniLM-L6-v2 (MiniLM skipped when MODELS_DIR lacks it)
  *   --modes <a,b>            default: hybrid,text,vector
  *   --fresh                  rebuild the cached index
+ *   --reuse                  keep a cached index even when the indexing code changed since (query-side experiments)
  *   --json <file>            also write the raw results
  *   --misses                 print the questions hybrid retrieval missed at 5
+ *   --unanswerable <file>    questions whose answer is absent ({id, question, projects}); default
+ *                            ../shared/corpus/qa-dev-unanswerable.jsonl when present; "none" skips them
+ *   --answers                print every hybrid answer with its verdicts
+ *
+ * Answers (hybrid mode, the default configuration's answer): evidence-supported share (bench/eval/answers.ts), median
+ * answer length, answers with contents leaders, quotes that are not verbatim substrings of their passage, top
+ * citations that are contents pages, and abstention (`answered`) on the answerable and the unanswerable questions.
+ * Questions are split into a tuning half (dev-001..045) and a report half (dev-046..090) for recall@5 and support.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -28,14 +37,40 @@ import { createLogger } from '../../src/logger.js';
 import type { SearchMode } from '../../src/services/search.js';
 import { startStaticServer } from '../../test/support/static-server.js';
 import { startSearchServer } from './harness.js';
+import { isContentsText } from '../../src/domain/page-furniture.js';
+import { evidenceSupported, readUnanswerable, type UnanswerableQuestion } from './answers.js';
 import { hitRank, readQuestions, type Question } from './questions.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const corpusDir = process.env.CORPUS_DIR ?? path.resolve(repoRoot, '../shared/corpus');
 
 interface Citation {
+  id: number;
   documentTitle: string;
   page: number;
+  text: string;
+  quote?: string;
+}
+
+interface SearchBody {
+  answer: string;
+  answered?: boolean;
+  citations: Citation[];
+}
+
+/** What the hybrid search answered (answer-quality measures). */
+interface AnswerResult {
+  id: string;
+  embedder: string;
+  /** null for an unanswerable question (no gold evidence). */
+  supported: boolean | null;
+  answerable: boolean;
+  answered: boolean | undefined;
+  chars: number;
+  leaders: boolean;
+  quotesVerbatim: boolean;
+  topIsContents: boolean;
+  answer: string;
 }
 
 interface QuestionResult {
@@ -60,6 +95,7 @@ const INDEXING_SOURCES = [
   'src/domain/chunking.ts',
   'src/domain/search-context.ts',
   'src/domain/sentences.ts',
+  'src/domain/page-furniture.ts',
   'src/adapters/full-text/chunk-context.ts',
   ...readdirSync(path.join(repoRoot, 'ingest', 'stages')).sort().map((f) => `ingest/stages/${f}`),
 ];
@@ -86,14 +122,21 @@ function metrics(results: QuestionResult[]): { n: number; r1: number; r5: number
 
 const f2 = (x: number): string => x.toFixed(2);
 
-async function evaluateEmbedder(embedder: string, questions: Question[], modes: SearchMode[]): Promise<QuestionResult[]> {
+async function evaluateEmbedder(
+  embedder: string,
+  questions: Question[],
+  modes: SearchMode[],
+  unanswerable: UnanswerableQuestion[],
+  answers: AnswerResult[],
+): Promise<QuestionResult[]> {
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', name: 'eval' });
   const dataDir = path.join(tmpdir(), 'carbon-docs-eval', embedder.replace(/[^A-Za-z0-9.-]+/g, '_'));
   const marker = path.join(dataDir, 'eval-cache.json');
   const fingerprint = corpusFingerprint(loadConfig({ ...process.env, EMBEDDER: embedder }).SENTENCE_VECTORS);
   if (flag('fresh')) rmSync(dataDir, { recursive: true, force: true });
   const cached =
-    existsSync(marker) && (JSON.parse(readFileSync(marker, 'utf8')) as { fingerprint?: string }).fingerprint === fingerprint;
+    existsSync(marker) &&
+    (flag('reuse') || (JSON.parse(readFileSync(marker, 'utf8')) as { fingerprint?: string }).fingerprint === fingerprint);
   if (!cached) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
 
@@ -142,23 +185,51 @@ async function evaluateEmbedder(embedder: string, questions: Question[], modes: 
     const projects = await deps.records.list();
     const api = await startSearchServer(config, deps, logger);
     const results: QuestionResult[] = [];
+    const ask = async (id: string, body: object): Promise<SearchBody> => {
+      const res = await fetch(`${api.baseUrl}/projects-documents/batch-search`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 200) throw new Error(`${id}: HTTP ${res.status}: ${await res.text()}`);
+      return (await res.json()) as SearchBody;
+    };
+    const answerResult = (id: string, body: SearchBody, q: Question | null): AnswerResult => ({
+      id,
+      embedder,
+      supported: q ? evidenceSupported(q, body.answer, body.citations) : null,
+      answerable: q !== null,
+      answered: body.answered,
+      chars: body.answer.length,
+      leaders: /(?:\.\s?){5,}/.test(body.answer),
+      quotesVerbatim: body.citations.every((c) => typeof c.quote === 'string' && c.quote !== '' && c.text.includes(c.quote)),
+      topIsContents: body.citations[0] ? isContentsText(body.citations[0].text) : false,
+      answer: body.answer,
+    });
     try {
+      for (const q of unanswerable) {
+        // The default request: topK left to the server, as a user would send it.
+        const body = await ask(q.id, { projectList: q.projects, query: q.question });
+        answers.push(answerResult(q.id, body, null));
+      }
       for (const mode of modes) {
         for (const q of questions) {
           const started = performance.now();
-          const res = await fetch(`${api.baseUrl}/projects-documents/batch-search`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({
-              projectList: projects.map((p) => ({ project_id: p.projectId, registry: p.registry })),
-              query: q.question,
-              topK: 10,
-              mode,
-            }),
+          const body = await ask(q.id, {
+            projectList: projects.map((p) => ({ project_id: p.projectId, registry: p.registry })),
+            query: q.question,
+            topK: 10,
+            mode,
           });
           const ms = performance.now() - started;
-          if (res.status !== 200) throw new Error(`${q.id}: HTTP ${res.status}: ${await res.text()}`);
-          const body = (await res.json()) as { citations: Citation[] };
+          if (mode === 'hybrid') {
+            // The answer a user gets: the default topK, the same projects.
+            const asked = await ask(q.id, {
+              projectList: projects.map((p) => ({ project_id: p.projectId, registry: p.registry })),
+              query: q.question,
+            });
+            answers.push(answerResult(q.id, asked, q));
+          }
           results.push({
             id: q.id,
             kind: q.kind,
@@ -205,6 +276,38 @@ function report(all: QuestionResult[], questions: Question[]): string {
   return lines.join('\n');
 }
 
+/** dev-001..045 tune, dev-046..090 report; other ids: the first half of the file tunes. */
+function isTuning(id: string, index: number, total: number): boolean {
+  const m = /^dev-(\d+)$/.exec(id);
+  return m ? Number(m[1]) <= 45 : index < total / 2;
+}
+
+function answerReport(all: AnswerResult[], results: QuestionResult[], questions: Question[]): string {
+  const tuning = new Set(questions.filter((q, i) => isTuning(q.id, i, questions.length)).map((q) => q.id));
+  const lines = [
+    '| embedder | evidence-supported | tune / report | recall@5 tune / report | median answer chars | leaders | answered (answerable) | not answered (unanswerable) | quotes verbatim | top is contents |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const embedder of [...new Set(all.map((a) => a.embedder))]) {
+    const mine = all.filter((a) => a.embedder === embedder);
+    const answerable = mine.filter((a) => a.answerable);
+    const unanswerable = mine.filter((a) => !a.answerable);
+    const share = (xs: AnswerResult[], f: (a: AnswerResult) => boolean): string => `${f2(xs.filter(f).length / Math.max(1, xs.length))} (${xs.filter(f).length}/${xs.length})`;
+    const supported = (xs: AnswerResult[]): string => f2(xs.filter((a) => a.supported).length / Math.max(1, xs.length));
+    const hybrid = results.filter((r) => r.embedder === embedder && r.mode === 'hybrid');
+    const r5 = (xs: QuestionResult[]): string => f2(metrics(xs).r5);
+    const chars = answerable.map((a) => a.chars).sort((a, b) => a - b);
+    lines.push(
+      `| ${embedder} | ${share(answerable, (a) => a.supported === true)} | ${supported(answerable.filter((a) => tuning.has(a.id)))} / ` +
+        `${supported(answerable.filter((a) => !tuning.has(a.id)))} | ${r5(hybrid.filter((r) => tuning.has(r.id)))} / ` +
+        `${r5(hybrid.filter((r) => !tuning.has(r.id)))} | ${chars[Math.floor(chars.length / 2)] ?? 0} | ${answerable.filter((a) => a.leaders).length} | ` +
+        `${share(answerable, (a) => a.answered === true)} | ${share(unanswerable, (a) => a.answered === false)} | ` +
+        `${share(mine, (a) => a.quotesVerbatim)} | ${mine.filter((a) => a.topIsContents).length} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 async function main(): Promise<void> {
   const qaFile = path.resolve(arg('qa') ?? path.join(corpusDir, 'qa-dev.jsonl'));
   const questions = readQuestions(qaFile);
@@ -220,10 +323,24 @@ async function main(): Promise<void> {
   });
   process.env.MODELS_DIR = modelsDir;
 
+  const unanswerableArg = arg('unanswerable') ?? path.join(corpusDir, 'qa-dev-unanswerable.jsonl');
+  const unanswerable = unanswerableArg !== 'none' && existsSync(unanswerableArg) ? readUnanswerable(unanswerableArg) : [];
+
   const all: QuestionResult[] = [];
-  for (const e of embedders) all.push(...(await evaluateEmbedder(e, questions, modes)));
+  const answers: AnswerResult[] = [];
+  for (const e of embedders) all.push(...(await evaluateEmbedder(e, questions, modes, unanswerable, answers)));
   const table = report(all, questions);
   process.stdout.write(`\n${questions.length} questions from ${qaFile}\n\n${table}\n`);
+  if (modes.includes('hybrid')) {
+    process.stdout.write(`\nAnswers (hybrid, default topK; ${unanswerable.length} unanswerable questions)\n\n${answerReport(answers, all, questions)}\n`);
+  }
+  if (flag('answers')) {
+    for (const a of answers) {
+      process.stdout.write(
+        `\n${a.embedder} ${a.id} supported=${a.supported ?? '-'} answered=${a.answered} chars=${a.chars}\n  ${a.answer.replace(/\n/g, ' ')}\n`,
+      );
+    }
+  }
   if (flag('misses')) {
     for (const r of all.filter((x) => x.mode === 'hybrid' && (x.rank === null || x.rank > 5))) {
       const q = questions.find((x) => x.id === r.id);
@@ -231,7 +348,7 @@ async function main(): Promise<void> {
     }
   }
   const out = arg('json');
-  if (out) writeFileSync(out, JSON.stringify(all, null, 2));
+  if (out) writeFileSync(out, JSON.stringify({ retrieval: all, answers }, null, 2));
 }
 
 main().catch((err: unknown) => {

@@ -7,6 +7,8 @@ export interface Question {
   file: string;
   pages: number[];
   kind: string;
+  /** The gold passage, verbatim (empty when the set has none). */
+  evidence: string;
 }
 
 /** Reads a JSONL question set; a malformed line stops the run with its file:line. */
@@ -25,7 +27,14 @@ export function readQuestions(file: string): Question[] {
       if (typeof q.question !== 'string' || typeof q.file !== 'string' || !Array.isArray(q.pages)) {
         throw new Error(`${file}:${i + 1}: expected {id, question, file, pages, kind}`);
       }
-      out.push({ id: q.id ?? `line-${i + 1}`, question: q.question, file: q.file, pages: q.pages, kind: q.kind ?? 'all' });
+      out.push({
+        id: q.id ?? `line-${i + 1}`,
+        question: q.question,
+        file: q.file,
+        pages: q.pages,
+        kind: q.kind ?? 'all',
+        evidence: typeof q.evidence === 'string' ? q.evidence : '',
+      });
     });
   return out;
 }
