@@ -294,7 +294,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     signal?: AbortSignal,
   ): Promise<{ text: string; model: string }> {
     if (!evidence.answered) return { text: notFound(scope), model: opts.fallbackSummarizer.model };
-    const multiProject = new Set(citations.map(projectKey)).size > 1;
+    const multiProject = new Set(citations.map((c) => `${c.registry}\u0000${c.projectId}`)).size > 1;
     const passages: CitedPassage[] = citations.map((c) => ({
       id: c.id,
       text: c.text,
@@ -516,7 +516,8 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       } else if (request.perProject) {
         const perProject = await Promise.all(
           searchable.map(async (p) => {
-            const own = citations.filter((c) => projectKey(c) === projectKey(p));
+            // Citations carry the registry as requested; the ranked chunks beside them carry the canonical one.
+            const own = citations.filter((_, i) => ranked[i] !== undefined && projectKey(ranked[i] as ScoredChunk) === projectKey(p));
             const ownEvidence = evidenceOf(own);
             const written =
               own.length === 0

@@ -22,7 +22,7 @@ function tempDir(): string {
  * the vectors ahead and scores them in memory (a vector at hand is scored in SQL).
  */
 function pendingQueries(index: VectorIndex): VectorIndex {
-  return { ...index, searchVector: (query, projects, topK) => index.searchVector(Promise.resolve(query), projects, topK) };
+  return { ...index, searchVector: (query, projects, topK, filter) => index.searchVector(Promise.resolve(query), projects, topK, filter) };
 }
 
 function sqliteStore(adapterOptions: { preloadChunks?: number } = {}, wrap = (i: VectorIndex) => i): () => Promise<VectorIndexStore> {

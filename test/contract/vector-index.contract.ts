@@ -73,6 +73,23 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
       await store.dispose();
     });
 
+    it('narrows both searches to the given document types, exactly, and finds nothing for an empty list', async () => {
+      await index.upsert([
+        chunk({ id: 'pd', projectId: 1, text: 'mangrove restoration baseline', vector: axis(1) }),
+        chunk({ id: 'vr', projectId: 1, documentId: 'doc-2', documentType: 'Validation Report', text: 'mangrove validation', vector: axis(2) }),
+        chunk({ id: 'mr', projectId: 1, documentId: 'doc-3', documentType: 'Monitoring Report', text: 'mangrove monitoring', vector: axis(3) }),
+      ]);
+      const only = { documentTypes: ['Validation Report', 'Monitoring Report'] };
+      expect(ids(await index.searchText('mangrove', [V(1)], 10, only)).sort()).toEqual(['mr', 'vr']);
+      expect(ids(await index.searchVector(axis(1), [V(1)], 10, only)).sort()).toEqual(['mr', 'vr']);
+      // A pending query (the read-ahead path of the embedded index) is filtered the same way.
+      expect(ids(await index.searchVector(Promise.resolve(axis(1)), [V(1)], 10, only)).sort()).toEqual(['mr', 'vr']);
+      expect(await index.searchText('mangrove', [V(1)], 10, { documentTypes: ['validation report'] })).toEqual([]);
+      expect(await index.searchText('mangrove', [V(1)], 10, { documentTypes: [] })).toEqual([]);
+      expect(await index.searchVector(axis(1), [V(1)], 10, { documentTypes: [] })).toEqual([]);
+      expect(ids(await index.searchText('mangrove', [V(1)], 10, {})).sort()).toEqual(['mr', 'pd', 'vr']);
+    });
+
     it('inserts, then replaces a chunk with the same id instead of adding a second one', async () => {
       await index.upsert([chunk({ id: 'c1', projectId: 1, text: 'first version about mangroves', vector: axis(1) })]);
       await index.upsert([chunk({ id: 'c1', projectId: 1, text: 'second version about peatland', vector: axis(2) })]);

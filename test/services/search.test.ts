@@ -368,3 +368,90 @@ describe('search service when the query embedder is down', () => {
     }
   });
 });
+
+describe('evidence and abstention (CONTRACT 2)', () => {
+  it('gives every citation a quote that is a verbatim substring of its text, and answers from the quotes', async () => {
+    const res = await service().search({ projects: [asRequested(A), asRequested(B)], query: 'What is the crediting period of the project?' });
+    expect(res.answered).toBe(true);
+    expect(res.citations.length).toBeGreaterThan(0);
+    for (const c of res.citations) {
+      expect(c.quote.length).toBeGreaterThan(0);
+      expect(c.text).toContain(c.quote);
+    }
+    const first = res.citations.find((c) => c.text.includes('crediting period'));
+    expect(first?.quote).toBe('The crediting period of the project is 20 years, from 15/07/2022 to 14/07/2042.');
+    expect(res.answer).toContain('The crediting period of the project is 20 years, from 15/07/2022 to 14/07/2042 [');
+    expect(res.answer.length).toBeLessThanOrEqual(600);
+  });
+
+  it('says plainly that the documents do not answer, and still cites the closest passages', async () => {
+    const res = await service().search({
+      projects: [asRequested(A)],
+      query: 'At what price per credit, and to which buyer, were offtake agreements signed?',
+    });
+    expect(res.answered).toBe(false);
+    expect(res.answer).toBe(
+      'The indexed documents of Verra 5533 do not appear to answer this question; the closest passages found are cited for checking.',
+    );
+    expect(extractMarkers(res.answer)).toEqual([]);
+    expect(res.answerModel).toBe('extractive');
+  });
+
+  it('answers per project when asked, each project with its own citations', async () => {
+    const res = await service().search({
+      projects: [asRequested(A), asRequested(B, 'cdm')],
+      query: 'What planting density in trees per hectare is used?',
+      perProject: true,
+      topK: 4,
+    });
+    const [a, b] = res.projects;
+    expect(a?.citationIds?.length).toBeGreaterThan(0);
+    expect(b?.citationIds?.length).toBeGreaterThan(0);
+    for (const p of res.projects) {
+      for (const id of p.citationIds ?? []) {
+        expect(res.citations.find((c) => c.id === id)?.projectId).toBe(p.projectId);
+      }
+      expect(typeof p.answer).toBe('string');
+      for (const id of extractMarkers(p.answer ?? '')) expect(p.citationIds).toContain(id);
+    }
+    expect(b?.answered).toBe(true);
+    expect(b?.answer).toContain('1,111 trees per hectare');
+    expect(res.answer).toMatch(/^Verra 5533: [\s\S]*\n\ncdm 9199: /);
+    expect(res.answered).toBe(true);
+  });
+
+  it('searches only the requested document types, case-insensitively', async () => {
+    const res = await service().search({
+      projects: [asRequested(A)],
+      query: 'planting density trees per hectare boilerplate template',
+      documentTypes: ['validation REPORT'],
+    });
+    expect(res.citations.length).toBeGreaterThan(0);
+    expect(new Set(res.citations.map((c) => c.documentType))).toEqual(new Set(['Validation Report']));
+    const none = await service().search({ projects: [asRequested(A)], query: 'planting density', documentTypes: ['Monitoring Report'] });
+    expect(none.citations).toEqual([]);
+    expect(none.answered).toBe(false);
+  });
+
+  it('completes a quote cut by the end of its passage from the page text', async () => {
+    const { createSqliteDocumentTextStore } = await import('../../src/adapters/sqlite/document-text-store.js');
+    const texts = await createSqliteDocumentTextStore({ db: fx.db });
+    const SPECIES = { registry: 'CDM', projectId: 547 };
+    await fx.addRecord(SPECIES);
+    const page =
+      'Site preparation is manual. The tree species planted are Pinus massoniana, Cunninghamia lanceolata,\n' +
+      'Schima superba, Liquidambar formosana and Eucalyptus urophylla. Seedlings come from local nurseries.';
+    const cut = page.indexOf('Cunninghamia lanceolata,') + 'Cunninghamia lanceolata,'.length;
+    await fx.addDocument(SPECIES, 'pdd', [page.slice(0, cut)]);
+    await texts.put(SPECIES, 'pdd', [page]);
+    const ask = (withTexts: boolean) =>
+      service(withTexts ? { texts } : {}).search({ projects: [asRequested(SPECIES)], query: 'Which tree species are planted?' });
+    const before = await ask(false);
+    expect(before.citations[0]?.quote).toBe(page.slice(page.indexOf('The tree'), cut));
+    const after = await ask(true);
+    expect(after.citations[0]?.text).toBe(page.slice(0, page.indexOf('urophylla.') + 'urophylla.'.length));
+    expect(after.citations[0]?.quote).toBe(page.slice(page.indexOf('The tree'), page.indexOf('urophylla.') + 'urophylla.'.length));
+    expect(after.answer).toContain('Eucalyptus urophylla [1].');
+    await texts.close();
+  });
+});

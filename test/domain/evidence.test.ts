@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { ANSWERED_SUPPORT, composeAnswer, findEvidence, leadSummary, withMarker, type EvidencePassage } from '../../src/domain/evidence.js';
+import { sentenceSpans } from '../../src/domain/sentences.js';
+
+const passages: EvidencePassage[] = [
+  {
+    id: 1,
+    score: 0.9,
+    text:
+      '3.2 Baseline Scenario\nThe baseline scenario is the continued degradation of the land under grazing.\n' +
+      'Table 4 shows the\nvintages of the project.',
+  },
+  {
+    id: 2,
+    score: 0.6,
+    text:
+      'PAI 1 is expected to achieve total GHG removals of 5,35,052 tCO2e over the initial 20-year\n' +
+      'crediting period. The annual average carbon removal is estimated at 26,752 tCO2e. The auditor was VCS.',
+  },
+  { id: 3, score: 0.3, text: '\uf0b7 \uf0b7 \uf0b7 12 3 4 \u2211 = 0.5 x 12' },
+];
+
+describe('sentenceSpans', () => {
+  it('locates sentences verbatim, line breaks inside them included, and keeps a heading line apart', () => {
+    const text = passages[0]!.text;
+    const spans = sentenceSpans(text);
+    expect(spans.map((s) => text.slice(s.start, s.end))).toEqual([
+      '3.2 Baseline Scenario',
+      'The baseline scenario is the continued degradation of the land under grazing.',
+      'Table 4 shows the\nvintages of the project.',
+    ]);
+    expect(spans.map((s) => s.heading)).toEqual([true, false, false]);
+  });
+});
+
+describe('findEvidence', () => {
+  it('quotes the sentence of each passage that holds the question words, verbatim, never the heading', () => {
+    const ev = findEvidence('What is the baseline scenario?', passages);
+    const q1 = ev.quotes.find((q) => q.passageId === 1);
+    expect(q1?.text).toBe('The baseline scenario is the continued degradation of the land under grazing.');
+    for (const q of ev.quotes) {
+      const p = passages.find((x) => x.id === q.passageId)!;
+      expect(p.text.slice(q.start, q.end)).toBe(q.text);
+    }
+    // A passage of glyphs and figures has nothing quotable.
+    expect(ev.quotes.find((q) => q.passageId === 3)).toBeUndefined();
+    expect(ev.answered).toBe(true);
+  });
+
+  it('takes the next sentence along when the fact runs over two', () => {
+    const ev = findEvidence('How much carbon removal is expected over the crediting period, and what is the annual average?', passages);
+    const q2 = ev.quotes.find((q) => q.passageId === 2);
+    expect(q2?.text).toContain('5,35,052 tCO2e');
+    expect(q2?.text).toContain('26,752 tCO2e');
+    expect(q2?.text).not.toContain('auditor');
+  });
+
+  it('is not answered when the rarer question words are found nowhere', () => {
+    const ev = findEvidence('At what price per credit, and to which buyer, were offtake agreements signed?', passages);
+    expect(ev.answered).toBe(false);
+    expect(ev.support).toBeLessThan(ANSWERED_SUPPORT);
+    // The closest passages are still quoted, so a reader can check.
+    expect(ev.quotes.length).toBeGreaterThan(0);
+  });
+
+  it('gives no quote and no answer without passages or question words', () => {
+    expect(findEvidence('anything', [])).toEqual({ quotes: [], answered: false, support: 0 });
+    expect(findEvidence('what is the', passages).answered).toBe(false);
+  });
+});
+
+describe('composeAnswer', () => {
+  it('puts the best quote first, whole sentences each followed by its marker, within the budget', () => {
+    const ev = findEvidence('What is the annual average carbon removal?', passages);
+    const answer = composeAnswer(ev, passages, { maxChars: 600 });
+    expect(answer.startsWith('The annual average carbon removal is estimated at 26,752 tCO2e [2].')).toBe(true);
+    expect(answer.length).toBeLessThanOrEqual(600);
+    expect(answer).not.toMatch(/\uf0b7/);
+  });
+
+  it('leaves out a quote that repeats a kept one', () => {
+    const twins: EvidencePassage[] = [
+      { id: 1, text: 'The crediting period is 20 years, from 15/07/2022 to 14/07/2042.' },
+      { id: 2, text: 'The crediting period is 20 years, from 15/07/2022 to 14/07/2042. Nothing else.' },
+    ];
+    const answer = composeAnswer(findEvidence('What is the crediting period?', twins), twins);
+    expect(answer).toBe('The crediting period is 20 years, from 15/07/2022 to 14/07/2042 [1].');
+  });
+
+  it('names the project of each piece when the passages come from several projects', () => {
+    const two: EvidencePassage[] = [
+      { id: 1, project: 'Verra 5533', text: 'The crediting period of the Purulia project is 20 years.' },
+      { id: 2, project: 'CDM 9199', text: 'The crediting period of the Colombian project is 30 years, renewable.' },
+    ];
+    const answer = composeAnswer(findEvidence('What is the crediting period of each project?', two), two);
+    expect(answer).toContain('Verra 5533: The crediting period of the Purulia project is 20 years [1].');
+    expect(answer).toContain('CDM 9199: The crediting period of the Colombian project is 30 years, renewable [2].');
+  });
+});
+
+describe('withMarker and leadSummary', () => {
+  it('puts the marker inside the sentence, before its final punctuation', () => {
+    expect(withMarker('It ends here.', 3)).toBe('It ends here [3].');
+    expect(withMarker('A list:', 2)).toBe('A list [2].');
+  });
+
+  it('summarises by the leading sentences of the passages, in order', () => {
+    expect(leadSummary(passages, 200)).toBe(
+      'The baseline scenario is the continued degradation of the land under grazing. Table 4 shows the vintages of the project [1].',
+    );
+  });
+});
