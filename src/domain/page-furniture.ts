@@ -94,8 +94,33 @@ export function withoutFurniture(page: string, running: ReadonlySet<string>): st
 
 /** Every page of a document without its furniture (see withoutFurniture); page count and order are unchanged. */
 export function stripPageFurniture(pages: readonly string[]): string[] {
+  return splitPageFurniture(pages).pages;
+}
+
+/** Running lines kept as a document's search context: at most this many, and this many characters in all. */
+const MAX_RUNNING_CONTEXT_LINES = 8;
+const MAX_RUNNING_CONTEXT_CHARS = 400;
+
+/**
+ * The pages without their furniture, and the document's running lines themselves (one of each shape, page numbers
+ * left out, in order of first appearance, bounded): "VM0007, v1.6", "CDM-MR-FORM", a report number. They say which
+ * document a page belongs to, which a question often names ("under VM0007, ..."), so the ingest indexes them as the
+ * chunks' search context (never cited) instead of dropping them.
+ */
+export function splitPageFurniture(pages: readonly string[]): { pages: string[]; runningLines: string[] } {
   const running = runningLineShapes(pages);
-  return pages.map((p) => withoutFurniture(p, running));
+  const kept = new Map<string, string>();
+  let chars = 0;
+  for (const page of pages) {
+    for (const line of nonEmptyLines(page)) {
+      const shape = lineShape(line);
+      if (!running.has(shape) || kept.has(shape) || isPageNumberLine(line)) continue;
+      if (kept.size >= MAX_RUNNING_CONTEXT_LINES || chars + line.length > MAX_RUNNING_CONTEXT_CHARS) continue;
+      kept.set(shape, line.replace(/\s+/g, ' '));
+      chars += line.length;
+    }
+  }
+  return { pages: pages.map((p) => withoutFurniture(p, running)), runningLines: [...kept.values()] };
 }
 
 /** "3.4 Baseline Scenario 43", "B. Duration of the project activity", "Annex 1: Contact information": an outline line. */
