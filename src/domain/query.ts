@@ -70,7 +70,8 @@ export function textSearchQuery(question: string): string {
 export function normalizedTerms(text: string): string[] {
   const out: string[] = [];
   for (const w of tokenize(text)) {
-    const lower = w.toLowerCase();
+    // A possessive is the word itself: "DNV's" is "DNV", "the farm's" is "farm".
+    const lower = w.toLowerCase().replace(/['\u2019]s$/u, '');
     if (STOPWORDS.has(lower)) continue;
     // Anything but letters (digits included) is a code or a number.
     if (/[^\p{L}]/u.test(lower)) {

@@ -6,10 +6,12 @@ import { isContentsText } from '../domain/page-furniture.js';
 import { textSearchQuery, withoutExclusions } from '../domain/query.js';
 import { AppError, DependencyError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { deriveCleaned } from '../domain/derive-cleaned.js';
+import type { CountryLookup } from '../ports/country-lookup.js';
 import type { DocumentStateStore } from '../ports/document-state-store.js';
 import type { DocumentTextStore } from '../ports/document-text-store.js';
 import type { Embedder } from '../ports/embedder.js';
-import type { RecordStore } from '../ports/record-store.js';
+import type { RecordStore, StoredProject } from '../ports/record-store.js';
 import type { Reranker } from '../ports/reranker.js';
 import type { CitedPassage, Summarizer } from '../ports/summarizer.js';
 import type { ChunkFilter, ScoredChunk, VectorIndex } from '../ports/vector-index.js';
@@ -130,6 +132,8 @@ export interface SearchServiceOptions {
   pageBonus?: number | null;
   /** Answer length budget in characters. @default 600 */
   answerChars?: number;
+  /** Evidence support below which a search is not answered (domain/evidence.ts). @default ANSWERED_SUPPORT */
+  minSupport?: number;
 }
 
 export interface SearchService {
@@ -153,17 +157,57 @@ function demoteNavigation(items: ScoredChunk[]): ScoredChunk[] {
   return nav.length === 0 ? items : [...items.filter((c) => !isContentsText(c.text)), ...nav];
 }
 
-/** A passage ends inside a sentence: no final punctuation (a closing quote or bracket may follow it). */
-function endsMidSentence(text: string): boolean {
-  return !/[.!?:;]["'\u201D\u2019)\]]*\s*$/u.test(text);
+/**
+ * Recently read page texts, by project and document: a search reads the pages of up to topK documents, and the next
+ * searches read the same few documents again. Entries live PAGE_CACHE_MS (a re-indexed document is read again after
+ * that; meanwhile its changed pages fail widenToEvidence's check and passages are cited as indexed).
+ */
+const PAGE_CACHE_DOCUMENTS = 64;
+const PAGE_CACHE_MS = 30_000;
+
+function createPageTextCache() {
+  const entries = new Map<string, { at: number; pages: Promise<string[] | null> }>();
+  return {
+    get(key: string, load: () => Promise<string[] | null>): Promise<string[] | null> {
+      const now = Date.now();
+      const hit = entries.get(key);
+      if (hit && now - hit.at < PAGE_CACHE_MS) {
+        // Most recently used last.
+        entries.delete(key);
+        entries.set(key, hit);
+        return hit.pages;
+      }
+      const pages = load();
+      entries.set(key, { at: now, pages });
+      // A failed read is not kept.
+      pages.catch(() => entries.delete(key));
+      while (entries.size > PAGE_CACHE_DOCUMENTS) {
+        const oldest = entries.keys().next().value;
+        if (oldest === undefined) break;
+        entries.delete(oldest);
+      }
+      return pages;
+    },
+  };
 }
 
-/** The rest of the sentence a passage is cut in, from its page: up to the sentence's end, at most `max` characters. */
-function sentenceContinuation(pageText: string, from: number, max = 400): string {
-  const rest = pageText.slice(from, from + max);
-  const end = /[.!?](?=["'\u201D\u2019)\]]*(?:\s|$))/u.exec(rest);
-  if (!end) return '';
-  return rest.slice(0, end.index + 1);
+/** Characters of page text on each side of a passage in which its quote is looked for (widenToEvidence). */
+const WINDOW_CHARS = 600;
+
+/** The start of the sentence that `from` falls in, or `from` itself when none starts within 300 characters before. */
+function sentenceStartBefore(page: string, from: number): number {
+  if (from === 0) return 0;
+  const head = page.slice(Math.max(0, from - 300), from);
+  const m = /[.!?]["'\u201D\u2019)\]]*\s+(?=\S)(?![\s\S]*[.!?]["'\u201D\u2019)\]]*\s+\S)/u.exec(head);
+  return m ? from - head.length + m.index + m[0].length : from;
+}
+
+/** The end of the sentence that `to` falls in (its final punctuation included), or `to` itself. */
+function sentenceEndAfter(page: string, to: number): number {
+  if (to >= page.length) return page.length;
+  const tail = page.slice(to, to + 300);
+  const m = /[.!?](?=["'\u201D\u2019)\]]*(?:\s|$))/u.exec(tail);
+  return m ? to + m.index + 1 : to;
 }
 
 /**
@@ -185,6 +229,39 @@ function mergeRankings(groups: ScoredChunk[][]): ScoredChunk[] {
     if (c) out.push(c);
     heads[best] = (heads[best] ?? 0) + 1;
   }
+}
+
+const NO_COUNTRIES: CountryLookup = { countryAt: () => null };
+
+/**
+ * What names each cited project (domain/evidence.ts EvidenceOptions.scope), keyed by the citation's registry
+ * spelling and id: its label, name, location, methodology and type from its record. Derived only for projects that
+ * have citations.
+ */
+function projectScope(
+  known: Map<string, StoredProject> | null,
+  ranked: readonly ScoredChunk[],
+  requestedSpelling: ReadonlyMap<string, string>,
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const c of ranked) {
+    const key = projectKey(c);
+    const spelling = requestedSpelling.get(key) ?? c.registry;
+    const outKey = `${spelling}\u0000${c.projectId}`;
+    if (out.has(outKey)) continue;
+    const names = [projectLabel({ registry: spelling, projectId: c.projectId })];
+    const stored = known?.get(key);
+    if (stored) {
+      try {
+        const cleaned = deriveCleaned(stored, { requestedRegistry: spelling, countries: NO_COUNTRIES });
+        names.push(cleaned.name, cleaned.location, cleaned.methodology, cleaned.type);
+      } catch {
+        // A record that cannot be derived still has its label.
+      }
+    }
+    out.set(outKey, names.filter((n): n is string => typeof n === 'string' && n !== ''));
+  }
+  return out;
 }
 
 /** How the answer names a project: its registry as requested and its id ("Verra 5533"). */
@@ -219,6 +296,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     throw new RangeError(`search defaultTopK must be in 1..maxTopK (${maxTopK}), got ${defaultTopK}`);
   }
   const log = opts.logger;
+  const pageTexts = createPageTextCache();
 
   /**
    * The query embedding. Exclusion clauses ("(not Botany Farm)") are dropped: an embedding of them points at what is
@@ -325,41 +403,53 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
   }
 
   /**
-   * Completes passages whose quote runs past their end (a fact cut by a chunk boundary: "... planted are Pinus
-   * massoniana, Cunninghamia" stops two species short) with the rest of that sentence from the page text.
+   * Sentence-window evidence: a passage is a cut of its page, and the sentence that answers often stands just before
+   * or after the cut (or runs past it: "... planted are Pinus massoniana, Cunninghamia" stops three species short).
+   * Each citation's quote is looked for in its page around the passage (WINDOW_CHARS each side), and the passage is
+   * widened to take in the sentence found, so `text` still holds its `quote` and reads from the page as extracted.
+   * Citations whose page text is unavailable or no longer matches the indexed chunk are left as they are.
    */
-  async function completeCutQuotes(citations: Citation[], chunks: ScoredChunk[], evidence: Evidence): Promise<boolean> {
+  async function widenToEvidence(query: string, citations: Citation[], chunks: ScoredChunk[], scope: string[]): Promise<void> {
     const texts = opts.texts;
-    if (!texts) return false;
-    const cut = evidence.quotes.filter((q) => {
-      const c = citations[q.passageId - 1];
-      return c !== undefined && c.text.slice(q.end).trim() === '' && endsMidSentence(c.text);
-    });
-    if (cut.length === 0) return false;
+    if (!texts || citations.length === 0) return;
     const pagesByDocument = new Map<string, Promise<string[] | null>>();
-    let changed = false;
-    for (const q of cut) {
-      const c = citations[q.passageId - 1];
-      const chunk = chunks[q.passageId - 1];
-      if (!c || !chunk) continue;
-      const key = `${projectKey(chunk)}\u0000${chunk.documentId}`;
-      let pages = pagesByDocument.get(key);
-      if (!pages) {
-        pages = texts.get(chunk, chunk.documentId).catch((err: unknown) => {
-          log.warn({ err: err instanceof Error ? err.message : String(err) }, 'page text unavailable; passage cited as indexed');
-          return null;
-        });
-        pagesByDocument.set(key, pages);
-      }
-      const page = (await pages)?.[chunk.page - 1];
-      // The stored page must still be the one the chunk was cut from (a re-ingest may be under way).
-      if (page === undefined || page.slice(chunk.offset, chunk.offset + chunk.text.length) !== chunk.text) continue;
-      const rest = sentenceContinuation(page, chunk.offset + chunk.text.length);
-      if (rest.trim() === '') continue;
-      c.text = `${c.text}${rest}`;
-      changed = true;
+    const windows = await Promise.all(
+      citations.map(async (c, i) => {
+        const chunk = chunks[i];
+        if (!chunk) return null;
+        const key = `${projectKey(chunk)}\u0000${chunk.documentId}`;
+        let pages = pagesByDocument.get(key);
+        if (!pages) {
+          pages = pageTexts.get(key, () => texts.get(chunk, chunk.documentId)).catch((err: unknown) => {
+            log.warn({ err: err instanceof Error ? err.message : String(err) }, 'page text unavailable; passage cited as indexed');
+            return null;
+          });
+          pagesByDocument.set(key, pages);
+        }
+        const page = (await pages)?.[chunk.page - 1];
+        // The stored page must still be the one the chunk was cut from (a re-ingest may be under way).
+        if (page === undefined || page.slice(chunk.offset, chunk.offset + chunk.text.length) !== chunk.text) return null;
+        const start = sentenceStartBefore(page, Math.max(0, chunk.offset - WINDOW_CHARS));
+        const end = sentenceEndAfter(page, Math.min(page.length, chunk.offset + chunk.text.length + WINDOW_CHARS));
+        return { page, start, end, chunkStart: chunk.offset, chunkEnd: chunk.offset + chunk.text.length };
+      }),
+    );
+    const passages: EvidencePassage[] = [];
+    windows.forEach((w, i) => {
+      const c = citations[i];
+      if (w && c) passages.push({ id: c.id, text: w.page.slice(w.start, w.end), score: c.score });
+    });
+    if (passages.length === 0) return;
+    const evidence = findEvidence(query, passages, { scope });
+    for (const q of evidence.quotes) {
+      const i = q.passageId - 1;
+      const w = windows[i];
+      const c = citations[i];
+      if (!w || !c || q.coverage === 0) continue;
+      const quoteStart = w.start + q.start;
+      const quoteEnd = w.start + q.end;
+      c.text = w.page.slice(Math.min(w.chunkStart, quoteStart), Math.max(w.chunkEnd, quoteEnd));
     }
-    return changed;
   }
 
   /**
@@ -491,13 +581,18 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         quote: '',
         score: Math.round(c.score * 10_000) / 10_000,
       }));
+      const scopeOf = projectScope(known, ranked, requestedSpelling);
+      const scopeTexts = (cs: Citation[]): string[] => [
+        ...new Set(cs.flatMap((c) => [c.documentTitle, c.documentType, ...(scopeOf.get(`${c.registry}\u0000${c.projectId}`) ?? [])])),
+      ];
       const evidenceOf = (cs: Citation[]): Evidence =>
         findEvidence(
           query,
           cs.map((c): EvidencePassage => ({ id: c.id, text: c.text, score: c.score, project: projectLabel(c) })),
+          { scope: scopeTexts(cs), ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}) },
         );
-      let evidence = evidenceOf(citations);
-      if (await completeCutQuotes(citations, ranked, evidence)) evidence = evidenceOf(citations);
+      await widenToEvidence(query, citations, ranked, scopeTexts(citations));
+      const evidence = evidenceOf(citations);
       for (const q of evidence.quotes) {
         const c = citations[q.passageId - 1];
         if (c) c.quote = q.text;
