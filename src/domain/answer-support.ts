@@ -33,11 +33,15 @@ export interface AnswerSupport {
   text: string;
   kept: SentenceSupport[];
   dropped: SentenceSupport[];
+  /** Supported sentences left out because the answer had reached `maxChars`. */
+  overBudget: number;
 }
 
 export interface SupportOptions {
   /** Least share of a sentence's content words that its cited passages must hold. @default 0.6 */
   minShare?: number;
+  /** Soft length budget: supported sentences past it are left out, whole; the first is always kept. @default none */
+  maxChars?: number;
 }
 
 const MARKER_GROUP = /\[\s*\d{1,4}(?:\s*[,\u2013-]\s*\d{1,4})*\s*\]/g;
@@ -143,7 +147,28 @@ function judge(claims: Claims, cited: PreparedPassage[], minShare: number): { sh
   // Numbers and codes count as content: "It runs to 14/07/2042 [1]" states a date, not the verb "run".
   const checkable = claims.words.length + claims.numbers.length + claims.codes.length;
   const share = checkable === 0 ? 0 : (words + checkable - claims.words.length - missing.length) / checkable;
-  return { share, missing, supported: cited.length > 0 && checkable > 0 && share >= minShare && missing.length === 0 };
+  // At least one word: a bare "1 [3]." or "Yes [1]." states nothing that can be checked.
+  return { share, missing, supported: cited.length > 0 && claims.words.length > 0 && share >= minShare && missing.length === 0 };
+}
+
+/**
+ * A sentence that can stand as an answer: not a fragment (starting in lower case or with an ellipsis, as a model
+ * copying from the middle of a passage does), not a lead-in or a heading ending with a colon ("Passages:",
+ * "[1] PD.pdf, page 9:"), not the prompt's question echoed, not a contents line with dot leaders. A list item's
+ * bullet is ignored.
+ */
+function isWholeStatement(sentence: string): boolean {
+  const body = sentence
+    .replace(MARKER_GROUP, ' ')
+    .replace(/^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+/u, '')
+    .trim();
+  return (
+    body !== '' &&
+    !/^(?:\u2026|\.\.\.|\p{Ll})/u.test(body) &&
+    !/^(?:question|answer|passages?)\s*:/i.test(body) &&
+    !/[:?]\s*$/.test(body) &&
+    !/(?:\.\s?){4,}/.test(body)
+  );
 }
 
 /** Puts `[id]` before the sentence's closing punctuation. */
@@ -163,13 +188,16 @@ export function checkAnswerSupport(answer: string, passages: readonly SupportPas
   const kept: SentenceSupport[] = [];
   const dropped: SentenceSupport[] = [];
   const lines: string[] = [];
+  const maxChars = opts.maxChars ?? Number.POSITIVE_INFINITY;
+  let length = 0;
+  let overBudget = 0;
   for (const line of answerSentences(answer)) {
     const out: string[] = [];
     for (const sentence of line) {
       const claims = claimsOf(sentence);
       const markers = extractMarkers(sentence);
       let verdict: SentenceSupport;
-      if (NOT_FOUND.test(sentence)) {
+      if (NOT_FOUND.test(sentence) || !isWholeStatement(sentence)) {
         verdict = { sentence, cites: markers, share: 0, missing: [], supported: false, attached: false };
       } else if (markers.length > 0) {
         const cited = markers.map((id) => prepared.get(id)).filter((p): p is PreparedPassage => p !== undefined);
@@ -178,7 +206,8 @@ export function checkAnswerSupport(answer: string, passages: readonly SupportPas
         let best: SentenceSupport | null = null;
         for (const p of prepared.values()) {
           const j = judge(claims, [p], minShare);
-          if (best === null || (j.supported && (!best.supported || j.share > best.share))) {
+          // The supported passage with the largest share; failing any, the closest one (for the log).
+          if (best === null || (j.supported && !best.supported) || (j.supported === best.supported && j.share > best.share)) {
             best = { sentence, cites: [p.id], ...j, attached: j.supported };
           }
         }
@@ -186,16 +215,22 @@ export function checkAnswerSupport(answer: string, passages: readonly SupportPas
         if (!verdict.supported) verdict = { ...verdict, cites: [] };
       }
       if (verdict.supported) {
-        kept.push(verdict);
         const id = verdict.cites[0];
-        out.push(verdict.attached && id !== undefined ? withMarker(sentence, id) : sentence);
+        const text = verdict.attached && id !== undefined ? withMarker(sentence, id) : sentence;
+        if (kept.length > 0 && length + 1 + text.length > maxChars) {
+          overBudget++;
+          continue;
+        }
+        kept.push(verdict);
+        out.push(text);
+        length += (length > 0 ? 1 : 0) + text.length;
       } else {
         dropped.push(verdict);
       }
     }
     if (out.length > 0) lines.push(out.join(' '));
   }
-  return { text: lines.join('\n'), kept, dropped };
+  return { text: lines.join('\n'), kept, dropped, overBudget };
 }
 
 /**

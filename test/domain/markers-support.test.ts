@@ -73,10 +73,33 @@ describe('checkAnswerSupport', () => {
   });
 
   it('never keeps a statement that the passages do not answer, nor a bare marker', () => {
-    for (const reply of ['Not found.', 'The documents do not say [1].', 'The passages don\u2019t mention it [2].', '[1]', 'Yes [1].']) {
+    for (const reply of ['Not found.', 'The documents do not say [1].', 'The passages don\u2019t mention it [2].', '[1]', 'Yes [1].', '1 [3].']) {
       const r = checkAnswerSupport(reply, passages);
       expect(r.text, reply).toBe('');
       expect(r.kept, reply).toEqual([]);
+    }
+  });
+
+  it('drops fragments and lead-ins: a model copying from mid-passage, or echoing the prompt', () => {
+    const reply = 'Passages:\n[1] PD.pdf, page 9:\n\u2026crediting period is 20 years [1]. years, from 15/07/2022 to 14/07/2042 [1]. The crediting period is 20 years [1].';
+    const r = checkAnswerSupport(reply, passages);
+    expect(r.text).toBe('The crediting period is 20 years [1].');
+    expect(r.dropped.map((d) => d.sentence)).toEqual([
+      'Passages:',
+      '[1] PD.pdf, page 9:',
+      // A lower-case start is no sentence boundary: the two fragments are one piece.
+      '\u2026crediting period is 20 years [1]. years, from 15/07/2022 to 14/07/2042 [1].',
+    ]);
+  });
+
+  it('drops the question echoed and contents lines', () => {
+    for (const reply of [
+      'Question: What is the crediting period of the project [1]?',
+      'What is the crediting period [1]?',
+      '3.4 Crediting period ........ 20 [1]',
+      '3.4 Crediting period . . . . . . 20 [1]',
+    ]) {
+      expect(checkAnswerSupport(reply, passages).text, reply).toBe('');
     }
   });
 
@@ -87,6 +110,14 @@ describe('checkAnswerSupport', () => {
 
   it('supports nothing through a marker that cites no passage', () => {
     expect(checkAnswerSupport('The crediting period is 20 years [7].', passages).text).toBe('');
+  });
+
+  it('keeps whole sentences within a length budget, the first always', () => {
+    const reply = 'The crediting period is 20 years [1]. GHG removals average 256 109 tCO2e per year [2]. PAI 1 removals are 5,35,052 tCO2e [3].';
+    const r = checkAnswerSupport(reply, passages, { maxChars: 90 });
+    expect(r.text).toBe('The crediting period is 20 years [1]. GHG removals average 256 109 tCO2e per year [2].');
+    expect(r.overBudget).toBe(1);
+    expect(checkAnswerSupport(reply, passages, { maxChars: 10 }).text).toBe('The crediting period is 20 years [1].');
   });
 
   it('takes the share threshold as an option', () => {

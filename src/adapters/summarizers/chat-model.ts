@@ -70,7 +70,7 @@ export function answerPrompt(question: string, passages: CitedPassage[], maxProm
     'Passages:',
     blocks.join('\n\n'),
     '',
+    `Answer the question in at most ${maxChars} characters, in short whole sentences copied from the passages, each ending with its passage number like [1]. If the passages do not answer it, reply: ${NOT_FOUND_REPLY}`,
     `Question: ${question}`,
-    `Answer in at most ${maxChars} characters: short whole sentences, each ending with its passage number like [1]. If the passages do not answer, reply: ${NOT_FOUND_REPLY}`,
   ].join('\n');
 }

@@ -30,8 +30,8 @@ const DEFAULT_MAX_CHARS = 1200;
  * A summariser over any chat model, holding it to the contract of the extractive answer (CONTRACT 2, Evidence and
  * abstention). The model reads each passage's quote in context; its reply is then checked sentence by sentence: a
  * repeated tail is cut, markers that cite no passage are removed, a sentence without a marker gets the one of the
- * passage that supports it, and a sentence that its cited passages do not support (content words, numbers, codes) is
- * dropped and logged. A reply left with no sentence is rejected (UngroundedAnswerError, with its reason), so the
+ * passage that supports it, a sentence that its cited passages do not support (content words, numbers, codes) is
+ * dropped and logged, and whole sentences past the `maxChars` budget are left out. A reply left with no sentence is rejected (UngroundedAnswerError, with its reason), so the
  * service answers extractively instead of returning prose it cannot cite.
  */
 export function createLlmSummarizer(chat: ChatModel, opts: LlmSummarizerOptions = {}): Summarizer {
@@ -50,7 +50,10 @@ export function createLlmSummarizer(chat: ChatModel, opts: LlmSummarizerOptions 
       const unlooped = cutRepetition(reply);
       if (unlooped.cut) log?.warn({ model: chat.model, reply: reply.slice(0, 2000) }, 'LLM answer repeated itself; the repetition was cut');
       const validated = validateMarkers(unlooped.text, input.passages.map((p) => p.id));
-      const support = checkAnswerSupport(validated.text, input.passages, opts.minShare === undefined ? {} : { minShare: opts.minShare });
+      const support = checkAnswerSupport(validated.text, input.passages, {
+        maxChars,
+        ...(opts.minShare === undefined ? {} : { minShare: opts.minShare }),
+      });
       if (support.dropped.length > 0) {
         log?.warn(
           {
