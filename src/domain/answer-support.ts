@@ -96,8 +96,13 @@ function escapeRegExp(s: string): string {
 interface PreparedPassage {
   id: number;
   terms: Set<string>;
-  /** The folded text, and the same with separators between digit groups removed (256 109tCO2e -> 256109tco2e). */
+  /** The folded text (codes are looked up in it). */
   plain: string;
+  /**
+   * Numbers are looked up in these: the text with thousands commas removed (256,109 -> 256109), and with every
+   * separator between digit groups removed (256 109tCO2e -> 256109tco2e, 5,35,052 -> 535052).
+   */
+  unseparated: string;
   joined: string;
 }
 
@@ -107,6 +112,7 @@ function prepare(p: SupportPassage): PreparedPassage {
     id: p.id,
     terms: new Set(normalizedTerms(p.text)),
     plain,
+    unseparated: plain.replace(/,(?=\d{3})/g, ''),
     joined: plain.replace(/(\d)[,\s\u00a0\u202f'](?=\d)/g, '$1'),
   };
 }
@@ -114,7 +120,7 @@ function prepare(p: SupportPassage): PreparedPassage {
 /** The number occurs as a whole number in the text: not inside a longer one (20 is not in 2042 nor in 12.20). */
 function holdsNumber(p: PreparedPassage, n: string): boolean {
   const re = new RegExp(`(?<!\\d|\\d[.,])${escapeRegExp(n)}(?!\\d|[.,]\\d)`);
-  return re.test(p.plain.replace(/,(?=\d{3})/g, '')) || re.test(p.joined);
+  return re.test(p.unseparated) || re.test(p.joined);
 }
 
 function holdsCode(p: PreparedPassage, code: string): boolean {
