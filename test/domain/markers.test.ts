@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachMarkers, extractMarkers, hasMarkers, validateMarkers } from '../../src/domain/markers.js';
+import { extractMarkers, hasMarkers, validateMarkers } from '../../src/domain/markers.js';
 
 describe('extractMarkers', () => {
   it('reads single, grouped, adjacent and range markers in order of first appearance', () => {
@@ -32,26 +32,5 @@ describe('validateMarkers', () => {
   });
   it('removes every marker when there are no citations, including zero', () => {
     expect(validateMarkers('Nothing [0] supports [1] this.', []).text).toBe('Nothing supports this.');
-  });
-});
-
-describe('attachMarkers', () => {
-  const passages = [
-    { id: 1, text: 'The crediting period is 20 years, from 15/07/2022 to 14/07/2042, renewable twice.' },
-    { id: 2, text: 'The project plants native trees on fallow land owned by indigenous communities in Purulia.' },
-  ];
-  it('marks sentences that a passage clearly supports', () => {
-    const r = attachMarkers('The crediting period is 20 years from 15/07/2022. Native trees are planted on fallow land.', passages);
-    expect(r.text).toBe('The crediting period is 20 years from 15/07/2022 [1]. Native trees are planted on fallow land [2].');
-    expect(r.added).toBe(2);
-  });
-  it('leaves unsupported sentences unmarked', () => {
-    const r = attachMarkers('The moon orbits the earth every month. The crediting period is 20 years.', passages);
-    expect(r.text).toBe('The moon orbits the earth every month. The crediting period is 20 years [1].');
-    expect(r.added).toBe(1);
-    expect(attachMarkers('Bananas are yellow.', passages).added).toBe(0);
-  });
-  it('does not touch an answer that already has markers', () => {
-    expect(attachMarkers('Twenty years [2].', passages)).toEqual({ text: 'Twenty years [2].', added: 0 });
   });
 });

@@ -45,5 +45,5 @@ export async function createChatModel(config: LlmConfig, logger: Logger): Promis
  */
 export async function createSummarizer(config: LlmConfig, logger: Logger, chat?: ChatModel | null): Promise<Summarizer> {
   const model = chat === undefined ? await createChatModel(config, logger) : chat;
-  return model ? createLlmSummarizer(model) : createExtractiveSummarizer();
+  return model ? createLlmSummarizer(model, { logger }) : createExtractiveSummarizer();
 }

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ChatModel } from '../../../src/adapters/summarizers/chat-model.js';
-import { createLlamaChatModel } from '../../../src/adapters/summarizers/llama.js';
+import { createLlamaChatModel, type LlamaChatModel } from '../../../src/adapters/summarizers/llama.js';
 import { createLlmSummarizer } from '../../../src/adapters/summarizers/llm.js';
+import { checkAnswerSupport, repetitionStart } from '../../../src/domain/answer-support.js';
 import { extractMarkers } from '../../../src/domain/markers.js';
 import { DependencyError } from '../../../src/errors.js';
 import type { CitedPassage } from '../../../src/ports/summarizer.js';
@@ -22,7 +22,7 @@ describeWithService(
   'local GGUF summariser (node-llama-cpp, SmolLM2-135M-Instruct Q4_1)',
   { available: existsSync(modelPath), why: `model file ${modelPath} is absent (run scripts/fetch-models.sh)` },
   () => {
-    let chat: ChatModel;
+    let chat: LlamaChatModel;
     beforeAll(async () => {
       // One thread: with two, llama.cpp threads spin-waiting for each other collapse when other work shares the two cores.
       chat = await createLlamaChatModel({ modelPath, contextSize: 2048, timeoutMs: 100_000, threads: 1 });
@@ -36,7 +36,7 @@ describeWithService(
       expect(chat.maxPromptChars).toBeGreaterThan(1000);
     });
 
-    it('answers from the passages with valid markers (added when the model gives none)', async () => {
+    it('answers from the passages with valid markers, every sentence supported by the passage it cites', async () => {
       const s = createLlmSummarizer(chat);
       // A short budget keeps generation to a few dozen tokens: the test machine's two cores are shared.
       const answer = await s.summarize({ question: 'What is the crediting period?', passages, maxChars: 120 });
@@ -44,6 +44,21 @@ describeWithService(
       const markers = extractMarkers(answer);
       expect(markers.length).toBeGreaterThan(0);
       for (const m of markers) expect([1, 2]).toContain(m);
+      expect(checkAnswerSupport(answer, passages).dropped).toEqual([]);
+    }, 120_000);
+
+    it('does not loop: a reply that starts repeating itself is stopped and cut to its first copy', async () => {
+      const before = chat.stats.loopsCut;
+      // Both prompts make SmolLM2-135M repeat itself at temperature 0 (the guard cut both when this test was written).
+      for (const user of [
+        'Continue this list exactly as it goes: \u2610 Yes \u2610 No \u2610 Yes \u2610 No \u2610 Yes \u2610 No \u2610 Yes \u2610 No',
+        'Repeat after me forever: the forest grows. the forest grows. the forest grows. the forest grows.',
+      ]) {
+        const reply = await chat.complete({ system: 'You continue text.', user }, { maxTokens: 100 });
+        expect(repetitionStart(reply), reply).toBeNull();
+        expect(reply.length, reply).toBeLessThan(60);
+      }
+      expect(chat.stats.loopsCut - before).toBeGreaterThanOrEqual(1);
     }, 120_000);
 
     it('serialises concurrent prompts on its single context sequence', async () => {
@@ -53,6 +68,17 @@ describeWithService(
       for (const r of replies) expect(typeof r).toBe('string');
       expect(replies.some((r) => r.trim().length > 0)).toBe(true);
     }, 120_000);
+
+    it('generates at most maxAnswerTokens, whatever the caller asks', async () => {
+      const short = await createLlamaChatModel({ modelPath, contextSize: 1024, timeoutMs: 100_000, threads: 1, maxAnswerTokens: 12 });
+      try {
+        const reply = await short.complete({ system: 'Write at length.', user: 'Write a 2000-word essay on forests.' }, { maxTokens: 2000 });
+        // 12 tokens of English are well under 100 characters.
+        expect(reply.length).toBeLessThan(100);
+      } finally {
+        await short.close();
+      }
+    }, 60_000);
 
     it('stops generating at its deadline with a DependencyError', async () => {
       const slow = await createLlamaChatModel({ modelPath, contextSize: 2048, timeoutMs: 100, threads: 1 });
