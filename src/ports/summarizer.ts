@@ -10,8 +10,6 @@ export interface CitedPassage {
   project?: string;
   documentTitle: string;
   page: number;
-  /** The sentence(s) of `text` that bear on the question, verbatim (CONTRACT 2, Evidence and abstention); absent when none was found. */
-  quote?: string;
 }
 
 export interface SummarizeInput {
