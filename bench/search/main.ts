@@ -21,6 +21,7 @@ import path from 'node:path';
 import { buildEmbedder } from '../../ingest/deps.js';
 import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/document-state-store.js';
+import { createSqliteDocumentTextStore } from '../../src/adapters/sqlite/document-text-store.js';
 import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
 import { PRELOAD_CHUNKS, createSqliteVectorIndex } from '../../src/adapters/sqlite/vector-index.js';
 import { loadConfig } from '../../src/config.js';
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
     await index.open({ embedderId: embedder.id, dimensions: embedder.dimensions });
     const states = await createSqliteDocumentStateStore({ db });
     const records = await createSqliteRecordStore({ db });
+    const texts = await createSqliteDocumentTextStore({ db });
 
     // Vocabulary with a Zipf-like frequency, plus codes and numbers as real documents have.
     const rand = rng(42);
@@ -124,6 +126,15 @@ async function main(): Promise<void> {
       }
       await index.upsert(batch);
       written += batch.length;
+      // Page texts, as the ingest stores them: each chunk is the start of its page, and more text follows it, so the
+      // answer step reads pages and looks for quotes around the passages as it does on real documents.
+      const pagesByDoc = new Map<string, string[]>();
+      for (const c of batch) {
+        const pages = pagesByDoc.get(c.documentId) ?? [];
+        pages[c.page - 1] = `${c.text}\n${Array.from({ length: 120 }, word).join(' ')}.`;
+        pagesByDoc.set(c.documentId, pages);
+      }
+      for (const [doc, pages] of pagesByDoc) await texts.put(ref, doc, Array.from(pages, (t) => t ?? ''));
       await records.upsert([{ ref, format: 'registry-json', raw: { registry: 'Verra', resourceIdentifier: String(p) } }]);
       for (const doc of ['doc0', 'doc1', 'doc2']) {
         await states.put({
@@ -145,7 +156,7 @@ async function main(): Promise<void> {
     const buildS = (performance.now() - started) / 1000;
     process.stderr.write(`index: ${written} chunks over ${projectCount} projects in ${buildS.toFixed(1)} s\n`);
 
-    const api = await startSearchServer(config, { index, embedder, states, records }, logger);
+    const api = await startSearchServer(config, { index, embedder, states, records, texts }, logger);
     const url = `${api.baseUrl}/projects-documents/batch-search`;
     // The headline client is plain node:http (http-client.ts); the fetch row is kept for comparison.
     const client = keepAliveJsonPoster(url);
@@ -154,13 +165,14 @@ async function main(): Promise<void> {
     // between processes by up to 40% here.
     const sqlIndex = await createSqliteVectorIndex({ db, preloadChunks: 0 });
     await sqlIndex.open({ embedderId: embedder.id, dimensions: embedder.dimensions });
-    const sqlApi = await startSearchServer(config, { index: sqlIndex, embedder, states, records }, logger);
+    const sqlApi = await startSearchServer(config, { index: sqlIndex, embedder, states, records, texts }, logger);
     const sqlClient = keepAliveJsonPoster(`${sqlApi.baseUrl}/projects-documents/batch-search`);
     // The same service without HTTP, to show what the transport adds.
     const service = createSearchService({
       index,
       embedder,
       documents: states,
+      texts,
       records,
       summarizer: createExtractiveSummarizer(),
       fallbackSummarizer: createExtractiveSummarizer(),
