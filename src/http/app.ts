@@ -66,6 +66,36 @@ function sendError(c: Context<AppEnv>, err: AppError): Response {
   return c.json(toErrorBody(err, requestIdOf(c)), err.status, err.headers);
 }
 
+/** The health checks and this document, listed in the OpenAPI document (their handlers are plain routes). */
+function registerOperationalPaths(app: OpenAPIHono<AppEnv>): void {
+  const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' as const } } } });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/healthz',
+    operationId: 'healthz',
+    summary: 'Liveness: the process is up',
+    description: 'Touches no store. Served without an API key and without rate limiting.',
+    security: [],
+    responses: { 200: json('`{"status": "ok"}`') },
+  });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readyz',
+    summary: 'Readiness: every backing store answers',
+    description: 'Served without an API key and without rate limiting.',
+    security: [],
+    responses: { 200: json('`{"status": "ready", "checks": {...}}`'), 503: json('`unavailable`, naming the stores that do not answer.') },
+  });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: OPENAPI_PATH,
+    operationId: 'openapi',
+    summary: 'This document (OpenAPI 3.1)',
+    responses: { 200: json('The OpenAPI document.') },
+  });
+}
+
 /**
  * The whole HTTP API: request ids and logs, auth, rate limit, health checks, the documented routes, the OpenAPI
  * document, 405 for other methods on known paths, and one error handler that turns every failure into the JSON
@@ -104,6 +134,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     name: 'X-API-Key',
     description: 'Alternative to the bearer token.',
   });
+  registerOperationalPaths(app);
   app.doc31(OPENAPI_PATH, (c) => ({
     openapi: '3.1.0',
     info: {
