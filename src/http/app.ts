@@ -10,6 +10,7 @@ import { isListTooLong } from './schemas/project-ref.js';
 import { DEMO_DOCUMENTS_PREFIX, registerDemoDocuments } from './routes/demo-documents.js';
 import { HEALTH_PATHS, registerHealth } from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
+import { WEB_ASSETS_PREFIX, WEB_PAGE_PATH, registerWebPage } from './routes/web-page.js';
 import type { AppDeps, AppEnv } from './types.js';
 
 export type { AppDeps, AppEnv } from './types.js';
@@ -109,8 +110,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
 
+  // The search page and its assets hold no data; the page itself asks for a key when the API wants one.
   const isPublic = (p: string): boolean =>
-    isHealthPath(p) || (deps.demoDocumentsDir !== undefined && p.startsWith(DEMO_DOCUMENTS_PREFIX));
+    isHealthPath(p) ||
+    p === WEB_PAGE_PATH ||
+    p.startsWith(WEB_ASSETS_PREFIX) ||
+    (deps.demoDocumentsDir !== undefined && p.startsWith(DEMO_DOCUMENTS_PREFIX));
 
   app.use('*', requestContext({ logger: deps.logger }));
   app.use('*', apiKeyAuth({ keys: config.API_KEYS, isPublic }));
@@ -119,6 +124,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerHealth(app, deps);
   registerRoutes(app, deps);
   if (deps.demoDocumentsDir !== undefined) registerDemoDocuments(app, deps.demoDocumentsDir);
+  registerWebPage(app);
 
   const authOn = config.API_KEYS.length > 0;
   // Either scheme satisfies the requirement (OpenAPI: alternatives are separate entries).
