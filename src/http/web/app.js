@@ -515,6 +515,9 @@ function start() {
     }
     $('api-key').value = '';
     showKeyState();
+    // Whatever failed for want of a key runs again.
+    find(false);
+    if (state.picked.size > 0) scheduleDocTypes();
   });
   $('key-forget').addEventListener('click', () => {
     try {
