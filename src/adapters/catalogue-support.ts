@@ -58,14 +58,10 @@ export function normaliseSearch(query: ProjectSearchQuery): NormalisedSearch {
   return { words, registries, facets, limit: query.limit, after: checkPosition(query.after) };
 }
 
-/**
- * FTS5 expressions over the catalogue's full-text table (columns name, about, description): every word as a
- * prefix, over all columns, over the name only, and over name and about (the relevance tiers). Words are letter
- * and digit runs, so quoting them needs no escaping.
- */
-export function ftsExpressions(words: readonly string[]): { all: string; name: string; short: string } {
-  const all = words.map((w) => `"${w}"*`).join(' AND ');
-  return { all, name: `{name} : (${all})`, short: `{name about} : (${all})` };
+/** An FTS5 expression over the catalogue's full-text table: every word as a prefix, in any column. Words are letter
+ * and digit runs, so quoting them needs no escaping. */
+export function ftsMatch(words: readonly string[]): string {
+  return words.map((w) => `"${w}"*`).join(' AND ');
 }
 
 /** A PostgreSQL tsquery text: every word as a quoted prefix lexeme, taken verbatim by the `::tsquery` cast. */

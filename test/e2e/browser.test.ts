@@ -83,7 +83,7 @@ const hasText = (l: Locator, text: string | RegExp) =>
 const countOf = (l: Locator, n: number) => expect.poll(() => l.count(), { timeout: 15_000 }).toBe(n);
 const visible = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
 const focused = (l: Locator) =>
-  expect.poll(() => l.evaluate((e) => e === document.activeElement), { timeout: 5_000 }).toBe(true);
+  expect.poll(() => l.evaluate('(e) => e === document.activeElement'), { timeout: 5_000 }).toBe(true);
 const classOf = (l: Locator, cls: RegExp) => expect.poll(async () => (await l.getAttribute('class')) ?? '', { timeout: 15_000 }).toMatch(cls);
 
 const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
@@ -208,7 +208,7 @@ describeWithService(
       // The README's picture (docs/search-page.png): the answer and its first sources, at a laptop's size.
       await page.setViewportSize({ width: 1100, height: 720 });
       await page.locator('#ask-title').scrollIntoViewIfNeeded();
-      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.evaluate('window.scrollTo(0, 0)');
       await shot(page, 'readme', false);
       await page.setViewportSize({ width: 1280, height: 900 });
 
@@ -296,7 +296,7 @@ describeWithService(
       const page = await phone.newPage();
       await page.goto(`${server?.baseUrl}/?projects=Verra:900001,Verra:900004&question=${encodeURIComponent('What did the validator find?')}`);
       await page.locator('#citations li').first().waitFor();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
       expect(overflow).toBeLessThanOrEqual(0);
       const [find, ask] = await Promise.all([page.locator('#find-title').boundingBox(), page.locator('#ask-title').boundingBox()]);
       expect(ask?.y ?? 0).toBeGreaterThan((find?.y ?? 0) + 100); // stacked, not side by side
@@ -341,7 +341,7 @@ describeWithService(
         // Kept in session storage: a reload in the same tab needs no new key.
         await page.reload();
         await hasText(page.locator('#find-status'), 'found');
-        expect(await page.evaluate(() => sessionStorage.getItem('carbon-docs.apiKey'))).toBe('key-two');
+        expect(await page.evaluate<string | null>("sessionStorage.getItem('carbon-docs.apiKey')")).toBe('key-two');
         await shot(page, '11-key-accepted');
         await keyed.close();
       }, 60_000);

@@ -35,8 +35,10 @@ export const catalogueMigration: PgMigration = {
       facets TEXT[] NOT NULL,
       PRIMARY KEY (registry, project_id)
     )`);
-    await client.query('CREATE INDEX project_catalogue_terms ON project_catalogue USING GIN (all_terms)');
-    await client.query('CREATE INDEX project_catalogue_facets ON project_catalogue USING GIN (facets)');
+    // fastupdate off: new entries go straight into the index instead of a pending list that every search would scan
+    // until the next vacuum (3 ms of a 3.5 ms filtered search right after an import of 10,000 projects).
+    await client.query('CREATE INDEX project_catalogue_terms ON project_catalogue USING GIN (all_terms) WITH (fastupdate = off)');
+    await client.query('CREATE INDEX project_catalogue_facets ON project_catalogue USING GIN (facets) WITH (fastupdate = off)');
     await client.query('CREATE INDEX project_catalogue_order ON project_catalogue (sort_key, registry, project_id)');
   },
 };
@@ -128,6 +130,9 @@ export async function reconcileCatalogue(
   }
 }
 
+/** Below this many candidates left by the most selective filter, words are checked row by row (see searchCatalogue). */
+const WORD_SCAN_CANDIDATES = 2000;
+
 /** Runs a discovery search: one statement for the page, one for the total. */
 export async function searchCatalogue(
   query: <R extends Record<string, unknown>>(text: string, values?: unknown[]) => Promise<R[]>,
@@ -143,7 +148,13 @@ export async function searchCatalogue(
   let tier = '0';
   if (q.words.length > 0) {
     const tsq = `${param(tsqueryText(q.words))}::tsquery`;
-    where.push(`c.all_terms @@ ${tsq}`);
+    // When a filter leaves few candidates, the words are checked on those rows only: written so that the planner
+    // cannot use the words' index, whose prefix scan of a common word costs more than the whole filtered search.
+    const counts = await Promise.all(
+      q.facets.map(async (f) => (await query<{ n: number }>('SELECT count(*)::int AS n FROM project_catalogue WHERE facets && $1::text[]', [f.keys]))[0]?.n ?? 0),
+    );
+    const candidatesOnly = Math.min(...counts) <= WORD_SCAN_CANDIDATES;
+    where.push(candidatesOnly ? `(c.all_terms || ''::tsvector) @@ ${tsq}` : `c.all_terms @@ ${tsq}`);
     tier = `CASE WHEN c.name_terms @@ ${tsq} THEN 0 WHEN c.short_terms @@ ${tsq} THEN 1 ELSE 2 END`;
   }
   if (q.registries.length > 0) where.push(`c.registry = ANY(${param(q.registries)}::text[])`);
@@ -155,14 +166,14 @@ export async function searchCatalogue(
     const a = q.after;
     after = `WHERE (tier, sort_key, registry, project_id) > (${param(a.tier)}::int, ${param(a.sortKey)}::text, ${param(a.registry)}::text, ${param(a.projectId)}::bigint)`;
   }
-  const pageSql = `SELECT * FROM (
-      SELECT c.registry, c.project_id, c.name, c.location, c.methodology, c.type, c.status, c.proponent, c.sort_key,
-             ${tier} AS tier
-        FROM project_catalogue c WHERE ${where.join(' AND ')}) h
-    ${after} ORDER BY tier, sort_key, registry, project_id LIMIT ${param(q.limit + 1)}`;
-  const [rows, counted] = await Promise.all([
-    query<CatalogueRow>(pageSql, values),
-    query<{ n: number }>(countSql, countValues),
-  ]);
+  // Only the order keys go through the sort; the page's rows are read after it. The total is counted beside it,
+  // on another connection (a window count would first copy every matching row).
+  const pageSql = `WITH m AS (
+      SELECT * FROM (SELECT c.registry, c.project_id, c.sort_key, ${tier} AS tier FROM project_catalogue c WHERE ${where.join(' AND ')}) h
+       ${after} ORDER BY tier, sort_key, registry, project_id LIMIT ${param(q.limit + 1)})
+    SELECT c.registry, c.project_id, c.name, c.location, c.methodology, c.type, c.status, c.proponent, c.sort_key, m.tier
+      FROM m JOIN project_catalogue c ON c.registry = m.registry AND c.project_id = m.project_id
+     ORDER BY m.tier, m.sort_key, m.registry, m.project_id`;
+  const [rows, counted] = await Promise.all([query<CatalogueRow>(pageSql, values), query<{ n: number }>(countSql, countValues)]);
   return { hits: rows.slice(0, q.limit).map(hitFromRow), total: counted[0]?.n ?? 0, more: rows.length > q.limit };
 }

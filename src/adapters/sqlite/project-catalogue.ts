@@ -2,7 +2,7 @@ import { CATALOGUE_VERSION, catalogueEntry } from '../../domain/project-catalogu
 import type { ProjectRef } from '../../domain/project-ref.js';
 import type { CountryLookup } from '../../ports/country-lookup.js';
 import type { ProjectSearchHit, ProjectSearchPage, ProjectSearchQuery, StoredProject } from '../../ports/record-store.js';
-import { ftsExpressions, hitFromRow, normaliseSearch, type CatalogueRow, type NormalisedSearch } from '../catalogue-support.js';
+import { ftsMatch, hitFromRow, normaliseSearch, type CatalogueRow, type NormalisedSearch } from '../catalogue-support.js';
 import { storedProjectFromRow, type ProjectRow } from '../store-support.js';
 import type { SqliteDatabase, SqliteMigration } from './database.js';
 
@@ -32,7 +32,16 @@ export const catalogueMigration: SqliteMigration = {
       sort_key TEXT NOT NULL,
       UNIQUE (registry, project_id)
     )`);
+    // Narrow rows: a search reads one per match. Listing without words walks this index in page order.
     db.exec('CREATE INDEX project_catalogue_order ON project_catalogue (sort_key, registry, project_id)');
+    db.exec('CREATE INDEX project_catalogue_hidden ON project_catalogue (hidden)');
+    // Each word preceded by a space (wordList), for matching a few candidates without the full-text table.
+    db.exec(`CREATE TABLE project_catalogue_words (
+      id INTEGER PRIMARY KEY REFERENCES project_catalogue (id) ON DELETE CASCADE,
+      name_words TEXT NOT NULL,
+      short_words TEXT NOT NULL,
+      all_words TEXT NOT NULL
+    )`);
     db.exec(`CREATE TABLE project_catalogue_facets (
       key TEXT NOT NULL,
       id INTEGER NOT NULL REFERENCES project_catalogue (id) ON DELETE CASCADE,
@@ -58,6 +67,18 @@ export interface SqliteCatalogue {
 
 const RECONCILE_BATCH = 500;
 
+/**
+ * Below this many candidates left by the most selective filter, words are matched in the candidates' word lists
+ * instead of through the full-text table (bench/metadata/discovery.ts: a few thousand short lists scan faster than
+ * a prefix query over the whole table).
+ */
+const WORD_SCAN_CANDIDATES = 2000;
+
+/** Words as stored for matching: each preceded by a space, so ` word` found in it means a word starting so. */
+const wordList = (words: readonly string[]): string => [...new Set(words)].map((w) => ` ${w}`).join('');
+
+type Statement = ReturnType<SqliteDatabase['prepare']>;
+
 export function createSqliteCatalogue(db: SqliteDatabase, countries: CountryLookup): SqliteCatalogue {
   const stmt = {
     upsert: db.prepare<[string, number, number, number, string, string, string, string, string, string, string], { id: number }>(
@@ -67,6 +88,12 @@ export function createSqliteCatalogue(db: SqliteDatabase, countries: CountryLook
          name = excluded.name, location = excluded.location, methodology = excluded.methodology, type = excluded.type,
          status = excluded.status, proponent = excluded.proponent, sort_key = excluded.sort_key
        RETURNING id`,
+    ),
+    putWords: db.prepare<[number, string, string, string]>(
+      'INSERT OR REPLACE INTO project_catalogue_words (id, name_words, short_words, all_words) VALUES (?, ?, ?, ?)',
+    ),
+    facetCount: db.prepare<[string], { n: number }>(
+      'SELECT count(*) AS n FROM project_catalogue_facets WHERE key IN (SELECT value FROM json_each(?))',
     ),
     deleteText: db.prepare<[number]>('DELETE FROM project_catalogue_text WHERE rowid = ?'),
     insertText: db.prepare<[number, string, string, string]>(
@@ -98,6 +125,12 @@ export function createSqliteCatalogue(db: SqliteDatabase, countries: CountryLook
       e.sortKey,
     );
     if (row === undefined) throw new Error('catalogue upsert returned no id');
+    stmt.putWords.run(
+      row.id,
+      wordList(e.words.name),
+      wordList([...e.words.name, ...e.words.about]),
+      wordList([...e.words.name, ...e.words.about, ...e.words.description]),
+    );
     stmt.deleteText.run(row.id);
     stmt.insertText.run(row.id, e.words.name.join(' '), e.words.about.join(' '), e.words.description.join(' '));
     stmt.deleteFacets.run(row.id);
@@ -111,32 +144,58 @@ export function createSqliteCatalogue(db: SqliteDatabase, countries: CountryLook
   });
 
   // One prepared pair (page, count) per query shape: which conditions are present, not their values.
-  const prepared = new Map<string, { page: ReturnType<SqliteDatabase['prepare']>; count: ReturnType<SqliteDatabase['prepare']> }>();
+  const prepared = new Map<string, { page: Statement; count: Statement }>();
 
-  const statementsFor = (q: NormalisedSearch) => {
-    const shape = JSON.stringify([q.words.length > 0, q.registries.length > 0, q.facets.map((f) => f.facet), q.after !== undefined]);
+  /**
+   * Three plans, one result. Without words, the order index gives the page directly. With words, either the
+   * full-text table matches them (prefix scans of each word's postings, and of the name and name+about columns for
+   * the relevance tier), or, when a filter leaves few candidates, the candidates' word lists are searched for
+   * ` word`: both mean "every query word begins a word of the project".
+   */
+  const statementsFor = (q: NormalisedSearch, plan: 'list' | 'fulltext' | 'candidates') => {
+    const shape = JSON.stringify([plan, q.words.length, q.registries.length > 0, q.facets.map((f) => f.facet), q.after !== undefined]);
     let found = prepared.get(shape);
     if (found !== undefined) return found;
-    const where = ['c.hidden = 0'];
-    if (q.words.length > 0) where.push('c.id IN (SELECT rowid FROM project_catalogue_text WHERE project_catalogue_text MATCH @all)');
+    // With words, `+` keeps SQLite from probing the hidden index once per match (it reads the row anyway).
+    const where = [plan === 'list' ? 'c.hidden = 0' : '+c.hidden = 0'];
+    const every = (column: string) => q.words.map((_, i) => `instr(w.${column}, @w${i}) > 0`).join(' AND ');
+    const fts = (match: string) => `c.id IN (SELECT rowid FROM project_catalogue_text WHERE project_catalogue_text MATCH ${match})`;
+    if (plan === 'fulltext') where.push(fts('@all'));
+    if (plan === 'candidates') where.push(every('all_words'));
     if (q.registries.length > 0) where.push('c.registry IN (SELECT value FROM json_each(@registries))');
     q.facets.forEach((_, i) => {
       where.push(`c.id IN (SELECT id FROM project_catalogue_facets WHERE key IN (SELECT value FROM json_each(@facet${i})))`);
     });
-    const tier =
-      q.words.length > 0
-        ? `CASE WHEN c.id IN (SELECT rowid FROM project_catalogue_text WHERE project_catalogue_text MATCH @name) THEN 0
-                WHEN c.id IN (SELECT rowid FROM project_catalogue_text WHERE project_catalogue_text MATCH @short) THEN 1
-                ELSE 2 END`
-        : '0';
-    const select = `SELECT c.registry, c.project_id, c.name, c.location, c.methodology, c.type, c.status, c.proponent,
-                           c.sort_key, ${tier} AS tier
-                      FROM project_catalogue c WHERE ${where.join(' AND ')}`;
-    const after = q.after !== undefined ? 'WHERE (tier, sort_key, registry, project_id) > (@tier, @sortKey, @registry, @projectId)' : '';
-    found = {
-      page: db.prepare(`SELECT * FROM (${select}) ${after} ORDER BY tier, sort_key, registry, project_id LIMIT @limit`),
-      count: db.prepare(`SELECT count(*) AS n FROM project_catalogue c WHERE ${where.join(' AND ')}`),
-    };
+    const from = plan === 'candidates' ? 'project_catalogue c JOIN project_catalogue_words w ON w.id = c.id' : 'project_catalogue c';
+    const columns = 'c.registry, c.project_id, c.name, c.location, c.methodology, c.type, c.status, c.proponent, c.sort_key';
+    const count = db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${where.join(' AND ')}`);
+    if (plan === 'list') {
+      const after = q.after !== undefined ? ' AND (c.sort_key, c.registry, c.project_id) > (@sortKey, @registry, @projectId)' : '';
+      found = {
+        page: db.prepare(
+          `SELECT ${columns}, 0 AS tier FROM ${from} WHERE ${where.join(' AND ')}${after}
+            ORDER BY c.sort_key, c.registry, c.project_id LIMIT @limit`,
+        ),
+        count,
+      };
+    } else {
+      const tier =
+        plan === 'candidates'
+          ? `CASE WHEN ${every('name_words')} THEN 0 WHEN ${every('short_words')} THEN 1 ELSE 2 END`
+          : `CASE WHEN ${fts('@name')} THEN 0 WHEN ${fts('@short')} THEN 1 ELSE 2 END`;
+      const after = q.after !== undefined ? 'WHERE (tier, sort_key, registry, project_id) > (@tier, @sortKey, @registry, @projectId)' : '';
+      // Only the order keys go through the sort; the page's rows are read after it. The total comes from the count
+      // statement: a window count here would copy every matching row first.
+      found = {
+        page: db.prepare(
+          `WITH m AS (SELECT * FROM (SELECT c.id, c.sort_key, c.registry, c.project_id, ${tier} AS tier FROM ${from} WHERE ${where.join(' AND ')})
+                       ${after} ORDER BY tier, sort_key, registry, project_id LIMIT @limit)
+           SELECT ${columns}, m.tier FROM m JOIN project_catalogue c ON c.id = m.id
+            ORDER BY m.tier, m.sort_key, m.registry, m.project_id`,
+        ),
+        count,
+      };
+    }
     prepared.set(shape, found);
     return found;
   };
@@ -159,21 +218,29 @@ export function createSqliteCatalogue(db: SqliteDatabase, countries: CountryLook
 
     search(query) {
       const q = normaliseSearch(query);
-      const { page, count } = statementsFor(q);
       const params: Record<string, unknown> = {};
-      if (q.words.length > 0) {
-        const fts = ftsExpressions(q.words);
-        params.all = fts.all;
-        params.name = fts.name;
-        params.short = fts.short;
-      }
+      q.words.forEach((w, i) => {
+        params[`w${i}`] = ` ${w}`;
+      });
       if (q.registries.length > 0) params.registries = JSON.stringify(q.registries);
       q.facets.forEach((f, i) => {
         params[`facet${i}`] = JSON.stringify(f.keys);
       });
+      let plan: 'list' | 'fulltext' | 'candidates' = 'list';
+      if (q.words.length > 0) {
+        const fewest = Math.min(...q.facets.map((f) => stmt.facetCount.get(JSON.stringify(f.keys))?.n ?? 0));
+        plan = fewest <= WORD_SCAN_CANDIDATES ? 'candidates' : 'fulltext';
+      }
+      if (plan === 'fulltext') {
+        const match = ftsMatch(q.words);
+        Object.assign(params, { all: match, name: `{name} : (${match})`, short: `{name about} : (${match})` });
+      }
+      const { page, count } = statementsFor(q, plan);
       const countParams = { ...params };
-      delete countParams.name;
-      delete countParams.short;
+      if (plan === 'list' && q.after !== undefined && q.after.tier > 0) {
+        // Without words every project is in tier 0: nothing follows a position in a later tier.
+        return { hits: [], total: (count.get(countParams) as { n: number } | undefined)?.n ?? 0, more: false };
+      }
       if (q.after !== undefined) Object.assign(params, q.after);
       const rows = page.all({ ...params, limit: q.limit + 1 }) as CatalogueRow[];
       const total = (count.get(countParams) as { n: number } | undefined)?.n ?? 0;
