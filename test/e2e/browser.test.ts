@@ -82,8 +82,9 @@ const hasText = (l: Locator, text: string | RegExp) =>
   expect.poll(async () => (await l.count()) > 0 && (await l.first().textContent()), { timeout: 15_000 }).toMatch(text);
 const countOf = (l: Locator, n: number) => expect.poll(() => l.count(), { timeout: 15_000 }).toBe(n);
 const visible = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 15_000 });
-const focused = (l: Locator) =>
-  expect.poll(() => l.evaluate('(e) => e === document.activeElement'), { timeout: 5_000 }).toBe(true);
+/** Waits until the element with this id has the keyboard focus. */
+const focused = (page: Page, id: string) =>
+  expect.poll(() => page.evaluate<string>('document.activeElement ? document.activeElement.id : ""'), { timeout: 5_000 }).toBe(id);
 const classOf = (l: Locator, cls: RegExp) => expect.poll(async () => (await l.getAttribute('class')) ?? '', { timeout: 15_000 }).toMatch(cls);
 
 const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
@@ -184,7 +185,7 @@ describeWithService(
       const n = Number(((await marker.getAttribute('href')) ?? '').replace('#citation-', ''));
       await marker.click();
       const item = page.locator(`#citation-${n}`);
-      await focused(item);
+      await focused(page, `citation-${n}`);
       const cited = res.citations.find((c) => c.id === n);
       expect(cited).toBeDefined();
       if (!cited) return;
@@ -328,7 +329,7 @@ describeWithService(
         const page = await keyed.newPage();
         await page.goto(`${secured?.baseUrl}/`);
         await hasText(page.locator('#find-status'), 'This service needs an API key');
-        await focused(page.locator('#api-key'));
+        await focused(page, 'api-key');
         await shot(page, '10-key-needed');
         await page.fill('#api-key', 'key-two');
         const retried = page.waitForResponse((r) => r.url().endsWith('/projects/search'));
