@@ -207,7 +207,7 @@ describeWithService(
       }
       await shot(page, '4-citation');
       // The README's picture (docs/search-page.png): the answer and its first sources, at a laptop's size.
-      await page.setViewportSize({ width: 1100, height: 720 });
+      await page.setViewportSize({ width: 1000, height: 930 });
       await page.locator('#ask-title').scrollIntoViewIfNeeded();
       await page.evaluate('window.scrollTo(0, 0)');
       await shot(page, 'readme', false);
