@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Response } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/corpus.js';
 import { describeWithService } from '../support/services.js';
 
@@ -314,7 +314,7 @@ describeWithService(
       expect(requested.length).toBeGreaterThan(10);
     });
 
-    describeWithService('with API_KEYS set', { available: true, why: '' }, () => {
+    describe('with API_KEYS set', () => {
       let secured: Server | undefined;
       beforeAll(async () => {
         secured = await startServer({ API_KEYS: 'key-one,key-two' }, 'listening');
