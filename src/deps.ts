@@ -24,6 +24,7 @@ import type { Embedder } from './ports/embedder.js';
 import type { RecordStore } from './ports/record-store.js';
 import type { Summarizer } from './ports/summarizer.js';
 import type { VectorIndex } from './ports/vector-index.js';
+import { createDiscoveryService } from './services/discovery.js';
 import { createMetadataService } from './services/metadata.js';
 import { createSearchService, type SearchService, type SearchServiceOptions } from './services/search.js';
 
@@ -215,6 +216,7 @@ export async function buildDeps(config: Config, logger: Logger): Promise<ApiDeps
       logger,
       metadata: createMetadataService({ records: stores.records, countries }),
       search,
+      discovery: createDiscoveryService({ records: stores.records, documents: stores.states }),
       readiness,
       demoDocumentsDir: config.DEMO_DATA ? path.join(demoDir, 'documents') : undefined,
       stores,

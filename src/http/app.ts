@@ -10,6 +10,7 @@ import { isListTooLong } from './schemas/project-ref.js';
 import { DEMO_DOCUMENTS_PREFIX, registerDemoDocuments } from './routes/demo-documents.js';
 import { HEALTH_PATHS, registerHealth } from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
+import { WEB_ASSETS_PREFIX, WEB_PAGE_PATH, registerWebPage } from './routes/web-page.js';
 import type { AppDeps, AppEnv } from './types.js';
 
 export type { AppDeps, AppEnv } from './types.js';
@@ -66,6 +67,36 @@ function sendError(c: Context<AppEnv>, err: AppError): Response {
   return c.json(toErrorBody(err, requestIdOf(c)), err.status, err.headers);
 }
 
+/** The health checks and this document, listed in the OpenAPI document (their handlers are plain routes). */
+function registerOperationalPaths(app: OpenAPIHono<AppEnv>): void {
+  const json = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' as const } } } });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/healthz',
+    operationId: 'healthz',
+    summary: 'Liveness: the process is up',
+    description: 'Touches no store. Served without an API key and without rate limiting.',
+    security: [],
+    responses: { 200: json('`{"status": "ok"}`') },
+  });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/readyz',
+    operationId: 'readyz',
+    summary: 'Readiness: every backing store answers',
+    description: 'Served without an API key and without rate limiting.',
+    security: [],
+    responses: { 200: json('`{"status": "ready", "checks": {...}}`'), 503: json('`unavailable`, naming the stores that do not answer.') },
+  });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: OPENAPI_PATH,
+    operationId: 'openapi',
+    summary: 'This document (OpenAPI 3.1)',
+    responses: { 200: json('The OpenAPI document.') },
+  });
+}
+
 /**
  * The whole HTTP API: request ids and logs, auth, rate limit, health checks, the documented routes, the OpenAPI
  * document, 405 for other methods on known paths, and one error handler that turns every failure into the JSON
@@ -79,8 +110,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
 
+  // The search page and its assets hold no data; the page itself asks for a key when the API wants one.
   const isPublic = (p: string): boolean =>
-    isHealthPath(p) || (deps.demoDocumentsDir !== undefined && p.startsWith(DEMO_DOCUMENTS_PREFIX));
+    isHealthPath(p) ||
+    p === WEB_PAGE_PATH ||
+    p.startsWith(WEB_ASSETS_PREFIX) ||
+    (deps.demoDocumentsDir !== undefined && p.startsWith(DEMO_DOCUMENTS_PREFIX));
 
   app.use('*', requestContext({ logger: deps.logger }));
   app.use('*', apiKeyAuth({ keys: config.API_KEYS, isPublic }));
@@ -89,6 +124,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerHealth(app, deps);
   registerRoutes(app, deps);
   if (deps.demoDocumentsDir !== undefined) registerDemoDocuments(app, deps.demoDocumentsDir);
+  registerWebPage(app);
 
   const authOn = config.API_KEYS.length > 0;
   // Either scheme satisfies the requirement (OpenAPI: alternatives are separate entries).
@@ -104,6 +140,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     name: 'X-API-Key',
     description: 'Alternative to the bearer token.',
   });
+  registerOperationalPaths(app);
   app.doc31(OPENAPI_PATH, (c) => ({
     openapi: '3.1.0',
     info: {

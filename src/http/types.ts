@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import type { DiscoveryService } from '../services/discovery.js';
 import type { MetadataService } from '../services/metadata.js';
 import type { PreparedQuery, SearchService } from '../services/search.js';
 
@@ -32,6 +33,8 @@ export interface AppDeps {
   metadata: MetadataService;
   /** Batch document search; when absent the route answers 503 `unavailable` (e.g. a metadata-only deployment). */
   search?: SearchService;
+  /** Project discovery (POST /projects/search); when absent the route answers 503 `unavailable`. */
+  discovery?: DiscoveryService;
   /** Checked in order by GET /readyz; the first failure names the store in a 503. */
   readiness: readonly ReadinessCheck[];
   /** Folder served read-only at GET /demo/documents/<name>.pdf; unset serves nothing. */

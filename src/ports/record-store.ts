@@ -1,4 +1,5 @@
 import type { ProjectEnrichment } from '../domain/cleaned-record.js';
+import type { CataloguePosition, Facet } from '../domain/project-catalogue.js';
 import type { ProjectRef } from '../domain/project-ref.js';
 
 /**
@@ -26,6 +27,40 @@ export interface UpsertResult {
   unchanged: number;
 }
 
+/** A discovery search (CONTRACT 2, "Project discovery"), as the store runs it. */
+export interface ProjectSearchQuery {
+  /** Free text: every one of its words (searchWords) must start a word of the project's name, proponent, methodology, location, id or description. Empty: no word condition. */
+  text: string;
+  /** Canonical registry names; a project matches one of them. Absent or empty: any registry. */
+  registries?: readonly string[];
+  /** Per facet, values of which a project must match one (normaliseValue, exact); facets combine with AND. */
+  facets?: Partial<Record<Facet, readonly string[]>>;
+  /** Most projects returned. */
+  limit: number;
+  /** Results strictly after this position (the last one of the previous page). */
+  after?: CataloguePosition;
+}
+
+export interface ProjectSearchHit {
+  ref: ProjectRef;
+  name: string;
+  location: string;
+  methodology: string;
+  type: string;
+  status: string;
+  proponent: string;
+  position: CataloguePosition;
+}
+
+export interface ProjectSearchPage {
+  /** In discovery order: relevance tier, then normalised name, registry, id. Hidden projects never appear. */
+  hits: ProjectSearchHit[];
+  /** Projects matching the query and filters, whatever the page. */
+  total: number;
+  /** Whether projects follow the last hit. */
+  more: boolean;
+}
+
 /**
  * The record store: raw registry records plus what the service derived about each project.
  * Keyed by (registry, projectId); every write is idempotent.
@@ -41,6 +76,11 @@ export interface RecordStore {
   /** Merges fields into the project's enrichment (undefined fields are left as they are). No-op for unknown refs. */
   updateEnrichment(ref: ProjectRef, patch: ProjectEnrichment): Promise<void>;
   setHidden(ref: ProjectRef, hidden: boolean): Promise<void>;
+  /**
+   * Project discovery over the store's full-text index of every project's catalogue entry (catalogueEntry, kept
+   * current on every write). Stable paging: a position stays valid while projects are added or changed.
+   */
+  searchProjects(query: ProjectSearchQuery): Promise<ProjectSearchPage>;
   count(): Promise<number>;
   /** Throws DependencyError when the store cannot be reached. */
   ping(): Promise<void>;

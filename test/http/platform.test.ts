@@ -60,7 +60,7 @@ describe('request ids and logs', () => {
 describe('404 and 500', () => {
   it('404 not_found as JSON for an unknown path, with a request id', async () => {
     const t = await app();
-    for (const [method, p] of [['GET', '/nope'], ['POST', '/project-documents/metadatas'], ['POST', '/']] as const) {
+    for (const [method, p] of [['GET', '/nope'], ['POST', '/project-documents/metadatas'], ['POST', '/v1']] as const) {
       const res = await t.app.request(p, { method, headers: { 'Content-Type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
       expect(res.status).toBe(404);
       const err = await errorOf(res);

@@ -1,7 +1,10 @@
 import type { ProjectEnrichment } from '../../domain/cleaned-record.js';
 import { projectKey, type ProjectRef } from '../../domain/project-ref.js';
+import type { CountryLookup } from '../../ports/country-lookup.js';
 import type {
   ProjectRecordInput,
+  ProjectSearchPage,
+  ProjectSearchQuery,
   RecordStore,
   StoredProject,
   UpsertResult,
@@ -18,7 +21,9 @@ import {
   type PreparedRecord,
   type ProjectRow,
 } from '../store-support.js';
-import type { PgMigration, PgPool } from './database.js';
+import { createCountryLookup } from '../geo/country-lookup.js';
+import type { PgClient, PgMigration, PgPool } from './database.js';
+import { catalogueMigration, putCatalogueEntries, reconcileCatalogue, searchCatalogue, setCatalogueHidden } from './project-catalogue.js';
 import { openPgStore, pgTransaction } from './store-errors.js';
 
 const STORE = 'record store';
@@ -45,6 +50,7 @@ const migrations: readonly PgMigration[] = [
       )`);
     },
   },
+  catalogueMigration,
 ];
 
 
@@ -54,6 +60,8 @@ const COLUMNS = 'registry, project_id, format, raw_json, enrichment_json, hidden
 export interface PgRecordStoreOptions {
   /** The shared pool (createPgPool); the caller owns it and ends it after every store. */
   pool: PgPool;
+  /** Reverse geocoding for the discovery catalogue's location (catalogueEntry). @default createCountryLookup() */
+  countries?: CountryLookup;
 }
 
 /** Records on PostgreSQL (DATABASE_URL). Safe for any number of API and worker processes writing at once. */
@@ -61,6 +69,10 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
   const { pool } = opts;
   const store = await openPgStore(pool, STORE, 'records', migrations);
   const open = store.assertOpen;
+  const countries = opts.countries ?? createCountryLookup();
+  const transaction = <T>(fn: (client: PgClient) => Promise<T>): Promise<T> => pgTransaction(pool, STORE, fn);
+  // Entries missing (records written before the catalogue existed) or derived by an older version.
+  await reconcileCatalogue(transaction, countries);
 
   return {
     async upsert(records: ProjectRecordInput[]): Promise<UpsertResult> {
@@ -71,16 +83,16 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
       // records for one project the later still wins. A project seen again goes to the next statement, because
       // one INSERT ... ON CONFLICT cannot touch a row twice.
       const ordered = prepared
-        .map((r, i) => ({ r, i }))
-        .sort((a, b) => compareKeys(a.r, b.r) || a.i - b.i)
-        .map((x) => x.r);
-      const runs = runsOfDistinctKeys(ordered, (r) => `${r.registry}\u0000${r.projectId}`, ROWS_PER_STATEMENT);
+        .map((r, i) => ({ r, input: records[i] as ProjectRecordInput }))
+        .sort((a, b) => compareKeys(a.r, b.r));
+      const runs = runsOfDistinctKeys(ordered, ({ r }) => `${r.registry}\u0000${r.projectId}`, ROWS_PER_STATEMENT);
       const now = new Date().toISOString();
       return pgTransaction(pool, STORE, async (client) => {
         const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
-        for (const run of runs) {
+        for (const items of runs) {
+          const run = items.map((x) => x.r);
           // The WHERE makes an identical record a no-op: it returns no row and keeps its updated_at.
-          const res = await client.query<{ inserted: boolean }>(
+          const res = await client.query<{ inserted: boolean; registry: string; project_id: string; hidden: boolean }>(
             `INSERT INTO projects (registry, project_id, format, raw_json, raw_hash, updated_at)
              SELECT r.registry, r.project_id, r.format, r.raw_json, r.raw_hash, $6::timestamptz
                FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[])
@@ -89,7 +101,7 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
                SET format = EXCLUDED.format, raw_json = EXCLUDED.raw_json, raw_hash = EXCLUDED.raw_hash,
                    updated_at = EXCLUDED.updated_at
                WHERE projects.raw_hash <> EXCLUDED.raw_hash OR projects.format <> EXCLUDED.format
-             RETURNING (xmax = 0) AS inserted`,
+             RETURNING (xmax = 0) AS inserted, registry, project_id, hidden`,
             [
               run.map((r) => r.registry),
               run.map((r) => r.projectId),
@@ -103,6 +115,13 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
           result.inserted += inserted;
           result.updated += res.rows.length - inserted;
           result.unchanged += run.length - res.rows.length;
+          // The catalogue derives no field from enrichment, so the record alone gives its entry.
+          const written = new Map(res.rows.map((row) => [`${row.registry}\u0000${row.project_id}`, row.hidden]));
+          const changed = items.flatMap(({ r, input }): StoredProject[] => {
+            const hidden = written.get(`${r.registry}\u0000${r.projectId}`);
+            return hidden === undefined ? [] : [{ ...input, enrichment: {}, hidden, updatedAt: now }];
+          });
+          await putCatalogueEntries(client, changed, countries);
         }
         return result;
       });
@@ -177,10 +196,18 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
       checkRef(ref, 'ref');
       if (typeof hidden !== 'boolean') throw new TypeError(`hidden must be a boolean (got ${String(hidden)})`);
       open();
-      await store.query(
-        'UPDATE projects SET hidden = $1, updated_at = $2 WHERE registry = $3 AND project_id = $4 AND hidden <> $1',
-        [hidden, new Date().toISOString(), ref.registry, ref.projectId],
-      );
+      await transaction(async (client) => {
+        await client.query(
+          'UPDATE projects SET hidden = $1, updated_at = $2 WHERE registry = $3 AND project_id = $4 AND hidden <> $1',
+          [hidden, new Date().toISOString(), ref.registry, ref.projectId],
+        );
+        await setCatalogueHidden(client, ref.registry, ref.projectId, hidden);
+      });
+    },
+
+    async searchProjects(query: ProjectSearchQuery): Promise<ProjectSearchPage> {
+      open();
+      return searchCatalogue((text, values) => store.query(text, values), query);
     },
 
     async count(): Promise<number> {

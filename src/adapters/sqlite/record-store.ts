@@ -1,7 +1,10 @@
 import type { ProjectEnrichment } from '../../domain/cleaned-record.js';
 import { projectKey, type ProjectRef } from '../../domain/project-ref.js';
+import type { CountryLookup } from '../../ports/country-lookup.js';
 import type {
   ProjectRecordInput,
+  ProjectSearchPage,
+  ProjectSearchQuery,
   RecordStore,
   StoredProject,
   UpsertResult,
@@ -16,7 +19,9 @@ import {
   storedProjectFromRow,
   type ProjectRow,
 } from '../store-support.js';
+import { createCountryLookup } from '../geo/country-lookup.js';
 import { migrateSqlite, type SqliteDatabase, type SqliteMigration } from './database.js';
+import { catalogueMigration, createSqliteCatalogue } from './project-catalogue.js';
 import { closedStoreError, guardSqlite, sqliteFailure } from './store-errors.js';
 
 const STORE = 'record store';
@@ -40,6 +45,7 @@ const migrations: readonly SqliteMigration[] = [
       )`);
     },
   },
+  catalogueMigration,
 ];
 
 
@@ -47,6 +53,8 @@ const migrations: readonly SqliteMigration[] = [
 export interface SqliteRecordStoreOptions {
   /** The shared embedded database (openSqlite); the caller owns it and closes it after every store. */
   db: SqliteDatabase;
+  /** Reverse geocoding for the discovery catalogue's location (catalogueEntry). @default createCountryLookup() */
+  countries?: CountryLookup;
 }
 
 /**
@@ -60,10 +68,13 @@ export async function createSqliteRecordStore(opts: SqliteRecordStoreOptions): P
   } catch (err) {
     throw sqliteFailure(STORE, err);
   }
+  const catalogue = guardSqlite(STORE, () => createSqliteCatalogue(db, opts.countries ?? createCountryLookup()));
+  // Entries missing (records written before the catalogue existed) or derived by an older version.
+  guardSqlite(STORE, () => catalogue.reconcile());
 
   const stmt = guardSqlite(STORE, () => ({
-    current: db.prepare<[string, number], { raw_hash: string; format: string }>(
-      'SELECT raw_hash, format FROM projects WHERE registry = ? AND project_id = ?',
+    current: db.prepare<[string, number], { raw_hash: string; format: string; hidden: number }>(
+      'SELECT raw_hash, format, hidden FROM projects WHERE registry = ? AND project_id = ?',
     ),
     insert: db.prepare<[string, number, string, string, string, string]>(
       `INSERT INTO projects (registry, project_id, format, raw_json, raw_hash, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -99,21 +110,30 @@ export async function createSqliteRecordStore(opts: SqliteRecordStoreOptions): P
     ping: db.prepare('SELECT 1 FROM projects LIMIT 1'),
   }));
 
-  const upsertTx = db.transaction((records: ReturnType<typeof prepareRecords>, now: string): UpsertResult => {
+  const upsertTx = db.transaction((inputs: ProjectRecordInput[], records: ReturnType<typeof prepareRecords>, now: string): UpsertResult => {
     const result: UpsertResult = { inserted: 0, updated: 0, unchanged: 0 };
-    for (const r of records) {
+    records.forEach((r, i) => {
       const current = stmt.current.get(r.registry, r.projectId);
       if (current === undefined) {
         stmt.insert.run(r.registry, r.projectId, r.format, r.rawJson, r.rawHash, now);
         result.inserted++;
       } else if (current.raw_hash === r.rawHash && current.format === r.format) {
         result.unchanged++;
+        return;
       } else {
         stmt.replaceRaw.run(r.format, r.rawJson, r.rawHash, now, r.registry, r.projectId);
         result.updated++;
       }
-    }
+      const input = inputs[i] as ProjectRecordInput;
+      // The catalogue derives no field from enrichment, so the record alone gives its entry.
+      catalogue.put({ ...input, enrichment: {}, hidden: current?.hidden === 1, updatedAt: now });
+    });
     return result;
+  });
+
+  const setHiddenTx = db.transaction((ref: ProjectRef, flag: number, now: string) => {
+    stmt.setHidden.run(flag, now, ref.registry, ref.projectId, flag);
+    catalogue.setHidden(ref, flag === 1);
   });
 
   const enrichTx = db.transaction((ref: ProjectRef, patch: ProjectEnrichment, now: string) => {
@@ -135,7 +155,7 @@ export async function createSqliteRecordStore(opts: SqliteRecordStoreOptions): P
     async upsert(records: ProjectRecordInput[]): Promise<UpsertResult> {
       const prepared = prepareRecords(records);
       if (prepared.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
-      return run(() => upsertTx.immediate(prepared, new Date().toISOString()));
+      return run(() => upsertTx.immediate(records, prepared, new Date().toISOString()));
     },
 
     async get(ref: ProjectRef): Promise<StoredProject | null> {
@@ -173,7 +193,11 @@ export async function createSqliteRecordStore(opts: SqliteRecordStoreOptions): P
       checkRef(ref, 'ref');
       if (typeof hidden !== 'boolean') throw new TypeError(`hidden must be a boolean (got ${String(hidden)})`);
       const flag = hidden ? 1 : 0;
-      run(() => stmt.setHidden.run(flag, new Date().toISOString(), ref.registry, ref.projectId, flag));
+      run(() => setHiddenTx.immediate(ref, flag, new Date().toISOString()));
+    },
+
+    async searchProjects(query: ProjectSearchQuery): Promise<ProjectSearchPage> {
+      return run(() => catalogue.search(query));
     },
 
     async count(): Promise<number> {

@@ -1,0 +1,104 @@
+import type { CountryLookup } from '../ports/country-lookup.js';
+import type { StoredProject } from '../ports/record-store.js';
+import { deriveCleaned } from './derive-cleaned.js';
+
+/**
+ * What project discovery (CONTRACT 2, "Project discovery") knows about a project: the cleaned fields it shows and
+ * filters on, and the words it matches, derived once when a record is written so a search reads no raw record.
+ * Both record stores keep one entry per project and share this derivation and these normalisations, so they find,
+ * filter and order the same projects.
+ *
+ * Words are normalised here rather than by the databases' tokenisers (FTS5's, PostgreSQL's parser), which differ on
+ * hyphens, dots, digits and non-Latin scripts: a text becomes lower-case runs of letters and digits with accents
+ * removed ("Río Verde, VM0047-v1" -> ["rio", "verde", "vm0047", "v1"]), and each store indexes those runs verbatim.
+ */
+
+/**
+ * Bumped whenever catalogueEntry() changes what it derives: a store re-derives entries written under an older
+ * version when it opens.
+ */
+export const CATALOGUE_VERSION = 1;
+
+/** More distinct words than this in one query are refused: each becomes a prefix term of the full-text query. */
+export const MAX_SEARCH_WORDS = 32;
+
+/** The filters of a discovery request. `registry` is matched on the stored canonical name, the others as facets. */
+export const FACETS = ['country', 'methodology', 'type', 'status'] as const;
+export type Facet = (typeof FACETS)[number];
+
+export interface CatalogueEntry {
+  name: string;
+  location: string;
+  methodology: string;
+  type: string;
+  status: string;
+  proponent: string;
+  hidden: boolean;
+  /** Normalised words of the name (the best match), of proponent, methodology, location and id, and of the description. */
+  words: { name: string[]; about: string[]; description: string[] };
+  /** Orders results: the normalised name, compared byte by byte (the same order in SQLite and PostgreSQL "C"). */
+  sortKey: string;
+  /** `facet:normalised value` keys the filters match (facetKey). */
+  facets: string[];
+}
+
+/** Lower-case runs of letters and digits, accents removed. Empty for a text without any. */
+export function searchWords(text: string): string[] {
+  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return folded.match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** A filter value as stored and compared: its words joined by single spaces ("Agriculture, Forestry" -> "agriculture forestry"). */
+export function normaliseValue(text: string): string {
+  return searchWords(text).join(' ');
+}
+
+export function facetKey(facet: Facet, value: string): string {
+  return `${facet}:${normaliseValue(value)}`;
+}
+
+/** The methodology field lists several codes (`VM0007, VM0015`, or `;` in some exports): each filters on its own too. */
+function methodologyValues(methodology: string): string[] {
+  const parts = methodology.split(/[,;]/).map((p) => p.trim());
+  return [methodology, ...parts].filter((v) => normaliseValue(v) !== '');
+}
+
+/** The discovery entry of a stored project. Total, like deriveCleaned: odd records give empty fields, never a throw. */
+export function catalogueEntry(stored: StoredProject, countries: CountryLookup): CatalogueEntry {
+  const cleaned = deriveCleaned(stored, { requestedRegistry: stored.ref.registry, countries });
+  const facets = new Set<string>();
+  const add = (facet: Facet, value: string): void => {
+    if (normaliseValue(value) !== '') facets.add(facetKey(facet, value));
+  };
+  add('country', cleaned.location);
+  for (const m of methodologyValues(cleaned.methodology)) add('methodology', m);
+  add('type', cleaned.type);
+  add('status', cleaned.status);
+  return {
+    name: cleaned.name,
+    location: cleaned.location,
+    methodology: cleaned.methodology,
+    type: cleaned.type,
+    status: cleaned.status,
+    proponent: cleaned.proponent,
+    hidden: stored.hidden === true,
+    words: {
+      name: searchWords(cleaned.name),
+      about: searchWords(
+        [cleaned.proponent, ...(cleaned.metadata.specific_proponents ?? []), cleaned.methodology, cleaned.location, String(stored.ref.projectId)].join(' '),
+      ),
+      description: searchWords(cleaned.description),
+    },
+    sortKey: normaliseValue(cleaned.name),
+    facets: [...facets],
+  };
+}
+
+/** Where a result stands in the discovery order: relevance tier, then name, registry and id. A cursor carries it. */
+export interface CataloguePosition {
+  /** 0: every query word is in the name; 1: in the name, proponent, methodology, location or id; 2: needs the description. */
+  tier: number;
+  sortKey: string;
+  registry: string;
+  projectId: number;
+}

@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import { FACETS, MAX_SEARCH_WORDS, normaliseValue, searchWords, type CataloguePosition, type Facet } from '../domain/project-catalogue.js';
+import { projectKey } from '../domain/project-ref.js';
+import { canonicalRegistry, knownRegistryNames } from '../domain/registries.js';
+import { AppError } from '../errors.js';
+import type { DocumentStateStore } from '../ports/document-state-store.js';
+import type { RecordStore } from '../ports/record-store.js';
+
+/** CONTRACT 2, "Project discovery": find projects by words and filters without knowing their ids. */
+
+export const DEFAULT_DISCOVERY_LIMIT = 20;
+export const MAX_DISCOVERY_LIMIT = 200;
+
+export interface DiscoveryRequest {
+  query?: string;
+  /** Each filter: one value or several (a project matches any of them); filters combine with AND. */
+  registry?: string[];
+  country?: string[];
+  methodology?: string[];
+  type?: string[];
+  status?: string[];
+  /** @default 20 */
+  limit?: number;
+  cursor?: string;
+}
+
+export interface DiscoveredProject {
+  projectId: number;
+  registry: string;
+  name: string;
+  location: string;
+  methodology: string;
+  type: string;
+  status: string;
+  proponent: string;
+  indexedDocuments: number;
+}
+
+export interface DiscoveryResponse {
+  projects: DiscoveredProject[];
+  nextCursor: string | null;
+  total: number;
+}
+
+export interface DiscoveryService {
+  search(request: DiscoveryRequest): Promise<DiscoveryResponse>;
+}
+
+export interface DiscoveryServiceOptions {
+  records: Pick<RecordStore, 'searchProjects'>;
+  documents: Pick<DocumentStateStore, 'countIndexed'>;
+}
+
+/**
+ * What a cursor belongs to: the words and filters, normalised, so a cursor from another search is refused rather
+ * than silently paging something else. The page size may change between pages.
+ */
+function fingerprint(words: string[], registries: string[], facets: Partial<Record<Facet, string[]>>): string {
+  const norm = [words, [...registries].sort(), FACETS.map((f) => [...(facets[f] ?? [])].map(normaliseValue).sort())];
+  return createHash('sha256').update(JSON.stringify(norm)).digest('base64url').slice(0, 12);
+}
+
+/** The cursor: base64url JSON of the search's fingerprint and the last position shown. Opaque to clients. */
+function encodeCursor(print: string, p: CataloguePosition): string {
+  return Buffer.from(JSON.stringify([1, print, p.tier, p.sortKey, p.registry, p.projectId]), 'utf8').toString('base64url');
+}
+
+function badCursor(message: string): AppError {
+  return new AppError('invalid_request', `cursor: ${message}`, { details: [{ path: 'cursor', message }] });
+}
+
+function decodeCursor(cursor: string, print: string): CataloguePosition {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor('is not a cursor this service gave out; pass nextCursor from the previous page unchanged');
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 6 || parsed[0] !== 1) {
+    throw badCursor('is not a cursor this service gave out; pass nextCursor from the previous page unchanged');
+  }
+  const [, p, tier, sortKey, registry, projectId] = parsed as unknown[];
+  if (
+    typeof p !== 'string' ||
+    !Number.isInteger(tier) ||
+    typeof sortKey !== 'string' ||
+    typeof registry !== 'string' ||
+    !Number.isSafeInteger(projectId)
+  ) {
+    throw badCursor('is not a cursor this service gave out; pass nextCursor from the previous page unchanged');
+  }
+  if (p !== print) throw badCursor('belongs to a search with other words or filters; start again without a cursor');
+  return { tier: tier as number, sortKey, registry, projectId: projectId as number };
+}
+
+export function createDiscoveryService(opts: DiscoveryServiceOptions): DiscoveryService {
+  const { records, documents } = opts;
+  return {
+    async search(request) {
+      const limit = request.limit ?? DEFAULT_DISCOVERY_LIMIT;
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DISCOVERY_LIMIT) {
+        throw new AppError('invalid_request', `limit must be an integer from 1 to ${MAX_DISCOVERY_LIMIT} (got ${limit})`, {
+          details: [{ path: 'limit', message: `must be an integer from 1 to ${MAX_DISCOVERY_LIMIT}` }],
+        });
+      }
+      const registries: string[] = [];
+      for (const name of request.registry ?? []) {
+        const canonical = canonicalRegistry(name);
+        if (canonical === null) {
+          throw new AppError('unknown_registry', `registry: unknown registry ${JSON.stringify(name)}; known: ${knownRegistryNames().join(', ')}`, {
+            details: [{ path: 'registry', message: `unknown registry ${JSON.stringify(name)}` }],
+          });
+        }
+        if (!registries.includes(canonical)) registries.push(canonical);
+      }
+      const facets: Partial<Record<Facet, string[]>> = {};
+      for (const facet of FACETS) {
+        const values = request[facet];
+        if (values !== undefined && values.length > 0) facets[facet] = values;
+      }
+      const text = request.query ?? '';
+      const words = [...new Set(searchWords(text))];
+      if (words.length > MAX_SEARCH_WORDS) {
+        throw new AppError('invalid_request', `query: at most ${MAX_SEARCH_WORDS} distinct words are searched (got ${words.length})`, {
+          details: [{ path: 'query', message: `at most ${MAX_SEARCH_WORDS} distinct words` }],
+        });
+      }
+      const print = fingerprint(words, registries, facets);
+      const after = request.cursor !== undefined ? decodeCursor(request.cursor, print) : undefined;
+
+      const page = await records.searchProjects({ text, registries, facets, limit, ...(after ? { after } : {}) });
+      const counts = page.hits.length > 0 ? await documents.countIndexed(page.hits.map((h) => h.ref)) : new Map<string, number>();
+      const last = page.hits[page.hits.length - 1];
+      return {
+        projects: page.hits.map((h) => ({
+          projectId: h.ref.projectId,
+          registry: h.ref.registry,
+          name: h.name,
+          location: h.location,
+          methodology: h.methodology,
+          type: h.type,
+          status: h.status,
+          proponent: h.proponent,
+          indexedDocuments: counts.get(projectKey(h.ref)) ?? 0,
+        })),
+        nextCursor: page.more && last !== undefined ? encodeCursor(print, last.position) : null,
+        total: page.total,
+      };
+    },
+  };
+}
