@@ -51,8 +51,6 @@ export interface DocumentWorkItem {
   uploadDate: string | null;
   /** The project's part of the chunks' search context (domain/search-context.ts), set by discover. */
   projectContext?: string;
-  /** The document's part of it: its running headers and footers (domain/page-furniture.ts), set by chunk. */
-  documentContext?: string;
   /** State at discovery; null for a document never seen before. */
   previous: DocumentState | null;
   content?: DownloadedContent;

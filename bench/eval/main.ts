@@ -95,7 +95,6 @@ const INDEXING_SOURCES = [
   'src/domain/chunking.ts',
   'src/domain/search-context.ts',
   'src/domain/sentences.ts',
-  'src/domain/page-furniture.ts',
   'src/adapters/full-text/chunk-context.ts',
   ...readdirSync(path.join(repoRoot, 'ingest', 'stages')).sort().map((f) => `ingest/stages/${f}`),
 ];

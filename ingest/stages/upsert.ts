@@ -30,9 +30,8 @@ export function toChunkRecords(item: DocumentWorkItem): ChunkWithVector[] {
   if (!chunks || !vectors || chunks.length !== vectors.length) {
     throw new Error(`upsert: document ${item.documentId} has ${chunks?.length ?? 0} chunks but ${vectors?.length ?? 0} vectors`);
   }
-  // The project's record (domain/search-context.ts) and the document's running lines: indexed for full text with
-  // every chunk, never cited.
-  const context = [item.projectContext ?? '', item.documentContext ?? ''].filter((s) => s !== '').join('\n');
+  // The project's record (domain/search-context.ts): indexed for full text with every chunk, never cited.
+  const context = item.projectContext ?? '';
   return chunks.map((c, i) => ({
     id: chunkIdFor({ registry: item.ref.registry, projectId: item.ref.projectId, documentId: item.documentId, page: c.page, offset: c.offset }),
     registry: item.ref.registry,

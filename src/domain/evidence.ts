@@ -1,4 +1,4 @@
-import { isLeaderLine, isPageNumberLine } from './page-furniture.js';
+import { isLeaderLine, isPageNumberLine, lineShape } from './page-furniture.js';
 import { normalizedTerms, stem, withoutExclusions } from './query.js';
 import { hasTwelveLetters, sentenceSpans } from './sentences.js';
 
@@ -17,6 +17,11 @@ export interface EvidencePassage {
   score?: number;
   /** The passage's project, named before its sentences in an answer that spans several projects ("Verra 5533"). */
   project?: string;
+  /**
+   * Shapes of its document's running lines (domain/page-furniture.ts runningLineShapes): such lines, page numbers
+   * and dot-leader lines are never part of a quote.
+   */
+  running?: ReadonlySet<string>;
 }
 
 export interface Quote {
@@ -104,26 +109,66 @@ const LINE_GROUP_CHARS = 250;
  * Sentence spans that may be quoted: headings left out, and a span too long to be a sentence (a form's fields, a
  * table run together, a list without punctuation) cut at its line breaks into groups of lines.
  */
-function quotableSpans(text: string): { start: number; end: number }[] {
+function quotableSpans(text: string, running?: ReadonlySet<string>): { start: number; end: number }[] {
+  const furniture = furnitureLines(text, running);
   const out: { start: number; end: number }[] = [];
   for (const s of sentenceSpans(text)) {
     if (s.heading) continue;
-    if (s.end - s.start <= LONG_SPAN_CHARS || !text.slice(s.start, s.end).includes('\n')) {
-      out.push(s);
-      continue;
-    }
-    let start = s.start;
-    let end = s.start;
-    for (const m of text.slice(s.start, s.end).matchAll(/[^\n]+/g)) {
-      const lineStart = s.start + m.index;
-      const lineEnd = lineStart + m[0].length;
-      if (end > start && lineEnd - start > LINE_GROUP_CHARS) {
-        out.push({ start, end });
-        start = lineStart;
+    for (const piece of withoutRanges(text, s, furniture)) {
+      if (piece.end - piece.start <= LONG_SPAN_CHARS || !text.slice(piece.start, piece.end).includes('\n')) {
+        out.push(piece);
+        continue;
       }
-      end = lineEnd;
+      let start = piece.start;
+      let end = piece.start;
+      for (const m of text.slice(piece.start, piece.end).matchAll(/[^\n]+/g)) {
+        const lineStart = piece.start + m.index;
+        const lineEnd = lineStart + m[0].length;
+        if (end > start && lineEnd - start > LINE_GROUP_CHARS) {
+          out.push({ start, end });
+          start = lineStart;
+        }
+        end = lineEnd;
+      }
+      if (end > start) out.push({ start, end });
     }
-    if (end > start) out.push({ start, end });
+  }
+  return out;
+}
+
+/** Offsets of the lines of `text` that are page furniture: running lines of its document, page numbers, leaders. */
+function furnitureLines(text: string, running?: ReadonlySet<string>): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let at = 0;
+  for (const line of text.split('\n')) {
+    const t = line.trim();
+    if (t !== '' && (isPageNumberLine(t) || isLeaderLine(t) || running?.has(lineShape(t)))) out.push({ start: at, end: at + line.length });
+    at += line.length + 1;
+  }
+  return out;
+}
+
+/** A span minus the ranges it overlaps, as trimmed pieces (empty ones dropped). */
+function withoutRanges(
+  text: string,
+  span: { start: number; end: number },
+  ranges: readonly { start: number; end: number }[],
+): { start: number; end: number }[] {
+  const pieces: { start: number; end: number }[] = [];
+  let start = span.start;
+  for (const r of ranges) {
+    if (r.end <= start || r.start >= span.end) continue;
+    if (r.start > start) pieces.push({ start, end: r.start });
+    start = Math.max(start, r.end);
+  }
+  if (start < span.end) pieces.push({ start, end: span.end });
+  const out: { start: number; end: number }[] = [];
+  for (const p of pieces) {
+    let a = p.start;
+    let b = p.end;
+    while (a < b && /\s/.test(text.charAt(a))) a++;
+    while (b > a && /\s/.test(text.charAt(b - 1))) b--;
+    if (b > a) out.push({ start: a, end: b });
   }
   return out;
 }
@@ -152,7 +197,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const q = specific.length > 0 ? specific : asked;
   const sentences: Sentence[] = [];
   passages.forEach((p, i) => {
-    for (const s of quotableSpans(p.text)) {
+    for (const s of quotableSpans(p.text, p.running)) {
       const text = p.text.slice(s.start, s.end);
       if (!quotable(text)) continue;
       sentences.push({ passage: i, start: s.start, end: s.end, terms: new Set(evidenceTerms(text)), overlap: 0, score: 0 });

@@ -2,7 +2,7 @@ import { projectKey, type ProjectRef } from '../domain/project-ref.js';
 import { aggregateByPage, collapseNearDuplicates, convexCombination, reciprocalRankFusion, type RankedList } from '../domain/fusion.js';
 import { composeAnswer, findEvidence, type Evidence, type EvidencePassage } from '../domain/evidence.js';
 import { validateMarkers } from '../domain/markers.js';
-import { isContentsText } from '../domain/page-furniture.js';
+import { isContentsText, runningLineShapes } from '../domain/page-furniture.js';
 import { textSearchQuery, withoutExclusions } from '../domain/query.js';
 import { AppError, DependencyError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -165,10 +165,16 @@ function demoteNavigation(items: ScoredChunk[]): ScoredChunk[] {
 const PAGE_CACHE_DOCUMENTS = 64;
 const PAGE_CACHE_MS = 30_000;
 
+interface PageTexts {
+  pages: string[];
+  /** The document's running header and footer shapes (domain/page-furniture.ts), never quoted. */
+  running: ReadonlySet<string>;
+}
+
 function createPageTextCache() {
-  const entries = new Map<string, { at: number; pages: Promise<string[] | null> }>();
+  const entries = new Map<string, { at: number; pages: Promise<PageTexts | null> }>();
   return {
-    get(key: string, load: () => Promise<string[] | null>): Promise<string[] | null> {
+    get(key: string, load: () => Promise<PageTexts | null>): Promise<PageTexts | null> {
       const now = Date.now();
       const hit = entries.get(key);
       if (hit && now - hit.at < PAGE_CACHE_MS) {
@@ -409,10 +415,16 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
    * widened to take in the sentence found, so `text` still holds its `quote` and reads from the page as extracted.
    * Citations whose page text is unavailable or no longer matches the indexed chunk are left as they are.
    */
-  async function widenToEvidence(query: string, citations: Citation[], chunks: ScoredChunk[], scope: string[]): Promise<void> {
+  async function widenToEvidence(
+    query: string,
+    citations: Citation[],
+    chunks: ScoredChunk[],
+    scope: string[],
+  ): Promise<Map<number, ReadonlySet<string>>> {
+    const runningOf = new Map<number, ReadonlySet<string>>();
     const texts = opts.texts;
-    if (!texts || citations.length === 0) return;
-    const pagesByDocument = new Map<string, Promise<string[] | null>>();
+    if (!texts || citations.length === 0) return runningOf;
+    const pagesByDocument = new Map<string, Promise<PageTexts | null>>();
     const windows = await Promise.all(
       citations.map(async (c, i) => {
         const chunk = chunks[i];
@@ -420,26 +432,35 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         const key = `${projectKey(chunk)}\u0000${chunk.documentId}`;
         let pages = pagesByDocument.get(key);
         if (!pages) {
-          pages = pageTexts.get(key, () => texts.get(chunk, chunk.documentId)).catch((err: unknown) => {
+          pages = pageTexts
+            .get(key, async () => {
+              const read = await texts.get(chunk, chunk.documentId);
+              return read ? { pages: read, running: runningLineShapes(read) } : null;
+            })
+            .catch((err: unknown) => {
             log.warn({ err: err instanceof Error ? err.message : String(err) }, 'page text unavailable; passage cited as indexed');
             return null;
           });
           pagesByDocument.set(key, pages);
         }
-        const page = (await pages)?.[chunk.page - 1];
+        const doc = await pages;
+        const page = doc?.pages[chunk.page - 1];
         // The stored page must still be the one the chunk was cut from (a re-ingest may be under way).
-        if (page === undefined || page.slice(chunk.offset, chunk.offset + chunk.text.length) !== chunk.text) return null;
+        if (!doc || page === undefined || page.slice(chunk.offset, chunk.offset + chunk.text.length) !== chunk.text) return null;
         const start = sentenceStartBefore(page, Math.max(0, chunk.offset - WINDOW_CHARS));
         const end = sentenceEndAfter(page, Math.min(page.length, chunk.offset + chunk.text.length + WINDOW_CHARS));
-        return { page, start, end, chunkStart: chunk.offset, chunkEnd: chunk.offset + chunk.text.length };
+        return { page, start, end, chunkStart: chunk.offset, chunkEnd: chunk.offset + chunk.text.length, running: doc.running };
       }),
     );
     const passages: EvidencePassage[] = [];
     windows.forEach((w, i) => {
       const c = citations[i];
-      if (w && c) passages.push({ id: c.id, text: w.page.slice(w.start, w.end), score: c.score });
+      if (w && c) {
+        passages.push({ id: c.id, text: w.page.slice(w.start, w.end), score: c.score, running: w.running });
+        runningOf.set(c.id, w.running);
+      }
     });
-    if (passages.length === 0) return;
+    if (passages.length === 0) return runningOf;
     const evidence = findEvidence(query, passages, { scope });
     for (const q of evidence.quotes) {
       const i = q.passageId - 1;
@@ -450,6 +471,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const quoteEnd = w.start + q.end;
       c.text = w.page.slice(Math.min(w.chunkStart, quoteStart), Math.max(w.chunkEnd, quoteEnd));
     }
+    return runningOf;
   }
 
   /**
@@ -585,13 +607,17 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const scopeTexts = (cs: Citation[]): string[] => [
         ...new Set(cs.flatMap((c) => [c.documentTitle, c.documentType, ...(scopeOf.get(`${c.registry}\u0000${c.projectId}`) ?? [])])),
       ];
+      let runningOf = new Map<number, ReadonlySet<string>>();
       const evidenceOf = (cs: Citation[]): Evidence =>
         findEvidence(
           query,
-          cs.map((c): EvidencePassage => ({ id: c.id, text: c.text, score: c.score, project: projectLabel(c) })),
+          cs.map((c): EvidencePassage => {
+            const running = runningOf.get(c.id);
+            return { id: c.id, text: c.text, score: c.score, project: projectLabel(c), ...(running ? { running } : {}) };
+          }),
           { scope: scopeTexts(cs), ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}) },
         );
-      await widenToEvidence(query, citations, ranked, scopeTexts(citations));
+      runningOf = await widenToEvidence(query, citations, ranked, scopeTexts(citations));
       const evidence = evidenceOf(citations);
       for (const q of evidence.quotes) {
         const c = citations[q.passageId - 1];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANSWERED_SUPPORT, composeAnswer, findEvidence, leadSummary, withMarker, type EvidencePassage } from '../../src/domain/evidence.js';
+import { lineShape } from '../../src/domain/page-furniture.js';
 import { sentenceSpans } from '../../src/domain/sentences.js';
 
 const passages: EvidencePassage[] = [
@@ -108,5 +109,17 @@ describe('withMarker and leadSummary', () => {
     expect(leadSummary(passages, 200)).toBe(
       'The baseline scenario is the continued degradation of the land under grazing. Table 4 shows the vintages of the project [1].',
     );
+  });
+});
+
+describe('page furniture in quotes', () => {
+  it('never quotes a running header, page number or leader line, even glued to a sentence', () => {
+    const text = 'VCS Project Description Template, v4.4\n12\nThe project plants native species on degraded land.\nContents ......... 4';
+    const running = new Set([lineShape('VCS Project Description Template, v4.4')]);
+    const ev = findEvidence('Which species does the project plant on degraded land?', [{ id: 1, text, running }]);
+    expect(ev.quotes[0]?.text).toBe('The project plants native species on degraded land.');
+    // Without knowing the document's running lines, the header is glued to the sentence.
+    const glued = findEvidence('Which species does the project plant on degraded land?', [{ id: 1, text: text.replace('\n12\n', '\n') }]);
+    expect(glued.quotes[0]?.text).toContain('Template, v4.4');
   });
 });
