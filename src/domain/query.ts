@@ -95,6 +95,8 @@ export function stem(word: string): string {
   if (word.endsWith('sses')) return word.slice(0, -2);
   if (word.endsWith('ing') && word.length > 6) return word.slice(0, -3);
   if (word.endsWith('ed') && word.length > 5) return word.slice(0, -2);
+  // A plural of a verbal noun is the verb: "findings" meets "find", "plantings" meets "planted".
+  if (word.endsWith('ings') && word.length > 7) return word.slice(0, -4);
   if (word.endsWith('s') && !/(ss|us|is)$/u.test(word)) return trailingE(word.slice(0, -1));
   return trailingE(word);
 }

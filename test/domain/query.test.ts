@@ -46,5 +46,6 @@ describe('stem', () => {
     expect(stem('planted')).toBe(stem('planting'));
     expect(stem('removals')).toBe('removal');
     expect(stem('issues')).toBe(stem('issued'));
+    expect(stem('findings')).toBe(stem('find'));
   });
 });

@@ -96,12 +96,13 @@ interface Citation {
   uri: string;
   page: number;
   text: string;
-  quote?: string;
+  quote: string;
 }
 interface SearchResponse {
   answer: string;
-  answered?: boolean;
+  answered: boolean;
   citations: Citation[];
+  projects: { projectId: number; answer?: string; answered?: boolean; citationIds?: number[] }[];
 }
 
 const isBatchSearch = (r: Response) => r.url().endsWith('/projects-documents/batch-search') && r.request().method() === 'POST';
@@ -199,12 +200,9 @@ describeWithService(
       const pdf = await fetch(`${server?.baseUrl}${new URL(href).pathname}`);
       expect(pdf.status).toBe(200);
       expect(pdf.headers.get('content-type')).toBe('application/pdf');
-      if (typeof cited.quote === 'string') {
-        await hasText(item.locator('mark'), cited.quote);
-      } else {
-        // TODO(lead): remove this branch once batch-search returns `quote` (CONTRACT 2, version 0.2).
-        console.log('browser test: batch-search returned no `quote` yet; the highlight assertion is skipped');
-      }
+      // The quote is highlighted inside the passage (CONTRACT 2: a verbatim substring of `text`).
+      expect(cited.text).toContain(cited.quote);
+      await hasText(item.locator('mark'), cited.quote.replace(/\s+/g, ' ').slice(0, 40));
       await shot(page, '4-citation');
       // The README's picture (docs/search-page.png): the answer and its first sources, at a laptop's size.
       await page.setViewportSize({ width: 1000, height: 930 });
@@ -233,44 +231,20 @@ describeWithService(
       const page = await open('?projects=Verra:900002,Verra:900003');
       await countOf(page.locator('#picked li'), 2);
       const res = await ask(page, 'What is the airspeed velocity of an unladen swallow?');
-      if (res.answered === false) {
-        await visible(page.locator('#not-found'));
-        await hasText(page.locator('#not-found'), 'Not found');
-        await hasText(page.locator('#citations-title'), 'Closest passages');
-      } else {
-        // TODO(lead): remove this branch once batch-search returns `answered` (CONTRACT 2, version 0.2).
-        console.log('browser test: batch-search returned no `answered: false` yet; the not-found assertion is skipped');
-      }
+      expect(res.answered).toBe(false);
+      await visible(page.locator('#not-found'));
+      await hasText(page.locator('#not-found'), 'Not found');
+      await hasText(page.locator('#citations-title'), 'Closest passages');
       await shot(page, '6-not-found');
       await page.close();
     }, 60_000);
 
-    it('renders the evidence fields of CONTRACT 2 v0.2: highlighted quote, not found, per-project answers', async () => {
-      // Bridge until the API returns these fields: the real response, with `quote`, `answered` and per-project
-      // answers added as CONTRACT 2 describes them. TODO(lead): delete this test once batch-search returns them,
-      // the two tests above then check the same on real responses.
+    it('shows per-project answers, each with its own citations', async () => {
       const page = await open('?projects=Verra:900001,Verra:900004');
-      await page.route('**/projects-documents/batch-search', async (route) => {
-        const real = await route.fetch();
-        const body = (await real.json()) as SearchResponse & { projects: Array<Record<string, unknown>> };
-        if (body.citations[0] === undefined) throw new Error('no citation to decorate');
-        const first = body.citations[0];
-        const quote = first.quote ?? first.text.slice(0, Math.min(60, first.text.length));
-        body.citations[0] = { ...first, quote };
-        body.answered = body.answered ?? false;
-        body.projects = body.projects.map((p, i) => ({
-          ...p,
-          answer: p.answer ?? (i === 0 ? `The passage [${first.id}] says so.` : 'Nothing in its documents.'),
-          answered: p.answered ?? i === 0,
-          citationIds: p.citationIds ?? (i === 0 ? [first.id] : []),
-        }));
-        await route.fulfill({ response: real, json: body });
-      });
       await page.check('#per-project');
-      await ask(page, 'What did the validator find?');
-      await visible(page.locator('#not-found'));
+      const res = await ask(page, 'What did the validator find?');
+      expect(res.projects.every((p) => typeof p.answer === 'string' && Array.isArray(p.citationIds))).toBe(true);
       await countOf(page.locator('#per-project-answers .project-answer'), 2);
-      await hasText(page.locator('#per-project-answers .unanswered'), 'not found in its documents');
       await page.locator('#per-project-answers a[href^="#citation-"]').first().click();
       await visible(page.locator('#citations li').first().locator('mark'));
       expect(new URL(page.url()).searchParams.get('perProject')).toBe('1');
