@@ -125,7 +125,7 @@ function clientGone(c: Context<AppEnv>): AbortSignal {
  */
 function startQueryEmbedding(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async function startQueryEmbeddingMiddleware(c, next) {
-    const body: unknown = await c.req.json();
+    const body = c.get('jsonBody');
     if (deps.search?.prepare && typeof body === 'object' && body !== null) {
       const { query, mode } = body as { query?: unknown; mode?: unknown };
       // Any valid mode: prepare() itself skips text-only searches.
