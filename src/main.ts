@@ -1,19 +1,15 @@
 import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildDeps, demoDir, type ApiDeps } from './deps.js';
 import { createApp } from './http/app.js';
+import { startHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { runIngest } from '../ingest/pipeline.js';
 import { importRecords, readRecordFiles } from '../ingest/records.js';
 import { createEnrichHook } from '../ingest/stages/enrich.js';
 import { createUrlPolicy } from './domain/url-policy.js';
 import { projectKey, type ProjectRef } from './domain/project-ref.js';
-
-/** In-flight requests get this long to finish after SIGTERM/SIGINT before their connections are cut. */
-const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * Loads the demo records into an empty store, with `{BASE}` in document uris pointing at this server. Returns the
@@ -73,13 +69,6 @@ async function indexDemoDocuments(
   logger.info({ documents: summary.documents }, 'demo documents indexed');
 }
 
-function listen(app: ReturnType<typeof createApp>, config: Config): Promise<ServerType> {
-  return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(server));
-    server.once('error', reject);
-  });
-}
-
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -95,8 +84,16 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   const deps = await buildDeps(config, logger);
   const app = createApp(deps);
-  const server = await listen(app, config);
-  const { port } = server.address() as AddressInfo;
+  const http = await startHttpServer(app.fetch, {
+    port: config.PORT,
+    hostname: config.HOST,
+    maxConnections: config.MAX_CONNECTIONS,
+    headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
+    logger,
+  });
+  const { port } = http.address;
   const baseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
   logger.info({ host: config.HOST, port, baseUrl, records: deps.stores.backends.records, index: deps.stores.backends.index, embedder: deps.embedder.id, answers: deps.summarizer.model }, 'listening');
 
@@ -107,34 +104,23 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     background.abort();
-    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-    const force = setTimeout(() => {
-      logger.warn({ graceMs: SHUTDOWN_GRACE_MS }, 'requests still open after the grace period; closing their connections');
-      if ('closeAllConnections' in server) server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    // close() closes idle keep-alive sockets once; a socket whose request was in flight becomes idle only after its
-    // answer, and would otherwise be held open until its keep-alive timeout.
-    const sweep = setInterval(() => {
-      if ('closeIdleConnections' in server) server.closeIdleConnections();
-    }, 100);
-    sweep.unref();
-    // close() stops accepting and calls back once every open request has been answered; only then are the stores
+    logger.info({ signal, graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down: no new connections, finishing requests in flight');
+    // The drain answers every request already sent (accepted but not yet read too); only then are the stores
     // closed, so no request loses its store mid-way.
-    server.close(() => {
-      clearTimeout(force);
-      clearInterval(sweep);
-      deps
-        .close()
-        .then(() => {
-          logger.info('stopped');
-          process.exit(0);
-        })
-        .catch((err: unknown) => {
-          logger.error({ err }, 'closing stores failed');
-          process.exit(1);
-        });
-    });
+    http
+      .drain(config.SHUTDOWN_GRACE_MS)
+      .then((how) => {
+        if (how === 'forced') logger.warn({ graceMs: config.SHUTDOWN_GRACE_MS }, 'requests still open after the grace period; their connections were closed');
+        return deps.close();
+      })
+      .then(() => {
+        logger.info('stopped');
+        process.exit(0);
+      })
+      .catch((err: unknown) => {
+        logger.error({ err }, 'closing stores failed');
+        process.exit(1);
+      });
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
