@@ -49,6 +49,8 @@ export const configSchema = z
     MAX_BATCH_PROJECTS: int(1, 10_000).default(100),
     /** @default 1048576 (1 MiB) */
     MAX_BODY_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
+    /** With API_KEYS set: requests without a valid key per minute per address before it gets 429s; 0 turns it off. @default 60 */
+    AUTH_FAILURES_PER_MINUTE: int(0, 1_000_000).default(60),
     /** Requests per minute per client (API key or address); 0 turns rate limiting off. @default 0 */
     RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(0),
     /** Open HTTP connections at most (Node's server.maxConnections); keep it below the open-file limit. @default 512 */

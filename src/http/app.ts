@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { randomUUID } from 'node:crypto';
 import { AppError, DependencyError, toErrorBody, type ErrorCode, type ErrorDetail } from '../errors.js';
 import { apiKeyAuth } from './middleware/auth.js';
-import { rateLimit } from './middleware/rate-limit.js';
+import { clientAddress, rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { isListTooLong } from './schemas/project-ref.js';
 import { DEMO_DOCUMENTS_PREFIX, registerDemoDocuments } from './routes/demo-documents.js';
@@ -83,6 +83,20 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     isHealthPath(p) || (deps.demoDocumentsDir !== undefined && p.startsWith(DEMO_DOCUMENTS_PREFIX));
 
   app.use('*', requestContext({ logger: deps.logger }));
+  if (config.API_KEYS.length > 0 && config.AUTH_FAILURES_PER_MINUTE > 0) {
+    // Before authentication: an address that keeps presenting no key or a wrong one is refused before its key is
+    // checked (a valid key from it too: the key cannot be known valid without checking it).
+    app.use(
+      '*',
+      rateLimit({
+        perMinute: config.AUTH_FAILURES_PER_MINUTE,
+        clientKey: (c) => `addr:${clientAddress(c)}`,
+        isExempt: isPublic,
+        counts: (status) => status === 401,
+        what: 'failed authentications',
+      }),
+    );
+  }
   app.use('*', apiKeyAuth({ keys: config.API_KEYS, isPublic }));
   app.use('*', rateLimit({ perMinute: config.RATE_LIMIT_PER_MINUTE, isExempt: isHealthPath }));
 
