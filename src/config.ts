@@ -63,8 +63,8 @@ export const configSchema = z
     KEEP_ALIVE_TIMEOUT_MS: int(100, 600_000).default(5_000),
     /** After SIGTERM/SIGINT, time the requests already sent get to be answered before their connections are cut. @default 10000 */
     SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
-    /** Load the demo records into an empty store on start. @default true */
-    DEMO_DATA: bool.default(true),
+    /** Load the demo records into an empty store on start. @default true, false when NODE_ENV=production */
+    DEMO_DATA: bool.optional(),
     /**
      * Ingest: embed each chunk's sentences too, so a passage is matched by its best sentence as well (about 4x the
      * texts to embed at ingest, and 4x the vectors a search reads). `auto`: on for `onnx:` sentence-transformers
@@ -122,6 +122,7 @@ export const configSchema = z
   .transform((c) => ({
     ...c,
     LLM: c.LLM ?? (c.OPENAI_MODEL ? 'openai' : 'extractive'),
+    DEMO_DATA: c.DEMO_DATA ?? c.NODE_ENV !== 'production',
     SENTENCE_VECTORS: c.SENTENCE_VECTORS === 'auto' ? c.EMBEDDER.startsWith('onnx:') : TRUE_WORDS.includes(c.SENTENCE_VECTORS),
   }))
   .superRefine((c, ctx) => {

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildDeps, demoDir, type ApiDeps } from './deps.js';
@@ -7,6 +9,7 @@ import { startHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { runIngest } from '../ingest/pipeline.js';
 import { importRecords, readRecordFiles } from '../ingest/records.js';
+import { createDownloader, type Downloader } from '../ingest/stages/download.js';
 import { createEnrichHook } from '../ingest/stages/enrich.js';
 import { createUrlPolicy } from './domain/url-policy.js';
 import { projectKey, type ProjectRef } from './domain/project-ref.js';
@@ -36,9 +39,10 @@ async function loadDemoData(deps: ApiDeps, baseUrl: string, logger: Logger): Pro
 }
 
 /**
- * Indexes the demo projects' documents in this process, through the worker's real pipeline: the PDFs are downloaded
- * from this server's own /demo/documents/ (its address is allowed explicitly, as an operator would with
- * DOWNLOAD_ALLOW_HOSTS), so a newcomer's first search has something to cite. Runs in the background; the API serves
+ * Indexes the demo projects' documents in this process, through the worker's real pipeline: the PDFs behind this
+ * server's own /demo/documents/ links are read from the demo folder, other links downloaded (this server's address
+ * allowed explicitly, as an operator would with DOWNLOAD_ALLOW_HOSTS), so a newcomer's first search has something to
+ * cite. Runs in the background; the API serves
  * meanwhile (the embedder works off the main thread).
  */
 async function indexDemoDocuments(
@@ -50,19 +54,38 @@ async function indexDemoDocuments(
 ): Promise<void> {
   const { config } = deps;
   const self = new URL(baseUrl);
+  const prefix = `${baseUrl}/demo/documents/`;
+  const downloader = createDownloader({
+    policy: createUrlPolicy([...config.DOWNLOAD_ALLOW_HOSTS, self.host, `127.0.0.1:${self.port || '80'}`]),
+    maxBytes: config.DOWNLOAD_MAX_BYTES,
+    concurrency: config.DOWNLOAD_CONCURRENCY,
+    perHostConcurrency: config.DOWNLOAD_PER_HOST_CONCURRENCY,
+    timeoutMs: config.DOWNLOAD_TIMEOUT_MS,
+    retries: config.DOWNLOAD_RETRIES,
+  });
+  // The demo documents are read from disk rather than from this server, which wants a key for them when API_KEYS is
+  // set; the bytes and hash are those the URL serves, so a later worker run finds them unchanged.
+  const demoFiles: Downloader = {
+    async download(uri, signal) {
+      const name = uri.startsWith(prefix) ? uri.slice(prefix.length) : '';
+      if (/^[A-Za-z0-9][A-Za-z0-9._-]*\.pdf$/.test(name)) {
+        try {
+          const bytes = await readFile(path.join(demoDir, 'documents', name));
+          return { bytes, contentType: 'application/pdf', contentHash: createHash('sha256').update(bytes).digest('hex'), finalUrl: uri };
+        } catch {
+          // not a demo file after all: fetched like any other
+        }
+      }
+      return downloader.download(uri, signal);
+    },
+    onIdle: () => downloader.onIdle(),
+  };
   const summary = await runIngest({
     deps: { ...deps.stores, embedder: deps.embedder, countries: deps.countries },
     projects,
     logger,
     sentenceVectors: config.SENTENCE_VECTORS,
-    downloader: {
-      policy: createUrlPolicy([...config.DOWNLOAD_ALLOW_HOSTS, self.host, `127.0.0.1:${self.port || '80'}`]),
-      maxBytes: config.DOWNLOAD_MAX_BYTES,
-      concurrency: config.DOWNLOAD_CONCURRENCY,
-      perHostConcurrency: config.DOWNLOAD_PER_HOST_CONCURRENCY,
-      timeoutMs: config.DOWNLOAD_TIMEOUT_MS,
-      retries: config.DOWNLOAD_RETRIES,
-    },
+    downloader: demoFiles,
     afterProject: createEnrichHook({ summarizer: deps.summarizer, countries: deps.countries, signal }),
     signal,
   });

@@ -7,7 +7,7 @@ import { apiKeyAuth } from './middleware/auth.js';
 import { clientAddress, rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { isListTooLong } from './schemas/project-ref.js';
-import { DEMO_DOCUMENTS_PREFIX, registerDemoDocuments } from './routes/demo-documents.js';
+import { registerDemoDocuments } from './routes/demo-documents.js';
 import { HEALTH_PATHS, registerHealth } from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
 import type { AppDeps, AppEnv } from './types.js';
@@ -79,8 +79,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
 
-  const isPublic = (p: string): boolean =>
-    isHealthPath(p) || (deps.demoDocumentsDir !== undefined && p.startsWith(DEMO_DOCUMENTS_PREFIX));
+  // Only the health checks: with API_KEYS set the demo documents need a key too (the API indexes them from disk).
+  const isPublic = isHealthPath;
 
   app.use('*', requestContext({ logger: deps.logger }));
   if (config.API_KEYS.length > 0 && config.AUTH_FAILURES_PER_MINUTE > 0) {

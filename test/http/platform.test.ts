@@ -318,9 +318,20 @@ describe('demo documents', () => {
     expect((await t.app.request(`/demo/documents/${name}`, { method: 'DELETE' })).status).toBe(405);
   });
 
-  it('serves the demo documents without a key even when API_KEYS is set (the ingest worker fetches them)', async () => {
+  it('wants a key for the demo documents when API_KEYS is set (issue 16.9)', async () => {
     const t = await app({ API_KEYS: 'k' }, (d) => ({ ...d, demoDocumentsDir: demoDocs }));
-    expect((await t.app.request('/demo/documents/PD_900001_rio_verde_agroforestry.pdf')).status).toBe(200);
+    expect((await t.app.request('/demo/documents/PD_900001_rio_verde_agroforestry.pdf')).status).toBe(401);
+    const keyed = await t.app.request('/demo/documents/PD_900001_rio_verde_agroforestry.pdf', { headers: { 'X-API-Key': 'k' } });
+    expect(keyed.status).toBe(200);
+  });
+
+  it('404 for a name too long for the file system, naming it cut to 200 characters (issue 16.9)', async () => {
+    const t = await app({}, (d) => ({ ...d, demoDocumentsDir: demoDocs }));
+    const res = await t.app.request(`/demo/documents/${'a'.repeat(300)}.pdf`);
+    expect(res.status).toBe(404);
+    const err = await errorOf(res);
+    expect(err.code).toBe('not_found');
+    expect(err.message.length).toBeLessThan(300);
   });
 
   it('is not served when no demo folder is configured', async () => {
