@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { randomUUID } from 'node:crypto';
 import { AppError, DependencyError, toErrorBody, type ErrorCode, type ErrorDetail } from '../errors.js';
+import { cut } from './echo.js';
 import { apiKeyAuth } from './middleware/auth.js';
 import { clientAddress, rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
@@ -151,13 +152,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   for (const [p, methods] of methodsByPath) {
     const allow = [...methods].join(', ');
     app.all(p, (c) => {
-      throw new AppError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow}`, {
+      throw new AppError('method_not_allowed', `${c.req.method} is not allowed on ${cut(c.req.path)}; allowed: ${allow}`, {
         headers: { Allow: allow },
       });
     });
   }
 
-  app.notFound((c) => sendError(c, new AppError('not_found', `no such endpoint: ${c.req.method} ${c.req.path}`)));
+  app.notFound((c) => sendError(c, new AppError('not_found', `no such endpoint: ${cut(c.req.method)} ${cut(c.req.path)}`)));
 
   app.onError((err, c) => {
     if (err instanceof AppError) return sendError(c, err);

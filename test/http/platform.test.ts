@@ -339,3 +339,25 @@ describe('demo documents', () => {
     expect((await t.app.request('/demo/documents/PD_900001_rio_verde_agroforestry.pdf')).status).toBe(404);
   });
 });
+
+describe('errors repeat at most 200 characters of the input (issue 16.9)', () => {
+  it('cuts a 1 MiB registry, id, path or content type', async () => {
+    const t = await app({ MAX_BODY_BYTES: String(4 * 1024 * 1024) });
+    const huge = 'V'.repeat(1024 * 1024);
+    const digits = '9'.repeat(100_000);
+    const cases: Array<[string, Promise<Response>]> = [
+      ['unknown registry', postJson(t.app, METADATA, { projectId: 5533, registry: huge })],
+      ['unknown registry in a list', postJson(t.app, BATCH, { projectList: [{ project_id: 1, registry: huge }] })],
+      ['unknown project', postJson(t.app, METADATA, { projectId: 424242, registry: `verra` })],
+      ['id too large', postJson(t.app, METADATA, { projectId: digits, registry: 'Verra' })],
+      ['unknown path', Promise.resolve(t.app.request(`/${'p'.repeat(100_000)}`))],
+      ['content type', Promise.resolve(t.app.request(METADATA, { method: 'POST', headers: { 'Content-Type': `text/${'x'.repeat(100_000)}` }, body: '{}' }))],
+    ];
+    for (const [name, pending] of cases) {
+      const res = await pending;
+      const text = await res.text();
+      expect(res.status, name).toBeGreaterThanOrEqual(400);
+      expect(text.length, `${name}: ${text.slice(0, 300)}`).toBeLessThan(1500);
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../../errors.js';
+import { quoted } from '../echo.js';
 import type { AppEnv } from '../types.js';
 
 export const DEMO_DOCUMENTS_PREFIX = '/demo/documents/';
@@ -17,7 +18,7 @@ export function registerDemoDocuments(app: OpenAPIHono<AppEnv>, dir: string): vo
   const root = path.resolve(dir);
   app.get(`${DEMO_DOCUMENTS_PREFIX}:name`, async (c) => {
     const name = c.req.param('name');
-    const notFound = () => new AppError('not_found', `no demo document ${JSON.stringify(name.length > 200 ? `${name.slice(0, 200)}...` : name)}`);
+    const notFound = () => new AppError('not_found', `no demo document ${quoted(name)}`);
     if (!SAFE_NAME.test(name)) throw notFound();
     const file = path.join(root, name);
     if (path.dirname(file) !== root) throw notFound();

@@ -1,5 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../../errors.js';
+import { cut, quoted } from '../echo.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { serializedJson } from '../respond.js';
 import { errorResponse, standardErrorResponses } from '../schemas/error.js';
@@ -54,8 +55,8 @@ export function registerMetadata(app: OpenAPIHono<AppEnv>, deps: AppDeps): void 
     const project = resolveProject(body, 'registry');
     const view = await metadata.getOne(project, { raw: body.raw });
     if (view === null) {
-      throw new AppError('not_found', `no project ${project.ref.projectId} in registry ${JSON.stringify(body.registry)}`, {
-        details: [{ path: 'projectId', message: 'unknown project', projectId: project.ref.projectId, registry: body.registry }],
+      throw new AppError('not_found', `no project ${project.ref.projectId} in registry ${quoted(body.registry)}`, {
+        details: [{ path: 'projectId', message: 'unknown project', projectId: project.ref.projectId, registry: cut(body.registry) }],
       });
     }
     return serializedJson(c, JSON.stringify(view));

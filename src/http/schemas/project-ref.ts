@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { canonicalRegistry, knownRegistryNames } from '../../domain/registries.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
+import { cut, quoted } from '../echo.js';
 import type { RequestedProject } from '../../services/metadata.js';
 
 /**
@@ -28,7 +29,7 @@ export const projectIdSchema = z
   .transform((v, ctx) => {
     const n = typeof v === 'number' ? v : Number(v);
     if (!Number.isSafeInteger(n) || n <= 0) {
-      ctx.addIssue({ code: 'custom', message: `must be a positive integer (got ${JSON.stringify(v)})` });
+      ctx.addIssue({ code: 'custom', message: `must be a positive integer (got ${typeof v === 'string' ? quoted(v) : String(v)})` });
       return z.NEVER;
     }
     return n;
@@ -151,8 +152,8 @@ export function isListTooLong(issue: z.core.$ZodIssue): boolean {
 export function resolveRegistry(registry: string, path: string): string {
   const canonical = canonicalRegistry(registry);
   if (canonical === null) {
-    throw new AppError('unknown_registry', `${path}: unknown registry ${JSON.stringify(registry)}; known: ${knownRegistryNames().join(', ')}`, {
-      details: [{ path, message: 'unknown registry', registry, known: knownRegistryNames() }],
+    throw new AppError('unknown_registry', `${path}: unknown registry ${quoted(registry)}; known: ${knownRegistryNames().join(', ')}`, {
+      details: [{ path, message: 'unknown registry', registry: cut(registry), known: knownRegistryNames() }],
     });
   }
   return canonical;
@@ -199,10 +200,10 @@ export function resolveProjectList(
       ambiguous.push({
         path,
         message:
-          `project id ${project.ref.projectId} is requested under registry ${JSON.stringify(earlier.project.requestedRegistry)} ` +
-          `(${field}.${earlier.index}) and ${JSON.stringify(project.requestedRegistry)} (${path})`,
+          `project id ${project.ref.projectId} is requested under registry ${quoted(earlier.project.requestedRegistry)} ` +
+          `(${field}.${earlier.index}) and ${quoted(project.requestedRegistry)} (${path})`,
         projectId: project.ref.projectId,
-        registries: [earlier.project.requestedRegistry, project.requestedRegistry],
+        registries: [cut(earlier.project.requestedRegistry), cut(project.requestedRegistry)],
       });
       return;
     }
