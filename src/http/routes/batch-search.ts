@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import { SEARCH_MODES, type SearchMode } from '../../services/search.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { standardErrorResponses } from '../schemas/error.js';
-import { projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
+import { projectListOneOf, projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
 /** SPEC 4.3: the documented path (plural `projects-documents`). */
@@ -52,6 +52,7 @@ export function batchSearchRequestSchema(config: SearchLimits) {
     })
     .superRefine(requireProjectList)
     .openapi('BatchSearchRequest', {
+      ...projectListOneOf,
       description:
         'Projects as `projectList` (sample body) or `list` (parameter table); items name the id `project_id`, ' +
         '`projectId` or `id`, in any mix. Unknown fields are ignored.',

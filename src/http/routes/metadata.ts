@@ -4,7 +4,7 @@ import { cut, quoted } from '../echo.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { serializedJson } from '../respond.js';
 import { errorResponse, standardErrorResponses } from '../schemas/error.js';
-import { projectRefShape, resolveProject, toParsedRef } from '../schemas/project-ref.js';
+import { projectIdAnyOf, projectRefShape, resolveProject, toParsedRef } from '../schemas/project-ref.js';
 import { cleanedRecordSchema, rawRecordResponseSchema } from '../schemas/records.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
@@ -19,6 +19,7 @@ export const metadataRequestSchema = z
   .object({ ...projectRefShape, raw: rawFlagSchema })
   .transform((v, ctx) => ({ ...toParsedRef(v, ctx), raw: v.raw }))
   .openapi('MetadataRequest', {
+    ...projectIdAnyOf,
     description:
       'One project: its id as `projectId` (sample body) or `id` (parameter table); `project_id` is accepted too. ' +
       'Unknown fields are ignored.',
