@@ -78,6 +78,12 @@ describe('404 and 500', () => {
       async getBatch() {
         throw new RangeError('boom in batch');
       },
+      async getOneJson() {
+        throw new Error('secret detail: disk sector 7');
+      },
+      async getBatchJson() {
+        throw new RangeError('boom in batch');
+      },
     };
     const t = await app({}, (d) => ({ ...d, metadata: failing }));
     for (const [p, body] of [[METADATA, ok], [BATCH, { projectList: [{ id: 1, registry: 'CDM' }] }]] as const) {

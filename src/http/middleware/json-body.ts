@@ -16,6 +16,8 @@ export interface JsonBodyOptions {
  */
 export const MAX_JSON_DEPTH = 64;
 
+const utf8 = new TextDecoder();
+
 /**
  * Whether a JSON text nests objects and arrays deeper than `max`, by one pass over its bytes: brackets inside strings
  * are text (UTF-8 multi-byte sequences never hold an ASCII byte, so bytes can be scanned as they are).
@@ -132,7 +134,7 @@ function readJsonBody(maxBytes: number): MiddlewareHandler<AppEnv> {
     }
     let value: unknown;
     try {
-      value = JSON.parse(new TextDecoder().decode(bytes));
+      value = JSON.parse(utf8.decode(bytes));
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       throw new AppError('invalid_request', `the request body is not valid JSON: ${why}`, {

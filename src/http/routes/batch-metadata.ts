@@ -1,6 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { jsonBody } from '../middleware/json-body.js';
-import { orderedObjectJson, serializedJson } from '../respond.js';
+import { orderedObjectOfJson, serializedJson } from '../respond.js';
 import { standardErrorResponses } from '../schemas/error.js';
 import { projectListOneOf, projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
 import { cleanedRecordSchema, rawRecordResponseSchema } from '../schemas/records.js';
@@ -71,7 +71,7 @@ export function registerBatchMetadata(app: OpenAPIHono<AppEnv>, deps: AppDeps): 
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
     const projects = resolveProjectList(body);
-    const entries = await metadata.getBatch(projects, { raw: body.raw });
-    return serializedJson(c, orderedObjectJson(entries));
+    const entries = await metadata.getBatchJson(projects, { raw: body.raw });
+    return serializedJson(c, orderedObjectOfJson(entries));
   });
 }

@@ -54,12 +54,12 @@ export function registerMetadata(app: OpenAPIHono<AppEnv>, deps: AppDeps): void 
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
     const project = resolveProject(body, 'registry');
-    const view = await metadata.getOne(project, { raw: body.raw });
-    if (view === null) {
+    const text = await metadata.getOneJson(project, { raw: body.raw });
+    if (text === null) {
       throw new AppError('not_found', `no project ${project.ref.projectId} in registry ${quoted(body.registry)}`, {
         details: [{ path: 'projectId', message: 'unknown project', projectId: project.ref.projectId, registry: cut(body.registry) }],
       });
     }
-    return serializedJson(c, JSON.stringify(view));
+    return serializedJson(c, text);
   });
 }
