@@ -42,6 +42,8 @@ export interface HttpServer {
 const SILENT_CONNECTION_WAIT_MS = 1000;
 /** During a drain, the longest time the connections the kernel has already completed are still accepted. */
 const ACCEPT_BACKLOG_MS = 500;
+/** Refused connections are logged at most once this often (with their count). */
+const DROP_LOG_MS = 10_000;
 /** How often a drain looks for connections that have become idle. */
 const DRAIN_SWEEP_MS = 50;
 /** Descriptors kept free beside the connections (the SQLite files, worker threads, logs, outgoing sockets). */
@@ -144,8 +146,16 @@ export function startHttpServer(fetch: FetchCallback, opts: HttpServerOptions): 
     connections.set(socket, { socket, inFlight: 0, response: undefined, served: false, readAtIdle: 0, acceptedAt: Date.now() });
     socket.once('close', () => connections.delete(socket));
   });
+  // One line per DROP_LOG_MS at most: a flood of connections must not become a flood of log lines.
+  let dropped = 0;
+  let dropLogAt = 0;
   server.on('drop', (data?: { remoteAddress?: string }) => {
-    opts.logger.warn({ remoteAddress: data?.remoteAddress, maxConnections }, 'connection refused: MAX_CONNECTIONS reached');
+    dropped++;
+    const now = Date.now();
+    if (now - dropLogAt < DROP_LOG_MS) return;
+    dropLogAt = now;
+    opts.logger.warn({ dropped, lastRemoteAddress: data?.remoteAddress, maxConnections }, 'connections refused: MAX_CONNECTIONS reached');
+    dropped = 0;
   });
   // Before the app's listener, so a response of a draining server can still be told to close its connection.
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
