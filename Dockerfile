@@ -1,8 +1,9 @@
 # syntax=docker/dockerfile:1
-# The service image: the API (`npm start`, the default) and the ingestion worker (`npm run ingest -- ...`).
+# The service image: the API (the default command) and the ingestion worker.
 #
 #   docker build -t carbon-docs .
 #   docker run -p 3000:3000 -e HOST=0.0.0.0 -v carbon-data:/data carbon-docs
+#   docker run --rm -v carbon-data:/data carbon-docs node --import tsx ingest/main.ts --all     # the worker
 
 FROM node:20-slim AS deps
 # Compilers only for native modules that have no prebuilt binary for this platform; not kept in the final image.
@@ -44,6 +45,7 @@ EXPOSE 3000
 VOLUME ["/data"]
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# tini reaps children and forwards SIGTERM, so the server drains and exits cleanly on `docker stop`.
+# tini reaps children and forwards SIGTERM to node itself (no npm or shell in between, which would not pass the
+# signal on), so the server drains and exits cleanly on `docker stop`.
 ENTRYPOINT ["tini", "--"]
-CMD ["npm", "start"]
+CMD ["node", "--import", "tsx", "src/main.ts"]

@@ -49,10 +49,22 @@ export const configSchema = z
     MAX_BATCH_PROJECTS: int(1, 10_000).default(100),
     /** @default 1048576 (1 MiB) */
     MAX_BODY_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
+    /** With API_KEYS set: requests without a valid key per minute per address before it gets 429s; 0 turns it off. @default 60 */
+    AUTH_FAILURES_PER_MINUTE: int(0, 1_000_000).default(60),
     /** Requests per minute per client (API key or address); 0 turns rate limiting off. @default 0 */
     RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(0),
-    /** Load the demo records into an empty store on start. @default true */
-    DEMO_DATA: bool.default(true),
+    /** Open HTTP connections at most (Node's server.maxConnections); keep it below the open-file limit. @default 512 */
+    MAX_CONNECTIONS: int(1, 1_000_000).default(512),
+    /** Time a client has to send a request's headers. @default 10000 */
+    HEADERS_TIMEOUT_MS: int(100, 600_000).default(10_000),
+    /** Time a client has to send a whole request, body included (at least HEADERS_TIMEOUT_MS). @default 30000 */
+    REQUEST_TIMEOUT_MS: int(100, 3_600_000).default(30_000),
+    /** Idle time after a response before a keep-alive connection is closed. @default 5000 */
+    KEEP_ALIVE_TIMEOUT_MS: int(100, 600_000).default(5_000),
+    /** After SIGTERM/SIGINT, time the requests already sent get to be answered before their connections are cut. @default 10000 */
+    SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
+    /** Load the demo records into an empty store on start. @default true, false when NODE_ENV=production */
+    DEMO_DATA: bool.optional(),
     /**
      * Ingest: embed each chunk's sentences too, so a passage is matched by its best sentence as well (about 4x the
      * texts to embed at ingest, and 4x the vectors a search reads). `auto`: on for `onnx:` sentence-transformers
@@ -110,11 +122,15 @@ export const configSchema = z
   .transform((c) => ({
     ...c,
     LLM: c.LLM ?? (c.OPENAI_MODEL ? 'openai' : 'extractive'),
+    DEMO_DATA: c.DEMO_DATA ?? c.NODE_ENV !== 'production',
     SENTENCE_VECTORS: c.SENTENCE_VECTORS === 'auto' ? c.EMBEDDER.startsWith('onnx:') : TRUE_WORDS.includes(c.SENTENCE_VECTORS),
   }))
   .superRefine((c, ctx) => {
     if (c.LLM === 'openai' && !c.OPENAI_MODEL) {
       ctx.addIssue({ code: 'custom', path: ['OPENAI_MODEL'], message: 'required when LLM=openai' });
+    }
+    if (c.HEADERS_TIMEOUT_MS > c.REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: 'must not exceed REQUEST_TIMEOUT_MS' });
     }
     if (c.SEARCH_DEFAULT_TOP_K > c.SEARCH_MAX_TOP_K) {
       ctx.addIssue({ code: 'custom', path: ['SEARCH_DEFAULT_TOP_K'], message: 'must not exceed SEARCH_MAX_TOP_K' });

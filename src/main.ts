@@ -1,19 +1,18 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildDeps, demoDir, type ApiDeps } from './deps.js';
 import { createApp } from './http/app.js';
+import { startHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { runIngest } from '../ingest/pipeline.js';
 import { importRecords, readRecordFiles } from '../ingest/records.js';
+import { createDownloader, type Downloader } from '../ingest/stages/download.js';
 import { createEnrichHook } from '../ingest/stages/enrich.js';
 import { createUrlPolicy } from './domain/url-policy.js';
 import { projectKey, type ProjectRef } from './domain/project-ref.js';
-
-/** In-flight requests get this long to finish after SIGTERM/SIGINT before their connections are cut. */
-const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * Loads the demo records into an empty store, with `{BASE}` in document uris pointing at this server. Returns the
@@ -40,9 +39,10 @@ async function loadDemoData(deps: ApiDeps, baseUrl: string, logger: Logger): Pro
 }
 
 /**
- * Indexes the demo projects' documents in this process, through the worker's real pipeline: the PDFs are downloaded
- * from this server's own /demo/documents/ (its address is allowed explicitly, as an operator would with
- * DOWNLOAD_ALLOW_HOSTS), so a newcomer's first search has something to cite. Runs in the background; the API serves
+ * Indexes the demo projects' documents in this process, through the worker's real pipeline: the PDFs behind this
+ * server's own /demo/documents/ links are read from the demo folder, other links downloaded (this server's address
+ * allowed explicitly, as an operator would with DOWNLOAD_ALLOW_HOSTS), so a newcomer's first search has something to
+ * cite. Runs in the background; the API serves
  * meanwhile (the embedder works off the main thread).
  */
 async function indexDemoDocuments(
@@ -54,30 +54,42 @@ async function indexDemoDocuments(
 ): Promise<void> {
   const { config } = deps;
   const self = new URL(baseUrl);
+  const prefix = `${baseUrl}/demo/documents/`;
+  const downloader = createDownloader({
+    policy: createUrlPolicy([...config.DOWNLOAD_ALLOW_HOSTS, self.host, `127.0.0.1:${self.port || '80'}`]),
+    maxBytes: config.DOWNLOAD_MAX_BYTES,
+    concurrency: config.DOWNLOAD_CONCURRENCY,
+    perHostConcurrency: config.DOWNLOAD_PER_HOST_CONCURRENCY,
+    timeoutMs: config.DOWNLOAD_TIMEOUT_MS,
+    retries: config.DOWNLOAD_RETRIES,
+  });
+  // The demo documents are read from disk rather than from this server, which wants a key for them when API_KEYS is
+  // set; the bytes and hash are those the URL serves, so a later worker run finds them unchanged.
+  const demoFiles: Downloader = {
+    async download(uri, signal) {
+      const name = uri.startsWith(prefix) ? uri.slice(prefix.length) : '';
+      if (/^[A-Za-z0-9][A-Za-z0-9._-]*\.pdf$/.test(name)) {
+        try {
+          const bytes = await readFile(path.join(demoDir, 'documents', name));
+          return { bytes, contentType: 'application/pdf', contentHash: createHash('sha256').update(bytes).digest('hex'), finalUrl: uri };
+        } catch {
+          // not a demo file after all: fetched like any other
+        }
+      }
+      return downloader.download(uri, signal);
+    },
+    onIdle: () => downloader.onIdle(),
+  };
   const summary = await runIngest({
     deps: { ...deps.stores, embedder: deps.embedder, countries: deps.countries },
     projects,
     logger,
     sentenceVectors: config.SENTENCE_VECTORS,
-    downloader: {
-      policy: createUrlPolicy([...config.DOWNLOAD_ALLOW_HOSTS, self.host, `127.0.0.1:${self.port || '80'}`]),
-      maxBytes: config.DOWNLOAD_MAX_BYTES,
-      concurrency: config.DOWNLOAD_CONCURRENCY,
-      perHostConcurrency: config.DOWNLOAD_PER_HOST_CONCURRENCY,
-      timeoutMs: config.DOWNLOAD_TIMEOUT_MS,
-      retries: config.DOWNLOAD_RETRIES,
-    },
+    downloader: demoFiles,
     afterProject: createEnrichHook({ summarizer: deps.summarizer, countries: deps.countries, signal }),
     signal,
   });
   logger.info({ documents: summary.documents }, 'demo documents indexed');
-}
-
-function listen(app: ReturnType<typeof createApp>, config: Config): Promise<ServerType> {
-  return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(server));
-    server.once('error', reject);
-  });
 }
 
 async function main(): Promise<void> {
@@ -95,8 +107,16 @@ async function main(): Promise<void> {
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   const deps = await buildDeps(config, logger);
   const app = createApp(deps);
-  const server = await listen(app, config);
-  const { port } = server.address() as AddressInfo;
+  const http = await startHttpServer(app.fetch, {
+    port: config.PORT,
+    hostname: config.HOST,
+    maxConnections: config.MAX_CONNECTIONS,
+    headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
+    logger,
+  });
+  const { port } = http.address;
   const baseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
   logger.info({ host: config.HOST, port, baseUrl, records: deps.stores.backends.records, index: deps.stores.backends.index, embedder: deps.embedder.id, answers: deps.summarizer.model }, 'listening');
 
@@ -107,34 +127,23 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     background.abort();
-    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-    const force = setTimeout(() => {
-      logger.warn({ graceMs: SHUTDOWN_GRACE_MS }, 'requests still open after the grace period; closing their connections');
-      if ('closeAllConnections' in server) server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    // close() closes idle keep-alive sockets once; a socket whose request was in flight becomes idle only after its
-    // answer, and would otherwise be held open until its keep-alive timeout.
-    const sweep = setInterval(() => {
-      if ('closeIdleConnections' in server) server.closeIdleConnections();
-    }, 100);
-    sweep.unref();
-    // close() stops accepting and calls back once every open request has been answered; only then are the stores
+    logger.info({ signal, graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down: no new connections, finishing requests in flight');
+    // The drain answers every request already sent (accepted but not yet read too); only then are the stores
     // closed, so no request loses its store mid-way.
-    server.close(() => {
-      clearTimeout(force);
-      clearInterval(sweep);
-      deps
-        .close()
-        .then(() => {
-          logger.info('stopped');
-          process.exit(0);
-        })
-        .catch((err: unknown) => {
-          logger.error({ err }, 'closing stores failed');
-          process.exit(1);
-        });
-    });
+    http
+      .drain(config.SHUTDOWN_GRACE_MS)
+      .then((how) => {
+        if (how === 'forced') logger.warn({ graceMs: config.SHUTDOWN_GRACE_MS }, 'requests still open after the grace period; their connections were closed');
+        return deps.close();
+      })
+      .then(() => {
+        logger.info('stopped');
+        process.exit(0);
+      })
+      .catch((err: unknown) => {
+        logger.error({ err }, 'closing stores failed');
+        process.exit(1);
+      });
   };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);

@@ -17,3 +17,20 @@ describe('SENTENCE_VECTORS', () => {
     expect(() => loadConfig({ SENTENCE_VECTORS: 'sometimes' })).toThrow(/SENTENCE_VECTORS: .*got "sometimes"/);
   });
 });
+
+describe('DEMO_DATA (issue 16.9)', () => {
+  it('defaults to true, but to false under NODE_ENV=production; an explicit value wins', () => {
+    expect(loadConfig({}).DEMO_DATA).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).DEMO_DATA).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DEMO_DATA: 'true' }).DEMO_DATA).toBe(true);
+    expect(loadConfig({ DEMO_DATA: 'false' }).DEMO_DATA).toBe(false);
+  });
+});
+
+describe('HTTP server limits (issue 16.2)', () => {
+  it('has short defaults, and refuses a headers timeout longer than the request timeout', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ MAX_CONNECTIONS: 512, HEADERS_TIMEOUT_MS: 10_000, REQUEST_TIMEOUT_MS: 30_000, KEEP_ALIVE_TIMEOUT_MS: 5_000 });
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).toThrow(/HEADERS_TIMEOUT_MS/);
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * Metadata API throughput and latency against the real server (`tsx src/main.ts` as a child process, embedded SQLite,
- * JSON logs at info to a file), each scenario beside a bare Hono hello-world server measured in the same run.
+ * JSON logs at info to a file), beside a bare Hono hello-world server and a bare Hono route returning the stored record
+ * bytes from the same SQLite file (stored-bytes-server.ts: the limit of this stack), measured in the same run.
  *
  *   npx tsx bench/metadata/main.ts [--duration 10] [--connections 10]
  *
@@ -129,6 +130,7 @@ async function main(): Promise<void> {
     path.join(work, 'api.log'),
   );
   const hello = await startChild(['bench/metadata/hello-server.ts'], baseEnv);
+  const stored = await startChild(['bench/metadata/stored-bytes-server.ts'], { ...baseEnv, DATA_DIR: dataDir });
   const apiUrl = `http://127.0.0.1:${api.port}`;
   const batch100 = JSON.stringify({
     projectList: Array.from({ length: PROJECTS }, (_, i) => ({ project_id: FIRST_ID + i, registry: 'Verra' })),
@@ -136,6 +138,7 @@ async function main(): Promise<void> {
 
   const scenarios: Array<{ name: string; url: string; method: 'GET' | 'POST'; body?: string; connections: number }> = [
     { name: 'hello-world GET (bare Hono)', url: `http://127.0.0.1:${hello.port}/hello`, method: 'GET', connections },
+    { name: 'stored bytes from SQLite (bare Hono)', url: `http://127.0.0.1:${stored.port}/project-documents/metadata`, method: 'POST', body: JSON.stringify({ projectId: FIRST_ID, registry: 'Verra' }), connections },
     { name: 'metadata, cleaned', url: `${apiUrl}/project-documents/metadata`, method: 'POST', body: JSON.stringify({ projectId: FIRST_ID, registry: 'Verra' }), connections },
     { name: 'metadata, raw', url: `${apiUrl}/project-documents/metadata`, method: 'POST', body: JSON.stringify({ projectId: FIRST_ID, registry: 'Verra', raw: true }), connections },
     { name: 'batch-metadata x100, 1 connection', url: `${apiUrl}/project-documents/batch-metadata`, method: 'POST', body: batch100, connections: 1 },
@@ -143,6 +146,7 @@ async function main(): Promise<void> {
   ];
 
   const rows: string[] = [];
+  const results = new Map<string, { reqPerSec: number; p50Ms: number }>();
   try {
     for (const s of scenarios) {
       const r = await autocannon(s.url, s);
@@ -159,15 +163,25 @@ async function main(): Promise<void> {
         errors: r.errors + r.timeouts,
       };
       console.log(JSON.stringify(line));
+      results.set(s.name, line);
       rows.push(`| ${s.name} | ${s.connections} | ${line.reqPerSec} | ${line.p50Ms} | ${line.p99Ms} | ${line.mbPerSec} | ${line.non2xx + line.errors} |`);
     }
   } finally {
     await stop(api.child);
     await stop(hello.child);
+    await stop(stored.child);
     rmSync(work, { recursive: true, force: true });
   }
   console.log('\n| scenario | connections | req/s | p50 ms | p99 ms | MB/s | non-2xx + errors |\n|---|---|---|---|---|---|---|');
   console.log(rows.join('\n'));
+  const cleaned = results.get('metadata, cleaned');
+  const limit = results.get('stored bytes from SQLite (bare Hono)');
+  if (cleaned !== undefined && limit !== undefined) {
+    // Goal (issue 16.14): the service's cleaned record at >= 0.7 of the bare route serving the stored bytes.
+    console.log(`\ncleaned / stored bytes: ${(cleaned.reqPerSec / limit.reqPerSec).toFixed(2)} (goal >= 0.70)`);
+  }
+  const batch = results.get('batch-metadata x100, 1 connection');
+  if (batch !== undefined) console.log(`batch of 100, 1 connection: p50 ${batch.p50Ms} ms (goal <= 10 ms)`);
 }
 
 main().catch((err: unknown) => {

@@ -3,11 +3,12 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { randomUUID } from 'node:crypto';
 import { AppError, DependencyError, toErrorBody, type ErrorCode, type ErrorDetail } from '../errors.js';
+import { cut } from './echo.js';
 import { apiKeyAuth } from './middleware/auth.js';
-import { rateLimit } from './middleware/rate-limit.js';
+import { clientAddress, rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { isListTooLong } from './schemas/project-ref.js';
-import { DEMO_DOCUMENTS_PREFIX, registerDemoDocuments } from './routes/demo-documents.js';
+import { registerDemoDocuments } from './routes/demo-documents.js';
 import { HEALTH_PATHS, registerHealth } from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
 import { WEB_ASSETS_PREFIX, WEB_PAGE_PATH, registerWebPage } from './routes/web-page.js';
@@ -110,14 +111,25 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
 
-  // The search page and its assets hold no data; the page itself asks for a key when the API wants one.
-  const isPublic = (p: string): boolean =>
-    isHealthPath(p) ||
-    p === WEB_PAGE_PATH ||
-    p.startsWith(WEB_ASSETS_PREFIX) ||
-    (deps.demoDocumentsDir !== undefined && p.startsWith(DEMO_DOCUMENTS_PREFIX));
+  // Health checks, and the search page and its assets (they hold no data; the page asks for a key when the API wants
+  // one). With API_KEYS set the demo documents need a key too (the API indexes them from disk).
+  const isPublic = (p: string): boolean => isHealthPath(p) || p === WEB_PAGE_PATH || p.startsWith(WEB_ASSETS_PREFIX);
 
   app.use('*', requestContext({ logger: deps.logger }));
+  if (config.API_KEYS.length > 0 && config.AUTH_FAILURES_PER_MINUTE > 0) {
+    // Before authentication: an address that keeps presenting no key or a wrong one is refused before its key is
+    // checked (a valid key from it too: the key cannot be known valid without checking it).
+    app.use(
+      '*',
+      rateLimit({
+        perMinute: config.AUTH_FAILURES_PER_MINUTE,
+        clientKey: (c) => `addr:${clientAddress(c)}`,
+        isExempt: isPublic,
+        counts: (status) => status === 401,
+        what: 'failed authentications',
+      }),
+    );
+  }
   app.use('*', apiKeyAuth({ keys: config.API_KEYS, isPublic }));
   app.use('*', rateLimit({ perMinute: config.RATE_LIMIT_PER_MINUTE, isExempt: isHealthPath }));
 
@@ -174,13 +186,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   for (const [p, methods] of methodsByPath) {
     const allow = [...methods].join(', ');
     app.all(p, (c) => {
-      throw new AppError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; allowed: ${allow}`, {
+      throw new AppError('method_not_allowed', `${c.req.method} is not allowed on ${cut(c.req.path)}; allowed: ${allow}`, {
         headers: { Allow: allow },
       });
     });
   }
 
-  app.notFound((c) => sendError(c, new AppError('not_found', `no such endpoint: ${c.req.method} ${c.req.path}`)));
+  app.notFound((c) => sendError(c, new AppError('not_found', `no such endpoint: ${cut(c.req.method)} ${cut(c.req.path)}`)));
 
   app.onError((err, c) => {
     if (err instanceof AppError) return sendError(c, err);

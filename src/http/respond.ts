@@ -13,3 +13,8 @@ export function serializedJson<T>(c: Context, text: string, status: 200 = 200): 
 export function orderedObjectJson(entries: ReadonlyArray<readonly [string, unknown]>): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v ?? null)}`).join(',')}}`;
 }
+
+/** `{"k1": v1, "k2": v2}` from values already serialised, in the order given. */
+export function orderedObjectOfJson(entries: ReadonlyArray<readonly [string, string]>): string {
+  return `{${entries.map(([k, json]) => `${JSON.stringify(k)}:${json}`).join(',')}}`;
+}

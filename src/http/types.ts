@@ -10,6 +10,8 @@ export interface AppVariables {
   logger: Logger;
   /** Which configured API key the request presented (`key1`, `key2`, ...), once auth has accepted it. */
   apiKeyId?: string;
+  /** The request body as parsed by the jsonBody middleware (once; routes validate this value). */
+  jsonBody?: unknown;
   /** The batch-search question whose embedding was started while the request was validated. */
   preparedQuery?: PreparedQuery;
 }

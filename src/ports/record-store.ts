@@ -71,6 +71,11 @@ export interface RecordStore {
   get(ref: ProjectRef): Promise<StoredProject | null>;
   /** Found projects only; missing refs are absent from the result. Keyed by projectKey(ref). */
   getMany(refs: ProjectRef[]): Promise<Map<string, StoredProject>>;
+  /**
+   * The updatedAt of each found project, keyed by projectKey(ref), without reading the records: lets a reader that
+   * keeps derived copies check them cheaply. Optional; readers fall back to getMany.
+   */
+  versions?(refs: ProjectRef[]): Promise<Map<string, string>>;
   /** Every stored project, ordered by registry then id; optionally one registry only. */
   list(filter?: { registry?: string }): Promise<ProjectRef[]>;
   /** Merges fields into the project's enrichment (undefined fields are left as they are). No-op for unknown refs. */

@@ -23,29 +23,143 @@ export interface MetadataService {
    * (`ambiguous_project_id`); if they do not, the first occurrence of an id wins.
    */
   getBatch(projects: readonly RequestedProject[], opts: { raw: boolean }): Promise<Array<[string, ProjectView | null]>>;
+  /** getOne's record as JSON text, serialised once per record version (what the HTTP route sends). */
+  getOneJson(project: RequestedProject, opts: { raw: boolean }): Promise<string | null>;
+  /** getBatch's entries as JSON text ('null' for a project the service does not hold). */
+  getBatchJson(projects: readonly RequestedProject[], opts: { raw: boolean }): Promise<Array<[string, string]>>;
 }
 
 export interface MetadataServiceOptions {
   records: RecordStore;
   countries: CountryLookup;
+  /** Projects whose serialised records are kept. @default 2000 */
+  cacheSize?: number;
+  /** Clock in ms, for tests. @default Date.now */
+  now?: () => number;
 }
 
+/** The serialised records of one project at one version (its updatedAt). */
+interface CachedProject {
+  updatedAt: string;
+  raw: string | undefined;
+  /** Cleaned record per registry spelling (the record echoes the caller's spelling). */
+  cleaned: Map<string, string>;
+}
+
+/** Spellings of one project's registry kept at once ("Verra", "verra", ...); more start the list again. */
+const MAX_SPELLINGS = 8;
+/**
+ * A record changed less than this long ago is derived on every read and not cached: updatedAt has millisecond
+ * resolution, so two writes in one millisecond would leave the same version on different contents.
+ */
+const SETTLE_MS = 1000;
+
+/**
+ * Records as the API serves them. The cleaned record is derived from the stored project (raw record, enrichment,
+ * hidden) and the caller's registry spelling only, so its JSON text is derived and serialised once per record version
+ * and spelling and kept (`cacheSize` projects, oldest dropped first); the store is still read on every request, so a
+ * change by the worker is served at once.
+ */
 export function createMetadataService(opts: MetadataServiceOptions): MetadataService {
   const { records, countries } = opts;
+  const cacheSize = opts.cacheSize ?? 2000;
+  const now = opts.now ?? Date.now;
+  const cache = new Map<string, CachedProject>();
 
   const view = (stored: StoredProject, requestedRegistry: string, raw: boolean): ProjectView =>
     raw ? stored.raw : deriveCleaned(stored, { requestedRegistry, countries });
 
+  const json = (stored: StoredProject, requestedRegistry: string, raw: boolean): string => {
+    const changed = Date.parse(stored.updatedAt);
+    if (!(changed < now() - SETTLE_MS)) return JSON.stringify(view(stored, requestedRegistry, raw));
+    const key = projectKey(stored.ref);
+    let entry = cache.get(key);
+    if (entry === undefined || entry.updatedAt !== stored.updatedAt) {
+      if (entry === undefined && cache.size >= cacheSize) {
+        const oldest = cache.keys().next();
+        if (!oldest.done) cache.delete(oldest.value);
+      }
+      entry = { updatedAt: stored.updatedAt, raw: undefined, cleaned: new Map() };
+      cache.set(key, entry);
+    }
+    if (raw) return (entry.raw ??= JSON.stringify(stored.raw));
+    let text = entry.cleaned.get(requestedRegistry);
+    if (text === undefined) {
+      if (entry.cleaned.size >= MAX_SPELLINGS) entry.cleaned.clear();
+      text = JSON.stringify(view(stored, requestedRegistry, false));
+      entry.cleaned.set(requestedRegistry, text);
+    }
+    return text;
+  };
+
+  /** The kept text for a project at `version`, if any. */
+  const kept = (key: string, version: string, requestedRegistry: string, raw: boolean): string | undefined => {
+    const entry = cache.get(key);
+    if (entry === undefined || entry.updatedAt !== version) return undefined;
+    return raw ? entry.raw : entry.cleaned.get(requestedRegistry);
+  };
+
+  /**
+   * The projects' records as JSON text, null for those not held. With a store that reports versions, records whose
+   * text is kept at their current version are not read at all (reading and parsing them is most of the cost).
+   */
+  const serialised = async (wanted: readonly RequestedProject[], raw: boolean): Promise<Array<string | null>> => {
+    const out: Array<string | null> = wanted.map(() => null);
+    let toRead = wanted.map((_, i) => i);
+    if (records.versions !== undefined && cache.size > 0) {
+      const versions = await records.versions(wanted.map((p) => p.ref));
+      toRead = [];
+      wanted.forEach((p, i) => {
+        const key = projectKey(p.ref);
+        const version = versions.get(key);
+        if (version === undefined) return; // not held
+        const text = kept(key, version, p.requestedRegistry, raw);
+        if (text === undefined) toRead.push(i);
+        else out[i] = text;
+      });
+    }
+    if (toRead.length === 0) return out;
+    const refs = toRead.map((i) => (wanted[i] as RequestedProject).ref);
+    let found: Map<string, StoredProject>;
+    if (refs.length === 1) {
+      const stored = await records.get(refs[0] as ProjectRef);
+      found = new Map(stored === null ? [] : [[projectKey(stored.ref), stored]]);
+    } else {
+      found = await records.getMany(refs);
+    }
+    for (const i of toRead) {
+      const p = wanted[i] as RequestedProject;
+      const stored = found.get(projectKey(p.ref));
+      out[i] = stored === undefined ? null : json(stored, p.requestedRegistry, raw);
+    }
+    return out;
+  };
+
+  const distinctProjects = (projects: readonly RequestedProject[]): RequestedProject[] => {
+    const distinct = new Map<number, RequestedProject>();
+    for (const p of projects) if (!distinct.has(p.ref.projectId)) distinct.set(p.ref.projectId, p);
+    return [...distinct.values()];
+  };
+
   return {
+    async getOneJson(project, { raw }) {
+      return (await serialised([project], raw))[0] ?? null;
+    },
+
+    async getBatchJson(projects, { raw }) {
+      const wanted = distinctProjects(projects);
+      if (wanted.length === 0) return [];
+      const texts = await serialised(wanted, raw);
+      return wanted.map((p, i): [string, string] => [String(p.ref.projectId), texts[i] ?? 'null']);
+    },
+
     async getOne(project, { raw }) {
       const stored = await records.get(project.ref);
       return stored === null ? null : view(stored, project.requestedRegistry, raw);
     },
 
     async getBatch(projects, { raw }) {
-      const distinct = new Map<number, RequestedProject>();
-      for (const p of projects) if (!distinct.has(p.ref.projectId)) distinct.set(p.ref.projectId, p);
-      const wanted = [...distinct.values()];
+      const wanted = distinctProjects(projects);
       const found = wanted.length === 0 ? new Map<string, StoredProject>() : await records.getMany(wanted.map((p) => p.ref));
       return wanted.map((p): [string, ProjectView | null] => {
         const stored = found.get(projectKey(p.ref));

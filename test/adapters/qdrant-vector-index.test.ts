@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createQdrantVectorIndex, pointId, projectsFilter } from '../../src/adapters/qdrant/vector-index.js';
 import { documentSparseVector, querySparseVector, termId } from '../../src/adapters/qdrant/sparse-vector.js';
@@ -229,6 +230,21 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
       const other = await createQdrantVectorIndex({ url: fake.url, collection: foreign });
       await expect(other.open(EMBEDDER)).rejects.toThrow(/no embedder metadata.*re-index/);
     });
+  });
+
+  it('says a server that never answers timed out, after how long (issue 16.9)', async () => {
+    const silent = createServer((socket) => socket.on('error', () => undefined));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const hung = await createQdrantVectorIndex({ url, collection: 'c', timeoutMs: 300 });
+      const err = await hung.open(EMBEDDER).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DependencyError);
+      expect((err as Error).message).toMatch(/timed out after 300 ms/);
+      expect((err as Error).message).not.toMatch(/operation was aborted/);
+    } finally {
+      silent.close();
+    }
   });
 
   it('sends the API key', async () => {

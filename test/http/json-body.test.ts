@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH } from '../../src/http/middleware/json-body.js';
 import { createTestApp, type TestApp } from './fixture.js';
 
 /**
@@ -23,6 +24,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await t.close();
 });
 
 /** POSTs `pieces` as separate writes; chunked unless `contentLength` is given. */
@@ -92,5 +94,71 @@ describe('JSON body on a Node server', () => {
       expect(res.body.error?.code).toBe('invalid_request');
       expect(res.body.error?.message).toMatch(/not valid JSON/);
     }
+  });
+});
+
+describe('deeply nested JSON (issue 16.5)', () => {
+  let big: TestApp;
+  let bigServer: ServerType;
+  let bigPort: number;
+  beforeAll(async () => {
+    big = await createTestApp({ MAX_BODY_BYTES: '65536' });
+    bigServer = await new Promise<ServerType>((resolve) => {
+      const s = serve({ fetch: big.app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+    });
+    bigPort = (bigServer.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => bigServer.close(() => resolve()));
+    await big.close();
+  });
+  /** POSTs one JSON text to `p` with a Content-Length. */
+  function postTo(p: string, body: string): Promise<{ status: number; body: { error?: { code: string; message: string } } }> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: bigPort, path: p, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (b: Buffer) => parts.push(b));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(parts).toString('utf8')) }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+  /** A valid body with an extra field nested `depth` levels deep: `{"extra": {"a": {"a": ... 1}}}`. */
+  function nested(base: Record<string, unknown>, depth: number): string {
+    let inner = '1';
+    for (let i = 0; i < depth - 1; i++) inner = i % 2 === 0 ? `{"a":${inner}}` : `[${inner}]`;
+    return `${JSON.stringify(base).slice(0, -1)},"extra":${inner}}`;
+  }
+  const bodies: Array<[string, Record<string, unknown>]> = [
+    ['/project-documents/metadata', { projectId: 5533, registry: 'Verra' }],
+    ['/project-documents/batch-metadata', { projectList: [{ project_id: 5533, registry: 'Verra' }] }],
+    ['/projects-documents/batch-search', { projectList: [{ project_id: 5533, registry: 'Verra' }], query: 'crediting period' }],
+  ];
+
+  for (const [p, base] of bodies) {
+    it(`${p}: 400 invalid_request naming the limit for 4,500 levels, never a 500 or "Malformed JSON"`, async () => {
+      const body = nested(base, 4500);
+      expect(body.length).toBeLessThan(20_000);
+      const res = await postTo(p, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error?.code).toBe('invalid_request');
+      expect(res.body.error?.message).toContain(`${MAX_JSON_DEPTH} levels`);
+    });
+
+    it(`${p}: a body nested exactly ${MAX_JSON_DEPTH} levels is read`, async () => {
+      // The body object itself is level 1, so the extra field may hold MAX_JSON_DEPTH - 1 levels.
+      const res = await postTo(p, nested(base, MAX_JSON_DEPTH - 1));
+      expect(res.status).not.toBe(500);
+      expect(res.body.error?.code ?? 'ok').not.toBe('invalid_request');
+    });
+  }
+
+  it('counts brackets inside strings as text, not nesting', async () => {
+    const res = await postTo('/project-documents/metadata', JSON.stringify({ projectId: 5533, registry: 'Verra', note: '['.repeat(3000) + '\\"{' }));
+    expect(res.status).toBe(200);
   });
 });

@@ -49,3 +49,53 @@ describe('metadata service (real SQLite store)', () => {
     expect(await service.getBatch([], { raw: false })).toEqual([]);
   });
 });
+
+describe('serialised records, kept per record version (issue 16.14)', () => {
+  it('are the records getOne and getBatch give, as JSON text', async () => {
+    const later = createMetadataService({ records, countries: createCountryLookup(), now: () => Date.now() + 60_000 });
+    for (const raw of [false, true]) {
+      for (let round = 0; round < 2; round++) {
+        expect(await later.getOneJson(verra(5533, 'VERRA'), { raw })).toBe(JSON.stringify(await service.getOne(verra(5533, 'VERRA'), { raw })));
+        expect(await later.getOneJson(verra(5533, 'verra'), { raw })).toBe(JSON.stringify(await service.getOne(verra(5533, 'verra'), { raw })));
+      }
+      const batch = await later.getBatchJson([cdm(547), verra(77), verra(5533)], { raw });
+      const objects = await service.getBatch([cdm(547), verra(77), verra(5533)], { raw });
+      expect(batch).toEqual(objects.map(([k, v]) => [k, JSON.stringify(v)]));
+    }
+    expect(await later.getOneJson(verra(1), { raw: false })).toBeNull();
+  });
+
+  it('follow a change to the record at once', async () => {
+    let clock = Date.now() + 60_000;
+    const later = createMetadataService({ records, countries: createCountryLookup(), now: () => clock });
+    const ref = { registry: 'Verra', projectId: 5533 };
+    const before = JSON.parse((await later.getOneJson(verra(5533), { raw: false })) ?? 'null') as { name: string };
+    const stored = await records.get(ref);
+    await records.upsert([{ ref, format: 'registry-json', raw: { ...stored?.raw, resourceName: 'Renamed for the cache test' } }]);
+    // Just changed: derived afresh; later, the new version is what is kept.
+    for (const t of [Date.now(), Date.now() + 120_000]) {
+      clock = t;
+      const after = JSON.parse((await later.getOneJson(verra(5533), { raw: false })) ?? 'null') as { name: string };
+      expect(after.name).toBe('Renamed for the cache test');
+      expect(after.name).not.toBe(before.name);
+    }
+    await records.setHidden(ref, true);
+    clock = Date.now() + 240_000;
+    expect(JSON.parse((await later.getOneJson(verra(5533), { raw: false })) ?? 'null')).toMatchObject({ hidden: true });
+    await records.setHidden(ref, false);
+    await records.upsert([{ ref, format: 'registry-json', raw: stored?.raw ?? {} }]);
+  });
+});
+
+describe('RecordStore.versions (SQLite)', () => {
+  it("gives each found project's updatedAt without reading its record, and nothing for unknown ones", async () => {
+    const refs = [{ registry: 'Verra', projectId: 5533 }, { registry: 'CDM', projectId: 547 }, { registry: 'Verra', projectId: 77 }];
+    const versions = await records.versions?.(refs);
+    expect(versions).toBeDefined();
+    expect([...(versions ?? new Map<string, string>()).keys()].sort()).toEqual(['CDM:547', 'Verra:5533'].sort());
+    for (const ref of refs.slice(0, 2)) {
+      const stored = await records.get(ref);
+      expect(versions?.get(`${ref.registry}:${ref.projectId}`)).toBe(stored?.updatedAt);
+    }
+  });
+});

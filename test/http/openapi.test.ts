@@ -177,3 +177,71 @@ describe('GET /openapi.json', () => {
     expect((await postJson(t.app, '/project-documents/batch-metadata', { list: eight.slice(0, 7) })).status).toBe(200);
   });
 });
+
+/**
+ * Whether `value` matches `schema`, for the JSON Schema keywords the generated document uses (enough to compare the
+ * document with the server; unknown keywords are not checked).
+ */
+function matches(schema: Json, value: unknown): boolean {
+  if (typeof schema.$ref === 'string') return matches(resolvePointer(doc, schema.$ref) as Json, value);
+  if (Array.isArray(schema.anyOf) && !(schema.anyOf as Json[]).some((s) => matches(s, value))) return false;
+  if (Array.isArray(schema.oneOf) && (schema.oneOf as Json[]).filter((s) => matches(s, value)).length !== 1) return false;
+  switch (schema.type) {
+    case 'object': {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+      const v = value as Json;
+      if (Array.isArray(schema.required) && !(schema.required as string[]).every((k) => v[k] !== undefined)) return false;
+      for (const [k, s] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) if (v[k] !== undefined && !matches(s, v[k])) return false;
+      return true;
+    }
+    case 'array':
+      return (
+        Array.isArray(value) &&
+        (typeof schema.minItems !== 'number' || value.length >= schema.minItems) &&
+        (typeof schema.maxItems !== 'number' || value.length <= schema.maxItems) &&
+        value.every((item) => schema.items === undefined || matches(schema.items as Json, item))
+      );
+    case 'string':
+      return typeof value === 'string' && (typeof schema.pattern !== 'string' || new RegExp(schema.pattern, 'u').test(value));
+    case 'integer':
+      return (
+        Number.isInteger(value) &&
+        (typeof schema.exclusiveMinimum !== 'number' || (value as number) > schema.exclusiveMinimum) &&
+        (typeof schema.maximum !== 'number' || (value as number) <= schema.maximum)
+      );
+    case 'boolean':
+      return typeof value === 'boolean';
+    default:
+      return true;
+  }
+}
+
+describe('the OpenAPI document accepts no body the server refuses (issue 16.9)', () => {
+  const one = { project_id: 5533, registry: 'Verra' };
+  const cases: Array<[string, string, unknown]> = [
+    ['/project-documents/batch-metadata', 'BatchMetadataRequest', { projectList: [one], list: [one] }],
+    ['/project-documents/batch-metadata', 'BatchMetadataRequest', { query: 'x' }],
+    ['/project-documents/batch-metadata', 'BatchMetadataRequest', { projectList: [{ registry: 'Verra' }] }],
+    ['/project-documents/metadata', 'MetadataRequest', { projectId: '0', registry: 'Verra' }],
+    ['/project-documents/metadata', 'MetadataRequest', { id: '000', registry: 'Verra' }],
+    ['/project-documents/metadata', 'MetadataRequest', { id: '9999999999999999', registry: 'Verra' }],
+    ['/project-documents/metadata', 'MetadataRequest', { registry: 'Verra' }],
+  ];
+  for (const [p, name, body] of cases) {
+    it(`${name} ${JSON.stringify(body)}`, async () => {
+      const res = await postJson(t.app, p, body);
+      expect(res.status).toBe(400);
+      expect(matches(schemaOf(name), body)).toBe(false);
+    });
+  }
+
+  it('and accepts the bodies the server takes', async () => {
+    for (const [p, name, body] of [
+      ['/project-documents/batch-metadata', 'BatchMetadataRequest', { list: [one, { id: '0005533', registry: 'verra' }] }],
+      ['/project-documents/metadata', 'MetadataRequest', { projectId: '5533', id: 5533, registry: 'Verra', raw: true }],
+    ] as const) {
+      expect((await postJson(t.app, p, body)).status).toBe(200);
+      expect(matches(schemaOf(name), body)).toBe(true);
+    }
+  });
+});

@@ -78,6 +78,12 @@ describe('404 and 500', () => {
       async getBatch() {
         throw new RangeError('boom in batch');
       },
+      async getOneJson() {
+        throw new Error('secret detail: disk sector 7');
+      },
+      async getBatchJson() {
+        throw new RangeError('boom in batch');
+      },
     };
     const t = await app({}, (d) => ({ ...d, metadata: failing }));
     for (const [p, body] of [[METADATA, ok], [BATCH, { projectList: [{ id: 1, registry: 'CDM' }] }]] as const) {
@@ -210,9 +216,9 @@ describe('rate limiting', () => {
     const err = await errorOf(res);
     expect(err.code).toBe('rate_limited');
     const retryAfter = Number(res.headers.get('retry-after'));
-    // One token comes back every 20 s at 3 per minute.
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(20);
+    // The three were sent at once: room comes back when they are a minute old.
+    expect(retryAfter).toBeGreaterThanOrEqual(60);
+    expect(retryAfter).toBeLessThanOrEqual(61);
     // Health checks are never limited.
     expect((await t.app.request('/healthz')).status).toBe(200);
   });
@@ -237,6 +243,24 @@ describe('rate limiting', () => {
   it('is off by default', async () => {
     const t = await app();
     for (let i = 0; i < 50; i++) expect((await postJson(t.app, METADATA, ok)).status).toBe(200);
+  });
+
+  it('limits failed authentications per address before checking keys (issue 16.7), even with RATE_LIMIT_PER_MINUTE off', async () => {
+    const t = await app({ API_KEYS: 'key-a', AUTH_FAILURES_PER_MINUTE: '5' });
+    for (let i = 0; i < 3; i++) expect((await postJson(t.app, METADATA, ok, { 'X-API-Key': `wrong-${i}` })).status).toBe(401);
+    expect((await postJson(t.app, METADATA, ok)).status).toBe(401);
+    // Successes do not count.
+    for (let i = 0; i < 10; i++) expect((await postJson(t.app, METADATA, ok, { 'X-API-Key': 'key-a' })).status).toBe(200);
+    expect((await postJson(t.app, METADATA, ok)).status).toBe(401);
+    const refused = await postJson(t.app, METADATA, ok, { 'X-API-Key': 'wrong-again' });
+    expect(refused.status).toBe(429);
+    const err = await errorOf(refused);
+    expect(err.code).toBe('rate_limited');
+    expect(err.message).toMatch(/5 failed authentications per minute/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The key is not checked for that address any more, not even the right one; health checks still answer.
+    expect((await postJson(t.app, METADATA, ok, { 'X-API-Key': 'key-a' })).status).toBe(429);
+    expect((await t.app.request('/healthz')).status).toBe(200);
   });
 });
 
@@ -300,13 +324,46 @@ describe('demo documents', () => {
     expect((await t.app.request(`/demo/documents/${name}`, { method: 'DELETE' })).status).toBe(405);
   });
 
-  it('serves the demo documents without a key even when API_KEYS is set (the ingest worker fetches them)', async () => {
+  it('wants a key for the demo documents when API_KEYS is set (issue 16.9)', async () => {
     const t = await app({ API_KEYS: 'k' }, (d) => ({ ...d, demoDocumentsDir: demoDocs }));
-    expect((await t.app.request('/demo/documents/PD_900001_rio_verde_agroforestry.pdf')).status).toBe(200);
+    expect((await t.app.request('/demo/documents/PD_900001_rio_verde_agroforestry.pdf')).status).toBe(401);
+    const keyed = await t.app.request('/demo/documents/PD_900001_rio_verde_agroforestry.pdf', { headers: { 'X-API-Key': 'k' } });
+    expect(keyed.status).toBe(200);
+  });
+
+  it('404 for a name too long for the file system, naming it cut to 200 characters (issue 16.9)', async () => {
+    const t = await app({}, (d) => ({ ...d, demoDocumentsDir: demoDocs }));
+    const res = await t.app.request(`/demo/documents/${'a'.repeat(300)}.pdf`);
+    expect(res.status).toBe(404);
+    const err = await errorOf(res);
+    expect(err.code).toBe('not_found');
+    expect(err.message.length).toBeLessThan(300);
   });
 
   it('is not served when no demo folder is configured', async () => {
     const t = await app();
     expect((await t.app.request('/demo/documents/PD_900001_rio_verde_agroforestry.pdf')).status).toBe(404);
+  });
+});
+
+describe('errors repeat at most 200 characters of the input (issue 16.9)', () => {
+  it('cuts a 1 MiB registry, id, path or content type', async () => {
+    const t = await app({ MAX_BODY_BYTES: String(4 * 1024 * 1024) });
+    const huge = 'V'.repeat(1024 * 1024);
+    const digits = '9'.repeat(100_000);
+    const cases: Array<[string, Promise<Response>]> = [
+      ['unknown registry', postJson(t.app, METADATA, { projectId: 5533, registry: huge })],
+      ['unknown registry in a list', postJson(t.app, BATCH, { projectList: [{ project_id: 1, registry: huge }] })],
+      ['unknown project', postJson(t.app, METADATA, { projectId: 424242, registry: `verra` })],
+      ['id too large', postJson(t.app, METADATA, { projectId: digits, registry: 'Verra' })],
+      ['unknown path', Promise.resolve(t.app.request(`/${'p'.repeat(100_000)}`))],
+      ['content type', Promise.resolve(t.app.request(METADATA, { method: 'POST', headers: { 'Content-Type': `text/${'x'.repeat(100_000)}` }, body: '{}' }))],
+    ];
+    for (const [name, pending] of cases) {
+      const res = await pending;
+      const text = await res.text();
+      expect(res.status, name).toBeGreaterThanOrEqual(400);
+      expect(text.length, `${name}: ${text.slice(0, 300)}`).toBeLessThan(1500);
+    }
   });
 });

@@ -141,8 +141,12 @@ function messageOf(err: unknown): string {
   return String(err);
 }
 
-function toDependencyError(what: string, url: string, err: unknown): DependencyError {
+function toDependencyError(what: string, url: string, err: unknown, timeoutMs: number): DependencyError {
   const status = statusOf(err);
+  // The client's own time limit: its message is only fetch's "This operation was aborted".
+  if (err instanceof Error && ['AbortError', 'TimeoutError', 'QdrantClientTimeoutError'].includes(err.name)) {
+    return new DependencyError('qdrant', `Qdrant at ${url}: ${what} timed out after ${timeoutMs} ms`, { retryable: true, cause: err });
+  }
   // Client mistakes (4xx but 408/429) will fail the same way again; connection failures and 5xx may pass later.
   const retryable = status === undefined || status === 408 || status === 429 || status >= 500;
   return new DependencyError('qdrant', `Qdrant at ${url}: ${what} failed${status ? ` (${status})` : ''}: ${messageOf(err)}`, {
@@ -181,11 +185,12 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
   const collection = opts.collection ?? 'chunks';
   const batchSize = opts.upsertBatchSize ?? 256;
   const url = opts.url;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
   // The version check would only console.warn; ping() reports reachability instead.
   const client = new QdrantClient({
     url,
     ...(opts.apiKey ? { apiKey: opts.apiKey } : {}),
-    timeout: opts.timeoutMs ?? 30_000,
+    timeout: timeoutMs,
     checkCompatibility: false,
   });
 
@@ -201,7 +206,7 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
     try {
       return await fn();
     } catch (err) {
-      throw toDependencyError(what, url, err);
+      throw toDependencyError(what, url, err, timeoutMs);
     }
   };
 
@@ -216,7 +221,7 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
       });
     } catch (err) {
       // Another process created it first (409): fall through to the check of what it recorded.
-      if (statusOf(err) !== 409) throw toDependencyError(`creating collection ${collection}`, url, err);
+      if (statusOf(err) !== 409) throw toDependencyError(`creating collection ${collection}`, url, err, timeoutMs);
     }
   };
 

@@ -90,6 +90,12 @@ export async function createSqliteRecordStore(opts: SqliteRecordStoreOptions): P
                           FROM json_each(?)) r
          CROSS JOIN projects p ON p.registry = r.registry AND p.project_id = r.project_id`,
     ),
+    versions: db.prepare<[string], { registry: string; project_id: number; updated_at: string }>(
+      `SELECT p.registry, p.project_id, p.updated_at
+         FROM (SELECT DISTINCT json_extract(value, '$[0]') AS registry, json_extract(value, '$[1]') AS project_id
+                 FROM json_each(?)) r
+         CROSS JOIN projects p ON p.registry = r.registry AND p.project_id = r.project_id`,
+    ),
     listAll: db.prepare<[], { registry: string; project_id: number }>(
       'SELECT registry, project_id FROM projects ORDER BY registry, project_id',
     ),
@@ -173,6 +179,15 @@ export async function createSqliteRecordStore(opts: SqliteRecordStoreOptions): P
         const stored = storedProjectFromRow(row);
         out.set(projectKey(stored.ref), stored);
       }
+      return out;
+    },
+
+    async versions(refs: ProjectRef[]): Promise<Map<string, string>> {
+      refs.forEach((ref, i) => checkRef(ref, `refs[${i}]`));
+      const out = new Map<string, string>();
+      if (refs.length === 0) return out;
+      const rows = run(() => stmt.versions.all(JSON.stringify(refs.map((r) => [r.registry, r.projectId]))));
+      for (const row of rows) out.set(projectKey({ registry: row.registry, projectId: row.project_id }), row.updated_at);
       return out;
     },
 

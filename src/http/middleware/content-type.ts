@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../../errors.js';
+import { quoted } from '../echo.js';
 import type { AppEnv } from '../types.js';
 
 /**
@@ -16,7 +17,7 @@ export function requireJsonContentType(): MiddlewareHandler<AppEnv> {
       throw new AppError(
         'unsupported_media_type',
         `the request body must be JSON sent with "Content-Type: application/json" ` +
-          `(got ${type === undefined ? 'no Content-Type' : JSON.stringify(type)})`,
+          `(got ${type === undefined ? 'no Content-Type' : quoted(type)})`,
       );
     }
     return next();

@@ -9,6 +9,35 @@ export interface JsonBodyOptions {
   maxBytes: number;
 }
 
+/**
+ * Deepest nesting of objects and arrays a request body may have (the body object itself is level 1; the API's own
+ * bodies need 3). Deeper bodies are refused before they are parsed: a deep value costs the stack of every recursive
+ * reader after the parser (JSON.stringify overflows at a few thousand levels).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+const utf8 = new TextDecoder();
+
+/**
+ * Whether a JSON text nests objects and arrays deeper than `max`, by one pass over its bytes: brackets inside strings
+ * are text (UTF-8 multi-byte sequences never hold an ASCII byte, so bytes can be scanned as they are).
+ */
+export function jsonDeeperThan(bytes: Uint8Array, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (inString) {
+      if (b === 0x5c) i++; // backslash: the next byte is escaped
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x7b || b === 0x5b) {
+      if (++depth > max) return true;
+    } else if (b === 0x7d || b === 0x5d) depth--;
+  }
+  return false;
+}
+
 function tooLarge(maxBytes: number): AppError {
   return new AppError('payload_too_large', `the request body is larger than the limit of ${maxBytes} bytes`, {
     details: [{ message: 'body too large', maxBytes }],
@@ -78,9 +107,10 @@ async function readRequest(request: Request, maxBytes: number): Promise<Uint8Arr
 }
 
 /**
- * Size (413) and JSON syntax (400) of the body, read once: a Content-Length over the limit is refused before
- * anything is read, a chunked body while it is read. The parsed value goes to Hono's body cache, where its JSON
- * validator (and `c.req.json()`) take it without reading the body again.
+ * Size (413), nesting depth and JSON syntax (400) of the body, read and parsed once: a Content-Length over the limit
+ * is refused before anything is read, a chunked body while it is read, a body nested deeper than MAX_JSON_DEPTH before
+ * it is parsed. The parsed value is the request's `jsonBody` variable and what `c.req.json()` returns (Hono's own
+ * `json()` would serialise its cached value and parse it again), so the route's validator reads this very value.
  */
 function readJsonBody(maxBytes: number): MiddlewareHandler<AppEnv> {
   return async function readJsonBodyMiddleware(c, next) {
@@ -97,16 +127,24 @@ function readJsonBody(maxBytes: number): MiddlewareHandler<AppEnv> {
         details: [{ path: '', message: 'body not received completely' }],
       });
     }
+    if (jsonDeeperThan(bytes, MAX_JSON_DEPTH)) {
+      throw new AppError('invalid_request', `the request body nests objects and arrays deeper than the limit of ${MAX_JSON_DEPTH} levels`, {
+        details: [{ path: '', message: 'nested too deeply', maxDepth: MAX_JSON_DEPTH }],
+      });
+    }
     let value: unknown;
     try {
-      value = JSON.parse(new TextDecoder().decode(bytes));
+      value = JSON.parse(utf8.decode(bytes));
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       throw new AppError('invalid_request', `the request body is not valid JSON: ${why}`, {
         details: [{ path: '', message: 'not valid JSON' }],
       });
     }
-    c.req.bodyCache.json = Promise.resolve(value);
+    const parsed = Promise.resolve(value);
+    c.req.bodyCache.json = parsed;
+    c.req.json = <T>() => parsed as Promise<T>;
+    c.set('jsonBody', value);
     return next();
   };
 }

@@ -1,8 +1,8 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { jsonBody } from '../middleware/json-body.js';
-import { orderedObjectJson, serializedJson } from '../respond.js';
+import { orderedObjectOfJson, serializedJson } from '../respond.js';
 import { standardErrorResponses } from '../schemas/error.js';
-import { projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
+import { projectListOneOf, projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
 import { cleanedRecordSchema, rawRecordResponseSchema } from '../schemas/records.js';
 import type { AppDeps, AppEnv } from '../types.js';
 import { rawFlagSchema } from './metadata.js';
@@ -27,6 +27,7 @@ export function batchMetadataRequestSchema(config: { MAX_BATCH_PROJECTS: number 
     })
     .superRefine(requireProjectList)
     .openapi('BatchMetadataRequest', {
+      ...projectListOneOf,
       description:
         'Projects as `projectList` (sample body) or `list` (parameter table); items name the id `project_id`, ' +
         '`projectId` or `id`, in any mix. Unknown fields are ignored.',
@@ -70,7 +71,7 @@ export function registerBatchMetadata(app: OpenAPIHono<AppEnv>, deps: AppDeps): 
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
     const projects = resolveProjectList(body);
-    const entries = await metadata.getBatch(projects, { raw: body.raw });
-    return serializedJson(c, orderedObjectJson(entries));
+    const entries = await metadata.getBatchJson(projects, { raw: body.raw });
+    return serializedJson(c, orderedObjectOfJson(entries));
   });
 }

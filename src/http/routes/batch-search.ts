@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import { SEARCH_MODES, type SearchMode } from '../../services/search.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { standardErrorResponses } from '../schemas/error.js';
-import { projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
+import { projectListOneOf, projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
 /** SPEC 4.3: the documented path (plural `projects-documents`). */
@@ -76,6 +76,7 @@ export function batchSearchRequestSchema(config: SearchLimits) {
     })
     .superRefine(requireProjectList)
     .openapi('BatchSearchRequest', {
+      ...projectListOneOf,
       description:
         'Projects as `projectList` (sample body) or `list` (parameter table); items name the id `project_id`, ' +
         '`projectId` or `id`, in any mix. Unknown fields are ignored.',
@@ -168,7 +169,7 @@ function clientGone(c: Context<AppEnv>): AbortSignal {
  */
 function startQueryEmbedding(deps: AppDeps): MiddlewareHandler<AppEnv> {
   return async function startQueryEmbeddingMiddleware(c, next) {
-    const body: unknown = await c.req.json();
+    const body = c.get('jsonBody');
     if (deps.search?.prepare && typeof body === 'object' && body !== null) {
       const { query, mode } = body as { query?: unknown; mode?: unknown };
       // Any valid mode: prepare() itself skips text-only searches.

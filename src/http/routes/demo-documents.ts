@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../../errors.js';
+import { quoted } from '../echo.js';
 import type { AppEnv } from '../types.js';
 
 export const DEMO_DOCUMENTS_PREFIX = '/demo/documents/';
@@ -17,7 +18,7 @@ export function registerDemoDocuments(app: OpenAPIHono<AppEnv>, dir: string): vo
   const root = path.resolve(dir);
   app.get(`${DEMO_DOCUMENTS_PREFIX}:name`, async (c) => {
     const name = c.req.param('name');
-    const notFound = () => new AppError('not_found', `no demo document ${JSON.stringify(name)}`);
+    const notFound = () => new AppError('not_found', `no demo document ${quoted(name)}`);
     if (!SAFE_NAME.test(name)) throw notFound();
     const file = path.join(root, name);
     if (path.dirname(file) !== root) throw notFound();
@@ -25,7 +26,8 @@ export function registerDemoDocuments(app: OpenAPIHono<AppEnv>, dir: string): vo
     try {
       bytes = await readFile(file);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'EISDIR') throw notFound();
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENAMETOOLONG') throw notFound();
       throw err;
     }
     return c.body(new Uint8Array(bytes), 200, {

@@ -1,9 +1,10 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../../errors.js';
+import { cut, quoted } from '../echo.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { serializedJson } from '../respond.js';
 import { errorResponse, standardErrorResponses } from '../schemas/error.js';
-import { projectRefShape, resolveProject, toParsedRef } from '../schemas/project-ref.js';
+import { projectIdAnyOf, projectRefShape, resolveProject, toParsedRef } from '../schemas/project-ref.js';
 import { cleanedRecordSchema, rawRecordResponseSchema } from '../schemas/records.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
@@ -18,6 +19,7 @@ export const metadataRequestSchema = z
   .object({ ...projectRefShape, raw: rawFlagSchema })
   .transform((v, ctx) => ({ ...toParsedRef(v, ctx), raw: v.raw }))
   .openapi('MetadataRequest', {
+    ...projectIdAnyOf,
     description:
       'One project: its id as `projectId` (sample body) or `id` (parameter table); `project_id` is accepted too. ' +
       'Unknown fields are ignored.',
@@ -52,12 +54,12 @@ export function registerMetadata(app: OpenAPIHono<AppEnv>, deps: AppDeps): void 
   app.openapi(route, async (c) => {
     const body = c.req.valid('json');
     const project = resolveProject(body, 'registry');
-    const view = await metadata.getOne(project, { raw: body.raw });
-    if (view === null) {
-      throw new AppError('not_found', `no project ${project.ref.projectId} in registry ${JSON.stringify(body.registry)}`, {
-        details: [{ path: 'projectId', message: 'unknown project', projectId: project.ref.projectId, registry: body.registry }],
+    const text = await metadata.getOneJson(project, { raw: body.raw });
+    if (text === null) {
+      throw new AppError('not_found', `no project ${project.ref.projectId} in registry ${quoted(body.registry)}`, {
+        details: [{ path: 'projectId', message: 'unknown project', projectId: project.ref.projectId, registry: cut(body.registry) }],
       });
     }
-    return serializedJson(c, JSON.stringify(view));
+    return serializedJson(c, text);
   });
 }

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { canonicalRegistry, knownRegistryNames } from '../../domain/registries.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
+import { cut, quoted } from '../echo.js';
 import type { RequestedProject } from '../../services/metadata.js';
 
 /**
@@ -21,19 +22,24 @@ export const projectIdSchema = z
         .int('must be a whole number')
         .positive('must be greater than 0')
         .max(Number.MAX_SAFE_INTEGER, 'is too large'),
-      z.string().regex(/^[0-9]+$/, 'must be a positive integer or a string of digits'),
+      // At most 15 significant digits, so every string the pattern (and so the OpenAPI document) accepts is a safe
+      // integer; "0" and "000" are not accepted either.
+      z.string().regex(/^0*[1-9][0-9]{0,14}$/, 'must be a positive integer or a string of at most 15 digits'),
     ],
     { error: 'must be a positive integer or a string of digits' },
   )
   .transform((v, ctx) => {
     const n = typeof v === 'number' ? v : Number(v);
     if (!Number.isSafeInteger(n) || n <= 0) {
-      ctx.addIssue({ code: 'custom', message: `must be a positive integer (got ${JSON.stringify(v)})` });
+      ctx.addIssue({ code: 'custom', message: `must be a positive integer (got ${typeof v === 'string' ? quoted(v) : String(v)})` });
       return z.NEVER;
     }
     return n;
   })
-  .openapi({ description: 'Project id: an integer > 0; a string of digits ("4086") is accepted and read as the integer.', example: 4086 });
+  .openapi({
+    description: 'Project id: an integer > 0; a string of at most 15 digits ("4086") is accepted and read as the integer.',
+    example: 4086,
+  });
 
 const registrySchema = z
   .string({ error: 'must be a string' })
@@ -44,6 +50,11 @@ const registrySchema = z
       'Cleaned records echo it exactly as given.',
     example: 'Verra',
   });
+
+/** OpenAPI for mergeIds' rule that an id is required under one of its names. Given to a schema's `.openapi()`. */
+export const projectIdAnyOf = {
+  anyOf: ID_FIELDS.map((f) => ({ type: 'object' as const, required: [f] })),
+};
 
 /** Fields of one project reference before the id variants are merged (toParsedRef merges them). */
 export const projectRefShape = {
@@ -87,7 +98,9 @@ export const projectRefSchema = z
   .object(projectRefShape)
   .transform(toParsedRef)
   .openapi('ProjectReference', {
-    description: 'A project: its id under one of `project_id`, `projectId` or `id`, and its registry.',
+    ...projectIdAnyOf,
+    description:
+      'A project: its id under one of `project_id`, `projectId` or `id` (several only when they agree), and its registry.',
     example: { project_id: 4086, registry: 'Verra' },
   });
 
@@ -118,6 +131,17 @@ export function projectListShape(limits: ProjectListLimits) {
     list: list.optional().openapi({ description: 'The projects (parameter-table name). Give this or `projectList`.' }),
   };
 }
+
+/**
+ * OpenAPI for requireProjectList's rule, which a refinement does not document: exactly one of the two names (both
+ * match two alternatives, neither matches none). Given to the body schema's `.openapi()`.
+ */
+export const projectListOneOf = {
+  oneOf: [
+    { type: 'object' as const, required: ['projectList'] },
+    { type: 'object' as const, required: ['list'] },
+  ],
+};
 
 /** Refinement for a batch body: exactly one of `projectList` and `list`. */
 export function requireProjectList(body: { projectList?: unknown; list?: unknown }, ctx: z.RefinementCtx): void {
@@ -151,8 +175,8 @@ export function isListTooLong(issue: z.core.$ZodIssue): boolean {
 export function resolveRegistry(registry: string, path: string): string {
   const canonical = canonicalRegistry(registry);
   if (canonical === null) {
-    throw new AppError('unknown_registry', `${path}: unknown registry ${JSON.stringify(registry)}; known: ${knownRegistryNames().join(', ')}`, {
-      details: [{ path, message: 'unknown registry', registry, known: knownRegistryNames() }],
+    throw new AppError('unknown_registry', `${path}: unknown registry ${quoted(registry)}; known: ${knownRegistryNames().join(', ')}`, {
+      details: [{ path, message: 'unknown registry', registry: cut(registry), known: knownRegistryNames() }],
     });
   }
   return canonical;
@@ -199,10 +223,10 @@ export function resolveProjectList(
       ambiguous.push({
         path,
         message:
-          `project id ${project.ref.projectId} is requested under registry ${JSON.stringify(earlier.project.requestedRegistry)} ` +
-          `(${field}.${earlier.index}) and ${JSON.stringify(project.requestedRegistry)} (${path})`,
+          `project id ${project.ref.projectId} is requested under registry ${quoted(earlier.project.requestedRegistry)} ` +
+          `(${field}.${earlier.index}) and ${quoted(project.requestedRegistry)} (${path})`,
         projectId: project.ref.projectId,
-        registries: [earlier.project.requestedRegistry, project.requestedRegistry],
+        registries: [cut(earlier.project.requestedRegistry), cut(project.requestedRegistry)],
       });
       return;
     }
