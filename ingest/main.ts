@@ -11,7 +11,7 @@ import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli.js';
 import { createCountryLookup } from '../src/adapters/geo/country-lookup.js';
 import { createChatModel, createSummarizer } from '../src/adapters/summarizers/index.js';
 import type { Summarizer } from '../src/ports/summarizer.js';
-import { buildIngestDeps, buildStores, downloaderOptionsFromConfig, type Stores } from './deps.js';
+import { buildIngestDeps, buildStores, downloaderOptionsFromConfig, extractLimitsFromConfig, type Stores } from './deps.js';
 import { runEnrichCommand, runExportCommand, runRegistryFetchCommand, runTransactionsCommand } from './derived-commands.js';
 import { createEnrichHook } from './stages/enrich.js';
 import { formatSummary, runIngest } from './pipeline.js';
@@ -131,6 +131,7 @@ async function run(opts: CliOptions, config: Config, logger: Logger, signal: Abo
       // --no-progress: log lines only; --progress: the bar even when stderr is not a terminal; default: by TTY.
       progress: opts.progress === null ? true : opts.progress ? createBarProgress() : createLogProgress(logger),
       downloader: downloaderOptionsFromConfig(config),
+      extractLimits: extractLimitsFromConfig(config),
       force: opts.reindex,
       sentenceVectors: config.SENTENCE_VECTORS,
       signal,

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildDeps, demoDir, type ApiDeps } from './deps.js';
 import { createApp } from './http/app.js';
 import { createLogger, type Logger } from './logger.js';
+import { extractLimitsFromConfig } from '../ingest/deps.js';
 import { runIngest } from '../ingest/pipeline.js';
 import { importRecords, readRecordFiles } from '../ingest/records.js';
 import { createEnrichHook } from '../ingest/stages/enrich.js';
@@ -67,6 +68,7 @@ async function indexDemoDocuments(
       timeoutMs: config.DOWNLOAD_TIMEOUT_MS,
       retries: config.DOWNLOAD_RETRIES,
     },
+    extractLimits: extractLimitsFromConfig(config),
     afterProject: createEnrichHook({ summarizer: deps.summarizer, countries: deps.countries, signal }),
     signal,
   });
