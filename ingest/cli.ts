@@ -2,6 +2,10 @@ import { parseArgs } from 'node:util';
 import type { ProjectRef } from '../src/domain/project-ref.js';
 import { canonicalRegistry, knownRegistryNames } from '../src/domain/registries.js';
 import { exportMappingFor, REGISTRY_EXPORTS } from '../src/domain/registry-exports/index.js';
+import { parseIdList } from './registry-fetch.js';
+
+/** Registries whose records `--registry <name> --ids <list>` can fetch live (registry-fetch.ts has their clients). */
+const FETCHABLE_REGISTRIES = ['Verra'];
 
 /** Command-line options of `npm run ingest`; parseCliArgs throws UsageError with a message naming the bad flag. */
 export interface CliOptions {
@@ -33,6 +37,9 @@ export class UsageError extends Error {
   }
 }
 
+/** The worker's exit codes, as USAGE and the README state them. */
+export const EXIT = { ok: 0, fatal: 1, usage: 2, documentsFailed: 3, interrupted: 130 } as const;
+
 export const USAGE = `Usage: npm run ingest -- [options]
 
   --records <file|dir>   import raw records (.json / .jsonl, or a folder of them), then index their documents
@@ -53,8 +60,9 @@ export const USAGE = `Usage: npm run ingest -- [options]
   --progress / --no-progress   force the progress bar, or plain log lines (default: the bar on a terminal)
   -h, --help             this text
 
-Exit code: 0 when the run completed (documents may have failed: see the summary), 1 on a fatal error
-(bad configuration, a store that cannot be reached), 2 on bad arguments.`;
+Exit code: 0 when the run completed and no document failed, 3 when it completed but documents failed (see the
+summary and --status), 1 on a fatal error (bad configuration, a store that cannot be reached), 2 on bad arguments,
+130 when interrupted.`;
 
 /** Parses `Verra:4086,Gold Standard:123`; the registry is matched case-insensitively, aliases allowed. */
 export function parseProjectList(value: string): ProjectRef[] {
@@ -75,34 +83,66 @@ export function parseProjectList(value: string): ProjectRef[] {
   return out;
 }
 
+/** Optimal string alignment distance (Levenshtein plus adjacent transpositions: "regsitry" is 1 from "registry"). */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const row = d[i] as number[];
+      const prev = d[i - 1] as number[];
+      row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] ?? 0, ((d[i - 2] as number[])[j - 2] ?? 0) + 1);
+    }
+  }
+  return (d[a.length] as number[])[b.length] ?? Math.max(a.length, b.length);
+}
+
+/** "unknown option --regsitry; did you mean --registry?" for the first option of argv that is not one of `known`. */
+function unknownOptionMessage(argv: string[], known: string[]): string | null {
+  for (const arg of argv) {
+    if (arg === '--') break;
+    if (!arg.startsWith('-') || arg === '-') continue;
+    const name = arg.startsWith('--') ? arg.slice(2).split('=')[0] ?? '' : arg.slice(1, 2);
+    if (arg.startsWith('--') ? known.includes(name) : name === 'h') continue;
+    const shown = arg.startsWith('--') ? `--${name}` : `-${name}`;
+    const best = known
+      .filter((k) => k.length > 1)
+      .map((k) => ({ k, d: editDistance(name.toLowerCase(), k) }))
+      .sort((x, y) => x.d - y.d || x.k.localeCompare(y.k))[0];
+    const near = best && name.length > 1 && best.d <= Math.max(2, Math.floor(name.length / 4));
+    return near ? `unknown option ${shown}; did you mean --${best.k}?` : `unknown option ${shown} (see --help)`;
+  }
+  return null;
+}
+
 export function parseCliArgs(argv: string[]): CliOptions {
   let parsed;
+  const options = {
+    records: { type: 'string' },
+    registry: { type: 'string' },
+    ids: { type: 'string' },
+    export: { type: 'string' },
+    transactions: { type: 'string' },
+    enrich: { type: 'boolean', default: false },
+    'replace-base': { type: 'string' },
+    all: { type: 'boolean', default: false },
+    projects: { type: 'string' },
+    'no-documents': { type: 'boolean', default: false },
+    reindex: { type: 'boolean', default: false },
+    status: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    progress: { type: 'boolean' },
+    'no-progress': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h', default: false },
+  } as const;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        records: { type: 'string' },
-        registry: { type: 'string' },
-        ids: { type: 'string' },
-        export: { type: 'string' },
-        transactions: { type: 'string' },
-        enrich: { type: 'boolean', default: false },
-        'replace-base': { type: 'string' },
-        all: { type: 'boolean', default: false },
-        projects: { type: 'string' },
-        'no-documents': { type: 'boolean', default: false },
-        reindex: { type: 'boolean', default: false },
-        status: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        progress: { type: 'boolean' },
-        'no-progress': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options });
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+    // Node's own message for an unknown option advises "--" for positionals; name the option and the likely one.
+    const code = (err as { code?: unknown }).code;
+    const unknown = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? unknownOptionMessage(argv, Object.keys(options)) : null;
+    throw new UsageError(unknown ?? (err instanceof Error ? err.message : String(err)));
   }
   const v = parsed.values;
   const positionals = parsed.positionals;
@@ -131,9 +171,27 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (opts.help) return opts;
   if (opts.records === '') throw new UsageError('--records needs a file or folder');
   if (opts.transactions === '') throw new UsageError('--transactions needs a CSV file');
+  if (opts.registry !== undefined) {
+    if (opts.registry.trim() === '') throw new UsageError('--registry needs a registry name');
+    const canonical = canonicalRegistry(opts.registry);
+    if (canonical === null) {
+      throw new UsageError(`--registry: unknown registry ${JSON.stringify(opts.registry)} (known: ${knownRegistryNames().join(', ')})`);
+    }
+    if (opts.ids !== undefined && !FETCHABLE_REGISTRIES.includes(canonical)) {
+      throw new UsageError(
+        `--registry ${canonical} --ids: records can be fetched live from ${FETCHABLE_REGISTRIES.join(', ')} only; ` +
+          'import other registries from their CSV exports (--export <registry> <csv>)',
+      );
+    }
+  }
   if (opts.ids !== undefined) {
     if (opts.registry === undefined) throw new UsageError('--ids needs --registry <name>');
     if (opts.records) throw new UsageError('--ids and --records exclude each other');
+    try {
+      parseIdList(opts.ids);
+    } catch (err) {
+      throw new UsageError(err instanceof Error ? err.message : String(err));
+    }
   }
   if (opts.exportFile && !exportMappingFor(opts.exportFile.registry)) {
     const known = REGISTRY_EXPORTS.map((m) => m.source).join(', ');
