@@ -19,6 +19,8 @@ export interface CliOptions {
   transactions?: string;
   /** `--enrich`: recompute document-derived fields from stored text. */
   enrich: boolean;
+  /** `--hide <list>` / `--unhide <list>`: set or clear the operator's hidden flag of these projects. */
+  hide?: { projects: ProjectRef[]; hidden: boolean };
   replaceBase?: string;
   all: boolean;
   projects?: ProjectRef[];
@@ -50,6 +52,8 @@ export const USAGE = `Usage: npm run ingest -- [options]
   --export <registry> <file.csv>   import a registry's project export (docs/registry-exports.md)
   --transactions <csv>   import issuance / retirement rows for stored projects (docs/derived-fields.md)
   --enrich               recompute document-derived fields from stored text (all projects, or --projects)
+  --hide <list>          mark stored projects hidden (cleaned records say "hidden": true), e.g. Verra:4086
+  --unhide <list>        clear the hidden mark
   --replace-base <url>   replace {BASE} in imported document uris (e.g. http://127.0.0.1:8080)
   --all                  (re)process every document of every stored project
   --projects <list>      limit to projects, e.g. Verra:4086,Verra:5533
@@ -61,25 +65,25 @@ export const USAGE = `Usage: npm run ingest -- [options]
   -h, --help             this text
 
 Exit code: 0 when the run completed and no document failed, 3 when it completed but documents failed (see the
-summary and --status), 1 on a fatal error (bad configuration, a store that cannot be reached), 2 on bad arguments,
-130 when interrupted.`;
+summary and --status), 1 on a fatal error (bad configuration, a store that cannot be reached; --hide/--unhide of
+a project the store does not hold), 2 on bad arguments, 130 when interrupted.`;
 
 /** Parses `Verra:4086,Gold Standard:123`; the registry is matched case-insensitively, aliases allowed. */
-export function parseProjectList(value: string): ProjectRef[] {
+export function parseProjectList(value: string, flag = '--projects'): ProjectRef[] {
   const out: ProjectRef[] = [];
   for (const part of value.split(',').map((s) => s.trim()).filter((s) => s.length > 0)) {
     const colon = part.lastIndexOf(':');
-    if (colon <= 0) throw new UsageError(`--projects: expected <registry>:<id>, got ${JSON.stringify(part)}`);
+    if (colon <= 0) throw new UsageError(`${flag}: expected <registry>:<id>, got ${JSON.stringify(part)}`);
     const name = part.slice(0, colon).trim();
     const id = part.slice(colon + 1).trim();
     const registry = canonicalRegistry(name);
-    if (!registry) throw new UsageError(`--projects: unknown registry ${JSON.stringify(name)} (known: ${knownRegistryNames().join(', ')})`);
+    if (!registry) throw new UsageError(`${flag}: unknown registry ${JSON.stringify(name)} (known: ${knownRegistryNames().join(', ')})`);
     if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id)) || Number(id) <= 0) {
-      throw new UsageError(`--projects: project id must be a positive integer, got ${JSON.stringify(id)}`);
+      throw new UsageError(`${flag}: project id must be a positive integer, got ${JSON.stringify(id)}`);
     }
     out.push({ registry, projectId: Number(id) });
   }
-  if (out.length === 0) throw new UsageError('--projects: empty list');
+  if (out.length === 0) throw new UsageError(`${flag}: empty list`);
   return out;
 }
 
@@ -125,6 +129,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     export: { type: 'string' },
     transactions: { type: 'string' },
     enrich: { type: 'boolean', default: false },
+    hide: { type: 'string' },
+    unhide: { type: 'string' },
     'replace-base': { type: 'string' },
     all: { type: 'boolean', default: false },
     projects: { type: 'string' },
@@ -167,8 +173,16 @@ export function parseCliArgs(argv: string[]): CliOptions {
     ...(v.ids !== undefined ? { ids: v.ids } : {}),
     ...(v.export !== undefined ? { exportFile: { registry: v.export, file: positionals[0] as string } } : {}),
     ...(v.transactions !== undefined ? { transactions: v.transactions } : {}),
+    ...(v.hide !== undefined ? { hide: { projects: parseProjectList(v.hide, '--hide'), hidden: true } } : {}),
+    ...(v.unhide !== undefined ? { hide: { projects: parseProjectList(v.unhide, '--unhide'), hidden: false } } : {}),
   };
   if (opts.help) return opts;
+  if (v.hide !== undefined || v.unhide !== undefined) {
+    const others = argv.filter((a) => a.startsWith('-') && !/^--(un)?hide(=|$)/.test(a));
+    if (v.hide !== undefined && v.unhide !== undefined) throw new UsageError('--hide and --unhide exclude each other');
+    if (others.length > 0) throw new UsageError(`--hide / --unhide run alone (got ${others[0]} too)`);
+    return opts;
+  }
   if (opts.records === '') throw new UsageError('--records needs a file or folder');
   if (opts.transactions === '') throw new UsageError('--transactions needs a CSV file');
   if (opts.registry !== undefined) {
@@ -210,7 +224,7 @@ export function parseCliArgs(argv: string[]): CliOptions {
   if (!opts.status && !opts.enrich && sources === 0 && !opts.all && !opts.projects) {
     throw new UsageError(
       'nothing to do: give --records <path>, --registry <name> --ids <list>, --export <registry> <csv>, ' +
-        '--transactions <csv>, --enrich, --all, --projects <list> or --status',
+        '--transactions <csv>, --enrich, --all, --projects <list>, --status or --hide / --unhide <list>',
     );
   }
   if ((opts.exportFile || opts.transactions) && (opts.all || opts.projects || opts.reindex)) {

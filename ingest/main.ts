@@ -1,6 +1,7 @@
 /**
  * The worker's entry and composition root: `npm run ingest -- --records <path> | --registry <name> --ids <list> |
- * --export <registry> <csv> | --transactions <csv> | --enrich | --all | --projects <list> | --status`.
+ * --export <registry> <csv> | --transactions <csv> | --enrich | --all | --projects <list> | --status |
+ * --hide / --unhide <list>`.
  * Exit codes (EXIT): 0 when the run completed and no document failed, 3 when it completed but documents failed
  * (listed in the summary and by --status), 1 on a fatal error, 2 on bad arguments, 130 when interrupted.
  */
@@ -14,6 +15,7 @@ import type { Summarizer } from '../src/ports/summarizer.js';
 import { buildIngestDeps, buildStores, downloaderOptionsFromConfig, extractLimitsFromConfig, type Stores } from './deps.js';
 import { runEnrichCommand, runExportCommand, runRegistryFetchCommand, runTransactionsCommand } from './derived-commands.js';
 import { createEnrichHook } from './stages/enrich.js';
+import { formatHideResult, setProjectsHidden } from './hide.js';
 import { formatSummary, runIngest } from './pipeline.js';
 import { createBarProgress, createLogProgress, createLogSink, type LogSink } from './progress.js';
 import { importRecords, readRecordFiles, URI_PLACEHOLDER } from './records.js';
@@ -61,6 +63,12 @@ async function run(opts: CliOptions, config: Config, logger: Logger, logSink: Lo
   if (opts.status) {
     await showStatus(config, opts);
     return EXIT.ok;
+  }
+  if (opts.hide) {
+    const { projects, hidden } = opts.hide;
+    const result = await withStores(config, logger, (stores) => setProjectsHidden(stores.records, projects, hidden));
+    process.stderr.write(formatHideResult(result, hidden));
+    return result.notFound.length > 0 ? EXIT.fatal : EXIT.ok;
   }
   if (opts.exportFile) {
     const { registry, file } = opts.exportFile;

@@ -246,6 +246,16 @@ describeWithService('ingest CLI end to end', { available: corpusAvailable, why: 
     expect(dataDirFile.stderr).toContain(`ingest: cannot use DATA_DIR ${file} for the SQLite database: it is a file, not a folder`);
   });
 
+  it('hides and unhides a stored project, and exits 1 naming a project the store does not hold', async () => {
+    const hide = await runCli(['--hide', 'Verra:990001'], env);
+    expect(hide.code, hide.stderr).toBe(0);
+    expect(hide.stderr).toMatch(/^hidden: 1 project\(s\) \(Verra:990001\)$/m);
+    const again = await runCli(['--unhide', 'Verra:990001,Verra:123'], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^unhidden: 1 project\(s\) \(Verra:990001\)$/m);
+    expect(again.stderr).toMatch(/not in the store \(import their records first\): Verra:123/);
+  });
+
   it('imports a registry export and its transactions, then recomputes derived fields, each from the CLI', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ingest-derived-'));
     try {

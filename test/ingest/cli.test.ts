@@ -26,6 +26,10 @@ describe('parseCliArgs', () => {
     });
     expect(parseCliArgs(['--transactions', 'tx.csv'])).toMatchObject({ transactions: 'tx.csv' });
     expect(parseCliArgs(['--enrich', '--projects', 'Verra:4086'])).toMatchObject({ enrich: true, projects: [{ registry: 'Verra', projectId: 4086 }] });
+    expect(parseCliArgs(['--hide', 'Verra:4086,vcs:5533'])).toMatchObject({
+      hide: { projects: [{ registry: 'Verra', projectId: 4086 }, { registry: 'Verra', projectId: 5533 }], hidden: true },
+    });
+    expect(parseCliArgs(['--unhide', 'Verra:4086'])).toMatchObject({ hide: { projects: [{ registry: 'Verra', projectId: 4086 }], hidden: false } });
   });
 
   it.each([
@@ -55,6 +59,10 @@ describe('parseCliArgs', () => {
     [['--transactions', 'tx.csv', '--all'], /only import rows/],
     [['--enrich', '--all'], /--enrich runs alone/],
     [['--registry', 'Verra'], /nothing to do/],
+    [['--hide', 'Verra:4086', '--unhide', 'Verra:5533'], /--hide and --unhide exclude each other/],
+    [['--hide', 'Verra:4086', '--all'], /--hide \/ --unhide run alone \(got --all too\)/],
+    [['--hide', 'Mars:1'], /--hide: unknown registry "Mars"/],
+    [['--unhide', '4086'], /--unhide: expected <registry>:<id>, got "4086"/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);
