@@ -106,8 +106,8 @@ export const configSchema = z
 
     /** Time for extracting one PDF's text, in a worker thread that is terminated past it. @default 120000 */
     EXTRACT_TIMEOUT_MS: int(100, 3_600_000).default(120_000),
-    /** JavaScript heap of one extraction thread, in MB (its resourceLimits). @default 1024 */
-    EXTRACT_MAX_MEMORY_MB: int(64, 65_536).default(1024),
+    /** JavaScript heap of one extraction thread, in MB (its resourceLimits; pdf.js itself needs about 250). @default 1024 */
+    EXTRACT_MAX_MEMORY_MB: int(256, 65_536).default(1024),
     /** Most pages of a PDF; one with more fails before any page is read. @default 3000 */
     EXTRACT_MAX_PAGES: int(1, 10_000_000).default(3000),
     /** Most characters of text extracted from one PDF. @default 10000000 */
