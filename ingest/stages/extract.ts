@@ -41,8 +41,10 @@ export interface PdfExtractor {
 
 /** How long a new thread may take to load tsx and pdf.js before the document fails. */
 const THREAD_START_MS = 60_000;
-/** Idle threads kept for the next documents (unreferenced: they do not keep the process alive). */
+/** Idle threads kept for the next documents (unreferenced: they do not keep the process alive)... */
 const MAX_IDLE_THREADS = 4;
+/** ... for this long: a thread holds pdf.js's memory (the API indexes its demo documents once, then serves). */
+const IDLE_THREAD_MS = 30_000;
 
 function workerSpec(): { boot: URL; entry: string } {
   const ext = new URL(import.meta.url).pathname.endsWith('.ts') ? '.ts' : '.js';
@@ -58,6 +60,8 @@ interface Thread {
   ready: Promise<void>;
   /** Set while a document is in the thread: settles it when the thread dies. */
   onDeath: ((reason: string) => void) | null;
+  /** Ends an idle thread after IDLE_THREAD_MS. */
+  idleTimer: NodeJS.Timeout | null;
   dead: boolean;
 }
 
@@ -81,7 +85,7 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
       stdout: true,
     });
     worker.stdout.on('data', (d: Buffer) => process.stderr.write(d));
-    const thread: Thread = { worker, ready: Promise.resolve(), onDeath: null, dead: false };
+    const thread: Thread = { worker, ready: Promise.resolve(), onDeath: null, idleTimer: null, dead: false };
     thread.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the extraction thread did not start within ${THREAD_START_MS} ms`)), THREAD_START_MS);
       worker.once('message', (msg: ExtractResponse) => {
@@ -148,6 +152,8 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
     async extract(bytes) {
       if (closed) throw new Error('extract: the PDF extractor is closed');
       const thread = idle.pop() ?? spawn();
+      if (thread.idleTimer) clearTimeout(thread.idleTimer);
+      thread.idleTimer = null;
       thread.worker.ref();
       let result: ExtractResult;
       try {
@@ -159,6 +165,13 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
       if (!thread.dead && !closed && idle.length < MAX_IDLE_THREADS) {
         thread.worker.unref();
         idle.push(thread);
+        thread.idleTimer = setTimeout(() => {
+          const i = idle.indexOf(thread);
+          if (i >= 0) idle.splice(i, 1);
+          all.delete(thread);
+          void thread.worker.terminate();
+        }, IDLE_THREAD_MS);
+        thread.idleTimer.unref();
       } else if (!thread.dead) {
         all.delete(thread);
         void thread.worker.terminate();
@@ -168,6 +181,7 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
     async close() {
       closed = true;
       idle.length = 0;
+      for (const t of all) if (t.idleTimer) clearTimeout(t.idleTimer);
       await Promise.all([...all].map((t) => t.worker.terminate()));
       all.clear();
     },
