@@ -6,6 +6,7 @@ import { createUrlPolicy } from '../src/domain/url-policy.js';
 import type { CountryLookup } from '../src/ports/country-lookup.js';
 import type { Embedder } from '../src/ports/embedder.js';
 import type { DownloaderOptions } from './stages/download.js';
+import type { ExtractLimits } from './stages/extract.js';
 import type { IngestDeps } from './types.js';
 
 /**
@@ -55,5 +56,15 @@ export function downloaderOptionsFromConfig(config: Config): DownloaderOptions {
     perHostConcurrency: config.DOWNLOAD_PER_HOST_CONCURRENCY,
     timeoutMs: config.DOWNLOAD_TIMEOUT_MS,
     retries: config.DOWNLOAD_RETRIES,
+  };
+}
+
+/** PDF extraction limits from the configuration (EXTRACT_*). */
+export function extractLimitsFromConfig(config: Config): ExtractLimits {
+  return {
+    timeoutMs: config.EXTRACT_TIMEOUT_MS,
+    maxMemoryMb: config.EXTRACT_MAX_MEMORY_MB,
+    maxPages: config.EXTRACT_MAX_PAGES,
+    maxTextChars: config.EXTRACT_MAX_TEXT_CHARS,
   };
 }

@@ -1,22 +1,24 @@
 /**
  * The worker's entry and composition root: `npm run ingest -- --records <path> | --registry <name> --ids <list> |
- * --export <registry> <csv> | --transactions <csv> | --enrich | --all | --projects <list> | --status`.
- * Exit codes: 0 when the run completed (per-document failures are in the summary), 1 on a fatal error, 2 on bad
- * arguments, 130 when interrupted.
+ * --export <registry> <csv> | --transactions <csv> | --enrich | --all | --projects <list> | --status |
+ * --hide / --unhide <list>`.
+ * Exit codes (EXIT): 0 when the run completed and no document failed, 3 when it completed but documents failed
+ * (listed in the summary and by --status), 1 on a fatal error, 2 on bad arguments, 130 when interrupted.
  */
 import { ConfigError, loadConfig, type Config } from '../src/config.js';
 import { createLogger, type Logger } from '../src/logger.js';
 import { projectKey, type ProjectRef } from '../src/domain/project-ref.js';
-import { parseCliArgs, USAGE, UsageError, type CliOptions } from './cli.js';
+import { EXIT, parseCliArgs, USAGE, UsageError, type CliOptions } from './cli.js';
 import { createCountryLookup } from '../src/adapters/geo/country-lookup.js';
 import { createChatModel, createSummarizer } from '../src/adapters/summarizers/index.js';
 import type { Summarizer } from '../src/ports/summarizer.js';
-import { buildIngestDeps, buildStores, downloaderOptionsFromConfig, type Stores } from './deps.js';
+import { buildIngestDeps, buildStores, downloaderOptionsFromConfig, extractLimitsFromConfig, type Stores } from './deps.js';
 import { runEnrichCommand, runExportCommand, runRegistryFetchCommand, runTransactionsCommand } from './derived-commands.js';
 import { createEnrichHook } from './stages/enrich.js';
+import { formatHideResult, setProjectsHidden } from './hide.js';
 import { formatSummary, runIngest } from './pipeline.js';
-import { createBarProgress, createLogProgress } from './progress.js';
-import { importRecords, readRecordFiles } from './records.js';
+import { createBarProgress, createLogProgress, createLogSink, type LogSink } from './progress.js';
+import { importRecords, readRecordFiles, URI_PLACEHOLDER } from './records.js';
 import { statusJsonLines, statusTable } from './status.js';
 
 async function importedRefs(path: string, opts: CliOptions): Promise<ProjectRef[]> {
@@ -56,20 +58,27 @@ async function withStores<T>(config: Config, logger: Logger, fn: (stores: Stores
   }
 }
 
-async function run(opts: CliOptions, config: Config, logger: Logger, signal: AbortSignal): Promise<void> {
+/** Runs the command; resolves to EXIT.ok, or EXIT.documentsFailed when a run completed with failed documents. */
+async function run(opts: CliOptions, config: Config, logger: Logger, logSink: LogSink, signal: AbortSignal): Promise<number> {
   if (opts.status) {
     await showStatus(config, opts);
-    return;
+    return EXIT.ok;
+  }
+  if (opts.hide) {
+    const { projects, hidden } = opts.hide;
+    const result = await withStores(config, logger, (stores) => setProjectsHidden(stores.records, projects, hidden));
+    process.stderr.write(formatHideResult(result, hidden));
+    return result.notFound.length > 0 ? EXIT.fatal : EXIT.ok;
   }
   if (opts.exportFile) {
     const { registry, file } = opts.exportFile;
     await withStores(config, logger, (stores) => runExportCommand(stores.records, registry, file, logger));
-    return;
+    return EXIT.ok;
   }
   if (opts.transactions) {
     const file = opts.transactions;
     await withStores(config, logger, (stores) => runTransactionsCommand(stores.records, file, logger));
-    return;
+    return EXIT.ok;
   }
   if (opts.enrich) {
     const summarizer = await buildSummarizer(config, logger);
@@ -83,7 +92,7 @@ async function run(opts: CliOptions, config: Config, logger: Logger, signal: Abo
     } finally {
       await summarizer.close();
     }
-    return;
+    return EXIT.ok;
   }
 
   let projects: ProjectRef[] | undefined = opts.projects;
@@ -92,7 +101,7 @@ async function run(opts: CliOptions, config: Config, logger: Logger, signal: Abo
     const fetched = await withStores(config, logger, (stores) =>
       runRegistryFetchCommand(stores.records, config, registry, ids, logger, { signal }),
     );
-    if (!opts.documents) return;
+    if (!opts.documents) return EXIT.ok;
     projects = opts.projects
       ? fetched.refs.filter((r) => opts.projects?.some((p) => projectKey(p) === projectKey(r)))
       : fetched.refs;
@@ -110,10 +119,11 @@ async function run(opts: CliOptions, config: Config, logger: Logger, signal: Abo
           `${result.failed.length} failed\n`,
       );
       for (const f of result.failed) process.stderr.write(`  ${f.source}: ${f.error}\n`);
+      warnPlaceholders(result.placeholders, opts);
     } finally {
       await stores.close();
     }
-    if (!opts.documents) return;
+    if (!opts.documents) return EXIT.ok;
     const imported = await importedRefs(opts.records, opts);
     // --projects narrows an import to some of its projects.
     projects = opts.projects ? imported.filter((r) => opts.projects?.some((p) => projectKey(p) === projectKey(r))) : imported;
@@ -124,26 +134,56 @@ async function run(opts: CliOptions, config: Config, logger: Logger, signal: Abo
   try {
     summarizer = await buildSummarizer(config, logger);
     logger.info({ backends: deps.backends, embedder: deps.embedder.id }, 'ingest starting');
+    // --no-progress: log lines only; --progress: the bar even when stderr is not a terminal; default: by TTY.
+    const bar = opts.progress ?? process.stderr.isTTY === true;
+    const progress = bar ? createBarProgress() : createLogProgress(logger);
+    // On a terminal, log lines are written above the bar instead of across it.
+    logSink.attach(progress);
     const summary = await runIngest({
       deps,
       ...(opts.all ? { all: true } : { projects: projects ?? [] }),
       logger,
-      // --no-progress: log lines only; --progress: the bar even when stderr is not a terminal; default: by TTY.
-      progress: opts.progress === null ? true : opts.progress ? createBarProgress() : createLogProgress(logger),
+      progress,
       downloader: downloaderOptionsFromConfig(config),
+      extractLimits: extractLimitsFromConfig(config),
       force: opts.reindex,
       sentenceVectors: config.SENTENCE_VECTORS,
       signal,
       // Document-derived fields (summary, emissions, document groups) follow each project's documents.
       afterProject: createEnrichHook({ summarizer, countries: deps.countries, force: opts.reindex, signal }),
     });
+    logSink.detach();
     logger.info({ summary: { ...summary, failures: summary.failures.length } }, 'ingest finished');
     process.stderr.write(`${formatSummary(summary)}\n`);
     for (const f of summary.failures) process.stderr.write(`  failed ${f.project} ${f.uri}: ${f.reason}\n`);
+    if (summary.documents.failed > 0) {
+      process.stderr.write(
+        `ingest: ${summary.documents.failed} document(s) failed (exit code ${EXIT.documentsFailed}); ` +
+          '`npm run ingest -- --status` lists them with their reasons\n',
+      );
+      return EXIT.documentsFailed;
+    }
+    return EXIT.ok;
   } finally {
+    logSink.detach();
     await summarizer?.close().catch(() => undefined);
     await deps.close();
   }
+}
+
+/** Says on stderr, once per import, that some document uris still hold a `{...}` placeholder and how to fix it. */
+function warnPlaceholders(found: { source: string; project: string; uri: string }[], opts: CliOptions): void {
+  const first = found[0];
+  if (!first) return;
+  const name = URI_PLACEHOLDER.exec(first.uri)?.[0] ?? '{...}';
+  const fix =
+    name === '{BASE}' && opts.replaceBase === undefined
+      ? 'serve the files and pass --replace-base <url> (README: "Ingesting the corpus")'
+      : 'fix the records, or pass --replace-base <url> for {BASE}';
+  process.stderr.write(
+    `warning: ${found.length} document uri(s) still hold a placeholder such as ${name} (first: ${first.uri} in ` +
+      `${first.project}, ${first.source}); they cannot be downloaded: ${fix}\n`,
+  );
 }
 
 async function main(): Promise<number> {
@@ -153,13 +193,13 @@ async function main(): Promise<number> {
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`ingest: ${err.message}\n\n${USAGE}\n`);
-      return 2;
+      return EXIT.usage;
     }
     throw err;
   }
   if (opts.help) {
     process.stdout.write(`${USAGE}\n`);
-    return 0;
+    return EXIT.ok;
   }
   let config: Config;
   try {
@@ -167,16 +207,17 @@ async function main(): Promise<number> {
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`ingest: ${err.message}\n`);
-      return 1;
+      return EXIT.fatal;
     }
     throw err;
   }
-  const logger = createLogger({ level: config.LOG_LEVEL, name: 'ingest' });
+  const logSink = createLogSink(process.stdout);
+  const logger = createLogger({ level: config.LOG_LEVEL, name: 'ingest', destination: logSink.stream });
 
   const controller = new AbortController();
   let interrupted = false;
   const onSignal = (sig: NodeJS.Signals): void => {
-    if (interrupted) process.exit(130);
+    if (interrupted) process.exit(EXIT.interrupted);
     interrupted = true;
     process.stderr.write(`ingest: ${sig} received; stopping after the current writes (again to force)\n`);
     controller.abort(new Error(`interrupted by ${sig}`));
@@ -185,14 +226,13 @@ async function main(): Promise<number> {
   process.on('SIGTERM', onSignal);
 
   try {
-    await run(opts, config, logger, controller.signal);
-    return 0;
+    return await run(opts, config, logger, logSink, controller.signal);
   } catch (err) {
-    if (interrupted) return 130;
+    if (interrupted) return EXIT.interrupted;
     const message = err instanceof Error ? err.message : String(err);
     logger.fatal({ err }, 'ingest failed');
     process.stderr.write(`ingest: ${message}\n`);
-    return 1;
+    return EXIT.fatal;
   }
 }
 

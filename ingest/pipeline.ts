@@ -8,7 +8,7 @@ import { chunk, chunkTokenBudget } from './stages/chunk.js';
 import { discover } from './stages/discover.js';
 import { createDownloader, download, type Downloader, type DownloaderOptions } from './stages/download.js';
 import { embed } from './stages/embed.js';
-import { extract } from './stages/extract.js';
+import { extract, sharedPdfExtractor, type ExtractLimits } from './stages/extract.js';
 import { skipUnchanged } from './stages/unchanged.js';
 import { recordOutcome, upsert } from './stages/upsert.js';
 import type { DocumentOutcome, DocumentWorkItem, IngestDeps, Stage, StageContext } from './types.js';
@@ -39,6 +39,8 @@ export interface RunIngestOptions {
   progress?: boolean | ProgressReporter;
   /** A downloader, or options for one. @default registry hosts only, 50 MB, 4 at a time */
   downloader?: Downloader | DownloaderOptions;
+  /** Limits of PDF text extraction (EXTRACT_*). @default DEFAULT_EXTRACT_LIMITS */
+  extractLimits?: Partial<ExtractLimits>;
   /** Re-embed documents even when unchanged (`--reindex`). @default false */
   force?: boolean;
   /** Embed each chunk's sentences beside it (the worker and the API pass config SENTENCE_VECTORS). @default false */
@@ -128,6 +130,7 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
   const ctx: StageContext = {
     deps,
     downloader,
+    extractor: sharedPdfExtractor(opts.extractLimits),
     logger,
     force: opts.force ?? false,
     chunkMaxTokens: chunkTokenBudget(deps.embedder.maxInputTokens),

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
 import type { Logger } from '../src/logger.js';
 import type { DocumentOutcome } from './types.js';
@@ -8,6 +9,11 @@ export interface ProgressReporter {
   addTotal(documents: number): void;
   documentDone(info: { outcome: DocumentOutcome; pages: number; chunks: number; label: string }): void;
   stop(): void;
+  /**
+   * A bar drawn on a terminal: writes a line of other output (a log line) above it, never across it; false once the
+   * bar is stopped (the caller writes the line itself).
+   */
+  log?(line: string): boolean;
 }
 
 export const silentProgress: ProgressReporter = {
@@ -24,7 +30,8 @@ export function createBarProgress(stream: NodeJS.WriteStream = process.stderr): 
   let pages = 0;
   let chunks = 0;
   let failed = 0;
-  const bar = new cliProgress.SingleBar(
+  // A MultiBar of one bar: it can write log lines above the bar (log), which a SingleBar cannot.
+  const multi = new cliProgress.MultiBar(
     {
       stream,
       format: 'documents {bar} {value}/{total} | pages {pages} | chunks {chunks} ({cps}/s) | failed {failed} | ETA {eta_formatted}',
@@ -41,7 +48,8 @@ export function createBarProgress(stream: NodeJS.WriteStream = process.stderr): 
     failed,
     cps: (chunks / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(1),
   });
-  bar.start(0, 0, payload());
+  const bar = multi.create(0, 0, payload());
+  let stopped = false;
   return {
     addTotal(n) {
       total += n;
@@ -55,7 +63,53 @@ export function createBarProgress(stream: NodeJS.WriteStream = process.stderr): 
       bar.update(done, payload());
     },
     stop() {
-      bar.stop();
+      if (stopped) return;
+      stopped = true;
+      // Lines logged since the last redraw first: stop() itself does not write them.
+      if (stream.isTTY) multi.update();
+      multi.stop();
+    },
+    // Off a terminal the bar is not drawn and would never write what it was given.
+    ...(stream.isTTY
+      ? {
+          log: (line: string) => {
+            if (stopped) return false;
+            multi.log(line.endsWith('\n') ? line : `${line}\n`);
+            return true;
+          },
+        }
+      : {}),
+  };
+}
+
+export interface LogSink {
+  /** For the logger (createLogger's destination). */
+  stream: Writable;
+  /** Routes log lines above this reporter's bar while it runs, when `out` and the bar share a terminal. */
+  attach(reporter: ProgressReporter): void;
+  detach(): void;
+}
+
+/**
+ * Where the worker's JSON log lines go: `out` (stdout), or, while a progress bar is drawn and `out` is a terminal
+ * too, above the bar, so that log lines and the bar's redraws never interleave on the screen.
+ */
+export function createLogSink(out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout): LogSink {
+  let target: ProgressReporter | null = null;
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      const text = chunk.toString();
+      if (!target?.log?.(text)) out.write(text);
+      done();
+    },
+  });
+  return {
+    stream,
+    attach(reporter) {
+      target = out.isTTY && reporter.log ? reporter : null;
+    },
+    detach() {
+      target = null;
     },
   };
 }

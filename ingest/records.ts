@@ -39,7 +39,15 @@ export interface ImportRecordsResult {
   updated: number;
   unchanged: number;
   failed: { source: string; error: string }[];
+  /**
+   * Document uris that still hold a `{...}` placeholder after `replaceBase` (`{BASE}` without --replace-base, or
+   * another name): they cannot be downloaded. One entry per uri, in reading order.
+   */
+  placeholders: { source: string; project: string; uri: string }[];
 }
+
+/** A `{NAME}` placeholder left in a document uri (the corpus and demo records use `{BASE}`). */
+export const URI_PLACEHOLDER = /\{[A-Za-z_][\w-]*\}/;
 
 const JSONL_EXT = new Set(['.jsonl', '.ndjson']);
 const JSON_EXT = new Set(['.json']);
@@ -222,8 +230,18 @@ export async function* readRecordFiles(
   }
 }
 
-function usesPlaceholder(record: ProjectRecordInput): boolean {
-  return JSON.stringify(record.raw.documentGroups ?? []).includes(BASE_PLACEHOLDER);
+/** The record's document uris that still hold a placeholder. */
+function placeholderUris(record: ProjectRecordInput): string[] {
+  const groups = Array.isArray(record.raw.documentGroups) ? (record.raw.documentGroups as unknown[]) : [];
+  const out: string[] = [];
+  for (const g of groups) {
+    const docs = typeof g === 'object' && g !== null && Array.isArray((g as { documents?: unknown }).documents) ? (g as { documents: unknown[] }).documents : [];
+    for (const d of docs) {
+      const uri = typeof d === 'object' && d !== null ? (d as { uri?: unknown }).uri : undefined;
+      if (typeof uri === 'string' && URI_PLACEHOLDER.test(uri)) out.push(uri);
+    }
+  }
+  return out;
 }
 
 /**
@@ -239,7 +257,7 @@ export async function importRecords(
   const batchSize = opts.batchSize ?? 500;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`batchSize must be a positive integer (got ${batchSize})`);
   const log = opts.logger;
-  const result: ImportRecordsResult = { inserted: 0, updated: 0, unchanged: 0, failed: [] };
+  const result: ImportRecordsResult = { inserted: 0, updated: 0, unchanged: 0, failed: [], placeholders: [] };
   const firstSeen = new Map<string, string>();
   let placeholderWarned = false;
   let batch: ProjectRecordInput[] = [];
@@ -265,9 +283,16 @@ export async function importRecords(
     const earlier = firstSeen.get(key);
     if (earlier === undefined) firstSeen.set(key, item.source);
     else log?.warn({ source: item.source, project: key, firstAt: earlier }, 'project appears again; the later record wins');
-    if (!placeholderWarned && opts.replaceBase === undefined && usesPlaceholder(item.record)) {
+    const unresolved = placeholderUris(item.record);
+    for (const uri of unresolved) result.placeholders.push({ source: item.source, project: key, uri });
+    if (!placeholderWarned && unresolved.length > 0) {
       placeholderWarned = true;
-      log?.warn({ source: item.source }, `document uris contain ${BASE_PLACEHOLDER}; pass replaceBase to make them fetchable`);
+      log?.warn(
+        { source: item.source, uri: unresolved[0] },
+        opts.replaceBase === undefined && unresolved.some((u) => u.includes(BASE_PLACEHOLDER))
+          ? `document uris contain ${BASE_PLACEHOLDER}; pass replaceBase to make them fetchable`
+          : 'document uris still contain a {...} placeholder: they cannot be downloaded',
+      );
     }
     batch.push(item.record);
     if (batch.length >= batchSize) await flush();

@@ -11,6 +11,11 @@ function cell(value: string, width: number): string {
   return v.length > width ? `${v.slice(0, width - 1)}\u2026` : v.padEnd(width);
 }
 
+/**
+ * The `--status` table, fitted to `columns`: the narrow columns as wide as their content, the document title in the
+ * rest; the reason beside it when the terminal leaves room for both (70 characters), else on its own line below the
+ * document, so an 80-column terminal still shows 40 characters of every title.
+ */
 export function statusTable(states: DocumentState[], columns = process.stdout.columns ?? 160): string {
   const counts = new Map<string, number>();
   for (const s of states) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
@@ -21,13 +26,22 @@ export function statusTable(states: DocumentState[], columns = process.stdout.co
     s.pages === null ? '' : String(s.pages),
     s.chunks === null ? '' : String(s.chunks),
     s.title || s.uri,
-    s.reason ?? '',
+    (s.reason ?? '').replace(/\s+/g, ' '),
   ]);
-  const fixed = [16, 9, 6, 7];
-  const rest = Math.max(30, columns - fixed.reduce((a, b) => a + b + 2, 0) - 2);
-  const widths = [...fixed, Math.floor(rest * 0.45), Math.ceil(rest * 0.55)];
-  const line = (r: string[]): string => r.map((v, i) => cell(v, widths[i] ?? 20)).join('  ').trimEnd();
-  const out = [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+  const contentWidth = (i: number): number => Math.max((header[i] ?? '').length, ...rows.map((r) => (r[i] ?? '').length));
+  const fixed = [Math.min(24, contentWidth(0)), contentWidth(1), contentWidth(2), contentWidth(3)];
+  const rest = Math.max(20, columns - fixed.reduce((a, b) => a + b + 2, 0) - 1);
+  const reasonBeside = rest >= 70 || rows.every((r) => r[5] === '');
+  const documentWidth = reasonBeside ? Math.min(contentWidth(4), Math.max(30, Math.floor(rest * 0.45))) : rest;
+  const widths = [...fixed, documentWidth, Math.max(10, rest - documentWidth - 2)];
+  const line = (r: string[], upTo: number): string => r.slice(0, upTo).map((v, i) => cell(v, widths[i] ?? 20)).join('  ').trimEnd();
+  const shownColumns = reasonBeside ? 6 : 5;
+  const out = [line(header, shownColumns), line(widths.map((w) => '-'.repeat(w)), shownColumns)];
+  const indent = ' '.repeat(fixed.reduce((a, b) => a + b + 2, 0));
+  for (const r of rows) {
+    out.push(line(r, shownColumns));
+    if (!reasonBeside && r[5] !== '') out.push(`${indent}${cell(`reason: ${r[5]}`, Math.max(20, columns - indent.length - 1)).trimEnd()}`);
+  }
   const totals = [...counts.entries()].map(([k, v]) => `${v} ${k}`).join(', ');
   out.push('', `${states.length} document(s)${totals ? `: ${totals}` : ''}`);
   return out.join('\n') + '\n';

@@ -8,6 +8,7 @@ import type { Embedder } from '../src/ports/embedder.js';
 import type { RecordStore } from '../src/ports/record-store.js';
 import type { VectorIndex } from '../src/ports/vector-index.js';
 import type { Downloader } from './stages/download.js';
+import type { PdfExtractor } from './stages/extract.js';
 
 /** The stores and models the worker writes to; built by ingest/deps.ts (or by the API for in-process indexing). */
 export interface IngestDeps {
@@ -74,6 +75,8 @@ export interface ProjectWork {
 export interface StageContext {
   deps: IngestDeps;
   downloader: Downloader;
+  /** Extracts PDF text in worker threads under the EXTRACT_* limits; absent: the process's default extractor. */
+  extractor?: PdfExtractor;
   logger: Logger;
   /** Re-embed even when a document is unchanged. */
   force: boolean;

@@ -104,13 +104,28 @@ export class DependencyError extends Error {
 }
 
 /** The vector index was built with another embedder than the one configured now. */
+/**
+ * The EMBEDDER setting that builds vectors of this embedder id (`use-lite-512` -> `use`, `openai:m@1536` ->
+ * `openai:m`, `onnx:<model>` as is), or null for an id no setting gives. The id may be followed by " (...)".
+ */
+export function embedderSettingFor(embedderId: string): string | null {
+  const id = embedderId.split(' (')[0]?.trim() ?? '';
+  if (/^use-lite-\d+$/.test(id)) return 'use';
+  if (/^onnx:\S+$/.test(id)) return id;
+  const openai = /^openai:([^@\s]+)(@\d+)?$/.exec(id);
+  if (openai) return `openai:${openai[1]}`;
+  return null;
+}
+
 export class EmbedderMismatchError extends Error {
   readonly indexEmbedder: string;
   readonly configuredEmbedder: string;
   constructor(indexEmbedder: string, configuredEmbedder: string) {
+    const setting = embedderSettingFor(indexEmbedder);
     super(
       `the vector index was built with embedder "${indexEmbedder}" but "${configuredEmbedder}" is configured; ` +
-        `re-index with \`npm run ingest -- --all --reindex\` or set EMBEDDER=${indexEmbedder}`,
+        `re-index with \`npm run ingest -- --all --reindex\`` +
+        (setting ? ` or set EMBEDDER=${setting}` : ''),
     );
     this.name = 'EmbedderMismatchError';
     this.indexEmbedder = indexEmbedder;

@@ -7,6 +7,7 @@ import { buildDeps, demoDir, type ApiDeps } from './deps.js';
 import { createApp } from './http/app.js';
 import { startHttpServer } from './http/server.js';
 import { createLogger, type Logger } from './logger.js';
+import { extractLimitsFromConfig } from '../ingest/deps.js';
 import { runIngest } from '../ingest/pipeline.js';
 import { importRecords, readRecordFiles } from '../ingest/records.js';
 import { createDownloader, type Downloader } from '../ingest/stages/download.js';
@@ -86,6 +87,7 @@ async function indexDemoDocuments(
     logger,
     sentenceVectors: config.SENTENCE_VECTORS,
     downloader: demoFiles,
+    extractLimits: extractLimitsFromConfig(config),
     afterProject: createEnrichHook({ summarizer: deps.summarizer, countries: deps.countries, signal }),
     signal,
   });

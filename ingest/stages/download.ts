@@ -7,6 +7,7 @@ import PQueue from 'p-queue';
 import pRetry, { AbortError } from 'p-retry';
 import { parseRetryAfter } from '../../src/domain/retry-after.js';
 import { checkAddress, checkUrl, type HostRule, type UrlPolicy } from '../../src/domain/url-policy.js';
+import { URI_PLACEHOLDER } from '../records.js';
 import type { DocumentWorkItem, DownloadedContent, Stage } from '../types.js';
 
 /**
@@ -353,6 +354,11 @@ export function createDownloader(opts: DownloaderOptions): Downloader {
 
 /** Stage: fetches the document's bytes; a refused or failed download ends the item with its reason. */
 export const download: Stage = async (item: DocumentWorkItem, ctx) => {
+  const placeholder = URI_PLACEHOLDER.exec(item.uri)?.[0];
+  if (placeholder !== undefined) {
+    const fix = placeholder === '{BASE}' ? ': import the records again with --replace-base <url>' : '';
+    return { ...item, outcome: { kind: 'failed', reason: `download: the uri still holds the placeholder ${placeholder}${fix}` } };
+  }
   try {
     const content = await ctx.downloader.download(item.uri, ctx.signal);
     return { ...item, content };

@@ -4,14 +4,13 @@ import type { ChunkWithVector } from '../../src/ports/vector-index.js';
 import type { DocumentWorkItem, Stage, StageContext } from '../types.js';
 
 /**
- * Writes a document's results. Order (the resume guarantee): state `pending` with no hash, delete the document's
- * old chunks, write page text, write the new chunks, state `indexed` with the hash last. A kill anywhere before
- * the last write leaves a state that cannot match as unchanged, so the next run deletes and rewrites everything;
- * chunk ids are deterministic, so a rewrite never duplicates.
+ * Writes a document's results. Order (the resume guarantee): state `pending` with no hash, write page text, replace
+ * the document's chunks, state `indexed` with the hash last. A kill anywhere before the last write leaves a state
+ * that cannot match as unchanged, so the next run rewrites everything; chunk ids are deterministic, so a rewrite
+ * never duplicates. The chunks are replaced in one VectorIndex.replaceDocument call, which search sees all at once:
+ * a writer killed in the middle of a document leaves search citing the document's old chunks or none, never part
+ * of the new ones.
  */
-
-/** Chunks per VectorIndex.upsert call: bounded so one call never holds a huge transaction or request. */
-const UPSERT_BATCH = 256;
 
 function baseState(item: DocumentWorkItem): Omit<DocumentStateInput, 'status' | 'reason' | 'contentHash' | 'pages' | 'chunks' | 'embedderId'> {
   return {
@@ -57,9 +56,8 @@ export const upsert: Stage = async (item, ctx) => {
   const content = item.content;
   if (!content) throw new Error(`upsert: document ${item.documentId} has no content hash`);
   await states.put({ ...baseState(item), status: 'pending', reason: null, contentHash: null, pages: null, chunks: null, embedderId: null });
-  await index.deleteDocument(item.ref, item.documentId);
   await texts.put(item.ref, item.documentId, pages);
-  for (let i = 0; i < records.length; i += UPSERT_BATCH) await index.upsert(records.slice(i, i + UPSERT_BATCH));
+  await index.replaceDocument(item.ref, item.documentId, records);
   await states.put({
     ...baseState(item),
     status: 'indexed',

@@ -1,3 +1,4 @@
+import { projectKey, type ProjectRef } from '../domain/project-ref.js';
 import type { ChunkWithVector, IndexInfo } from '../ports/vector-index.js';
 
 /**
@@ -59,4 +60,16 @@ export function checkChunk(c: ChunkWithVector, dimensions: number): void {
     }
   }
   if (problems.length > 0) throw new TypeError(`invalid chunk ${JSON.stringify(c.id)}: ${problems.join('; ')}`);
+}
+
+/** replaceDocument's chunks: valid, and every one of the document being replaced. */
+export function checkDocumentChunks(ref: ProjectRef, documentId: string, chunks: ChunkWithVector[], dimensions: number): void {
+  for (const c of chunks) {
+    checkChunk(c, dimensions);
+    if (c.registry !== ref.registry || c.projectId !== ref.projectId || c.documentId !== documentId) {
+      throw new TypeError(
+        `replaceDocument(${projectKey(ref)}, ${documentId}): chunk ${c.id} belongs to document ${c.documentId} of ${projectKey(c)}`,
+      );
+    }
+  }
 }

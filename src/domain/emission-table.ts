@@ -8,7 +8,10 @@
  *   31/12/2022", "2022-23") followed by one or more quantities; cells of one row may be spread over many lines,
  *   and a row may continue on the next page (running headers, footers and page numbers are dropped first);
  * - the value of a row is its last quantity: the net column (VCS PD 4.4 "Estimated total VCU issuance", CDM
- *   "net anthropogenic removals", or the single value column);
+ *   "net anthropogenic removals", or the single value column), unless the header names a cumulative column ("Year |
+ *   Net removals | Cumulative"): the yearly column is then the one the cumulative column is the running sum of, or
+ *   the column before a cumulative column named last (see yearlyColumn);
+ * - a day written before a month name ("28 February 2031") is part of a date, never a quantity;
  * - quantities may use any thousands grouping ("535,052", Indian "5,35,052"), decimals, and a sign written as
  *   "-", "−", "–" or parentheses;
  * - rows whose periods fall in the same calendar year (partial years: "01-Jan-2022 to 14-Jul-2022" and
@@ -171,6 +174,10 @@ export function tokenize(pages: readonly string[]): Token[] {
     const next = tokens[i + 1];
     // "Total" names a total row only where a row label starts: at the start of a line.
     if (t.kind === 'total' && prev && prev.line === t.line) t.kind = 'other';
+    // "28 February 2031": a day of a date (prose or a period label), not a cell.
+    if (t.kind === 'number' && next && next.line === t.line && next.kind === 'month' && /^\d{1,2}$/.test(t.text)) {
+      t.kind = 'fragment';
+    }
     // A number followed by a word on its line is prose or a heading ("5 MONITORING", "1,200 trees"), not a cell.
     if (
       (t.kind === 'number' || t.kind === 'year') &&
@@ -354,6 +361,47 @@ export interface FindEmissionTableOptions {
   annualEstimate?: number;
 }
 
+/** A header word naming a cumulative column, and the words of a table's label column (the columns follow them). */
+const CUMULATIVE = /^(cumulative|accumulated)\b/i;
+const LABEL_COLUMN = /^(years?|vintages?|periods?|vintage period|calendar)$/i;
+
+/** Whether `sums` is the running sum of `cells`, row by row (to the unit: cells may be rounded). */
+function isRunningSum(cells: number[], sums: number[]): boolean {
+  let total = 0;
+  for (let i = 0; i < cells.length; i++) {
+    total += cells[i] ?? 0;
+    const sum = sums[i] ?? NaN;
+    if (!(Math.abs(sum - total) <= Math.max(1, Math.abs(total) * 1e-4))) return false;
+  }
+  return true;
+}
+
+/**
+ * Which quantity of a row is its year's value, counted from the row's end (0: the last). The last one, unless the
+ * column names after the header's label column ("Year", "Vintage period") include a cumulative column, whose cells
+ * are whole-period totals: then the column that the cumulative one is the running sum of (the net or annual
+ * reductions or removals beside it), else, when the cumulative column is named last, the column before it.
+ */
+function yearlyColumn(header: string, rows: readonly Row[]): number {
+  const words = header.split(/\s+/).filter((w) => w.length > 0);
+  let labelAt = -1;
+  words.forEach((w, i) => {
+    if (LABEL_COLUMN.test(w)) labelAt = i;
+  });
+  const columns = words.slice(labelAt + 1).filter((w) => !/^\(?(tco2e?|tco2-?eq|t|co2e?)\)?[.,;:]?$/i.test(w));
+  if (!columns.some((w) => CUMULATIVE.test(w))) return 0;
+  const width = Math.min(...rows.map((r) => r.values.length));
+  if (!(width >= 2)) return 0;
+  const column = (fromEnd: number): number[] => rows.map((r) => r.values[r.values.length - 1 - fromEnd] ?? NaN);
+  for (let cumulative = 0; cumulative < width; cumulative++) {
+    for (let yearly = 0; yearly < width; yearly++) {
+      if (yearly !== cumulative && isRunningSum(column(yearly), column(cumulative))) return yearly;
+    }
+  }
+  const last = columns[columns.length - 1];
+  return last !== undefined && CUMULATIVE.test(last) ? 1 : 0;
+}
+
 function mean(values: number[]): number {
   return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
 }
@@ -369,9 +417,10 @@ export function findEmissionTables(pages: readonly string[]): EmissionTable[] {
     if (yearRows.length < 2) continue;
     if (!HEADER_WORDS.estimate.test(header) || !HEADER_WORDS.reduction.test(header)) continue;
     const rows: EmissionTableRow[] = [];
+    const fromEnd = yearlyColumn(header, yearRows);
     for (const r of yearRows) {
       const year = rowYear(r.labels);
-      const value = r.values[r.values.length - 1];
+      const value = r.values[r.values.length - 1 - fromEnd];
       const firstLabel = r.labels[0];
       if (year === null || value === undefined || !firstLabel) continue;
       rows.push({ year, value, page: firstLabel.page, label: r.labels.map((l) => l.text).join(' ') });
@@ -396,7 +445,7 @@ export function findEmissionTables(pages: readonly string[]): EmissionTable[] {
     const values: Record<string, number> = {};
     for (const r of rows) values[String(r.year)] = roundSum((values[String(r.year)] ?? 0) + r.value);
     const totalRow = run.rows.find((r) => r.total);
-    const total = totalRow ? (totalRow.values[totalRow.values.length - 1] ?? null) : null;
+    const total = totalRow ? (totalRow.values[totalRow.values.length - 1 - fromEnd] ?? totalRow.values[totalRow.values.length - 1] ?? null) : null;
     tables.push({
       values,
       rows,

@@ -66,6 +66,13 @@ export interface VectorIndex {
   open(info: IndexInfo): Promise<void>;
   /** Inserts or replaces chunks by id. */
   upsert(chunks: ChunkWithVector[]): Promise<void>;
+  /**
+   * Replaces every chunk of one document with `chunks` (the whole new set, each of that document), so that a search
+   * sees the document's old chunks or its new ones, never part of the new set: the embedded index in one
+   * transaction, Qdrant by writing the new points hidden and switching them live in one request. An interrupted call
+   * leaves search with the old chunks (Qdrant: those not yet overwritten) or none, never new ones.
+   */
+  replaceDocument(ref: ProjectRef, documentId: string, chunks: ChunkWithVector[]): Promise<void>;
   /** Removes every chunk of one document of one project. */
   deleteDocument(ref: ProjectRef, documentId: string): Promise<void>;
   /**

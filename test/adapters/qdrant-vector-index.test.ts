@@ -66,6 +66,8 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
         { field_name: 'registry', field_schema: 'keyword' },
         { field_name: 'projectId', field_schema: 'integer' },
         { field_name: 'documentId', field_schema: 'keyword' },
+        { field_name: 'generation', field_schema: 'keyword' },
+        { field_name: 'pending', field_schema: 'bool' },
       ]);
       const again = await createQdrantVectorIndex({ url: fake.url, collection });
       await again.open(EMBEDDER);
@@ -93,13 +95,15 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
             ],
           },
         ],
+        // Never a point of a document generation not yet switched live (replaceDocument).
+        must_not: [{ key: 'pending', match: { value: true } }],
       };
       expect(vectorBody).toMatchObject({ using: 'dense', filter, limit: 5, with_payload: true, params: { exact: true } });
       // One unit query vector, as a multivector of one.
       expect(vectorBody?.query).toEqual([Array.from(axis(0))]);
       expect(textBody).toMatchObject({ using: 'text', filter, limit: 5, with_payload: true });
       expect(textBody?.query).toEqual({ indices: [termId('vm0007')], values: [1] });
-      expect(projectsFilter([])).toEqual({ should: [] });
+      expect(projectsFilter([])).toEqual({ should: [], must_not: [{ key: 'pending', match: { value: true } }] });
     });
 
     it('writes points with UUIDs derived from chunk ids and a BM25 sparse vector', async () => {
@@ -118,6 +122,32 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
       expect(fake.requests.find((r) => r.method === 'PUT' && r.path.endsWith('/points'))?.query).toMatchObject({
         wait: 'true',
       });
+    });
+
+    it('replaces a document by writing hidden points of a new generation, then switching in one batch request', async () => {
+      await index.replaceDocument({ registry: 'Verra', projectId: 4074 }, 'doc-1', [
+        chunk({ id: 'n1', projectId: 4074, text: 'new one' }),
+        chunk({ id: 'n2', projectId: 4074, page: 2, text: 'new two' }),
+      ]);
+      const [body] = bodiesOf('PUT', '/points') as { points: { payload: Record<string, unknown> }[] }[];
+      const generation = body?.points[0]?.payload.generation;
+      expect(generation).toMatch(/^[0-9a-f-]{36}$/);
+      for (const p of body?.points ?? []) expect(p.payload).toMatchObject({ pending: true, generation });
+      const doc = [
+        { key: 'registry', match: { value: 'Verra' } },
+        { key: 'projectId', match: { value: 4074 } },
+        { key: 'documentId', match: { value: 'doc-1' } },
+      ];
+      const thisGeneration = { key: 'generation', match: { value: generation } };
+      expect(bodiesOf('POST', '/points/batch')).toEqual([
+        {
+          operations: [
+            { delete: { filter: { must: doc, must_not: [thisGeneration] } } },
+            { delete_payload: { keys: ['pending'], filter: { must: [...doc, thisGeneration] } } },
+          ],
+        },
+      ]);
+      expect(fake.requests.find((r) => r.path.endsWith('/points/batch'))?.query).toMatchObject({ wait: 'true' });
     });
 
     it('writes (c + s) / 2 of unit vectors per sentence, so max_sim gives the mean of the two cosines', async () => {

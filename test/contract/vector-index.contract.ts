@@ -366,6 +366,43 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
       await index.deleteDocument(V(9), 'none');
     });
 
+    it('replaces one document\'s chunks with a new set, leaving other documents alone', async () => {
+      await index.upsert([
+        chunk({ id: 'a1', projectId: 1, documentId: 'A', text: 'old alpha one', vector: axis(0) }),
+        chunk({ id: 'a2', projectId: 1, documentId: 'A', page: 2, text: 'old alpha two', vector: axis(1) }),
+        chunk({ id: 'b1', projectId: 1, documentId: 'B', text: 'old beta', vector: axis(2) }),
+      ]);
+      // a1 again (same id, new text), a3 new, a2 gone.
+      await index.replaceDocument(V(1), 'A', [
+        chunk({ id: 'a1', projectId: 1, documentId: 'A', text: 'new alpha one', vector: axis(3) }),
+        chunk({ id: 'a3', projectId: 1, documentId: 'A', page: 3, text: 'new alpha three', vector: axis(4) }),
+      ]);
+      expect(await index.documentChunkIds(V(1), 'A')).toEqual(['a1', 'a3']);
+      expect(await index.documentChunkIds(V(1), 'B')).toEqual(['b1']);
+      expect(ids(await index.searchText('alpha', [V(1)], 10)).sort()).toEqual(['a1', 'a3']);
+      expect((await index.searchText('new alpha one', [V(1)], 1))[0]).toMatchObject({ id: 'a1', text: 'new alpha one' });
+      expect(ids(await index.searchVector(axis(3), [V(1)], 1))).toEqual(['a1']);
+      expect((await index.countChunks([V(1)])).get('Verra:1')).toBe(3);
+      // Twice in a row, and with no chunks (the document emptied).
+      await index.replaceDocument(V(1), 'A', [chunk({ id: 'a4', projectId: 1, documentId: 'A', text: 'newer alpha', vector: axis(5) })]);
+      expect(await index.documentChunkIds(V(1), 'A')).toEqual(['a4']);
+      await index.replaceDocument(V(1), 'A', []);
+      expect(await index.documentChunkIds(V(1), 'A')).toEqual([]);
+      expect((await index.countChunks([V(1)])).get('Verra:1')).toBe(1);
+    });
+
+    it('refuses to replace a document with chunks of another document, writing nothing', async () => {
+      await index.upsert([chunk({ id: 'a1', projectId: 1, documentId: 'A', text: 'old alpha' })]);
+      await expect(
+        index.replaceDocument(V(1), 'A', [
+          chunk({ id: 'a2', projectId: 1, documentId: 'A' }),
+          chunk({ id: 'b1', projectId: 1, documentId: 'B' }),
+        ]),
+      ).rejects.toThrow(/replaceDocument\(Verra:1, A\): chunk b1 belongs to document B of Verra:1/);
+      expect(await index.documentChunkIds(V(1), 'A')).toEqual(['a1']);
+      expect(await index.documentChunkIds(V(1), 'B')).toEqual([]);
+    });
+
     it('returns [] for an empty project list', async () => {
       await index.upsert([chunk({ id: 'c', projectId: 1, text: 'anything', vector: axis(0) })]);
       expect(await index.searchVector(axis(0), [], 10)).toEqual([]);

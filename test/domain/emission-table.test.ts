@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { PDFParse } from 'pdf-parse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { normalizePageText } from '../../src/domain/chunking.js';
 import { findEmissionTable, findEmissionTables, parseQuantity, tableSum } from '../../src/domain/emission-table.js';
+import { DEMO_DOCUMENTS } from '../../scripts/make-demo-pdfs.js';
 import { corpusAvailable, corpusPath } from '../support/corpus.js';
 import { describeWithService } from '../support/services.js';
 
@@ -94,7 +96,100 @@ describeWithService('emission table of the real VCS 5533 project description', {
   });
 });
 
+async function pdfPages(file: string): Promise<string[]> {
+  const parser = new PDFParse({ data: new Uint8Array(await readFile(file)) });
+  try {
+    return (await parser.getText()).pages.map((p) => normalizePageText(p.text));
+  } finally {
+    await parser.destroy();
+  }
+}
+
+describe('emission tables of the demo project descriptions (Year | Reductions | Cumulative)', () => {
+  // The yearly figures scripts/make-demo-pdfs.ts writes in each table's middle column; the last one is their
+  // running total, which was read as the yearly value (900004: 2023 -> 158,480, the whole period).
+  const demoTables = DEMO_DOCUMENTS.flatMap((doc) => {
+    const rows = doc.pages.flat().flatMap((line) =>
+      typeof line === 'object' && 'row' in line && /^\d{4}$/.test(line.row[0] ?? '') ? [line.row] : [],
+    );
+    if (rows.length === 0) return [];
+    const yearly = Object.fromEntries(rows.map((r) => [r[0], parseQuantity(r[1] ?? '')]));
+    return [{ file: doc.file, yearly, cumulative: parseQuantity(rows[rows.length - 1]?.[2] ?? '') }];
+  });
+
+  it('covers the four demo project descriptions with a table', () => {
+    expect(demoTables.map((t) => t.file.match(/9000\d\d/)?.[0])).toEqual(['900001', '900002', '900003', '900004']);
+  });
+
+  it.each(demoTables.map((t) => [t.file, t] as const))('%s: the yearly column, not the cumulative one', async (file, t) => {
+    const table = findEmissionTable(await pdfPages(path.join('demo', 'documents', file)));
+    expect(table?.values).toEqual(t.yearly);
+    expect(tableSum(table as NonNullable<typeof table>)).toBe(t.cumulative);
+  });
+});
+
+describeWithService('emission tables of the corpus PDFs', { available: corpusAvailable, why: `corpus not found at ${corpusPath()}` }, () => {
+  it('reads both CDM 547 tables (one value column; five lettered columns, E = C + D - B) as net removals', async () => {
+    const tables = findEmissionTables(await pdfPages(corpusPath('pdf', 'CDM0547_guangxi_reforestation_project_design_document.pdf')));
+    expect(tables.map((t) => t.pages)).toEqual([[27], [71]]);
+    for (const t of tables) {
+      expect(t.values['2006']).toBe(-40795);
+      expect(t.values['2007']).toBe(54394);
+      expect(t.values['2024']).toBe(-95668);
+      expect(t.total).toBe(773842);
+    }
+    expect(tables[1]?.values).toEqual(tables[0]?.values);
+  });
+
+  it('finds no table in the corpus PDFs that is a running total of its own rows', async () => {
+    for (const file of ['VCS5533_project_description.pdf', 'CDM0547_guangxi_reforestation_project_design_document.pdf', 'CDM_GFL-HFC23_project_design_document.pdf']) {
+      for (const t of findEmissionTables(await pdfPages(corpusPath('pdf', file)))) {
+        const values = Object.values(t.values);
+        const increasing = values.every((v, i) => i === 0 || v > (values[i - 1] ?? 0));
+        const sumsItself = values.every((v, i) => i === 0 || v >= values.slice(0, i).reduce((a, b) => a + b, 0) - 1);
+        expect({ file, pages: t.pages, cumulative: increasing && sumsItself }).toEqual({ file, pages: t.pages, cumulative: false });
+      }
+    }
+  });
+});
+
 describe('emission table: synthetic layouts', () => {
+  it('takes the yearly column when the header names a cumulative one, wherever it stands', () => {
+    const netThenCumulative = ['Estimated net GHG removals (tCO2e)', 'Year Net removals Cumulative', '2020 100 100', '2021 250 350', '2022 300 650'];
+    expect(findEmissionTable([netThenCumulative.join('\n')])?.values).toEqual({ '2020': 100, '2021': 250, '2022': 300 });
+    const cumulativeFirst = ['Estimated emission reductions (tCO2e)', 'Year Cumulative Annual', '2020 100 100', '2021 350 250', '2022 650 300'];
+    expect(findEmissionTable([cumulativeFirst.join('\n')])?.values).toEqual({ '2020': 100, '2021': 250, '2022': 300 });
+    // Four columns; the cumulative one sums the net column, not the baseline.
+    const wide = ['Estimated emission reductions (tCO2e)', 'Vintage Baseline Net Cumulative (tCO2e)', '2020 500 100 100', '2021 600 250 350', '2022 700 300 650', 'Total 1800 650 650'];
+    const table = findEmissionTable([wide.join('\n')]);
+    expect(table?.values).toEqual({ '2020': 100, '2021': 250, '2022': 300 });
+    expect(table?.total).toBe(650);
+    // Rounded cells still sum to their running total within a unit.
+    const rounded = ['Estimated annual removals (tCO2e)', 'Year Annual removals Cumulative', '2020 10.4 10.4', '2021 20.3 30.7', '2022 30.3 61'];
+    expect(findEmissionTable([rounded.join('\n')])?.values).toEqual({ '2020': 10.4, '2021': 20.3, '2022': 30.3 });
+  });
+
+  it('takes the column before a cumulative column named last when the cells do not add up (a row missing)', () => {
+    const page = ['Estimated emission reductions (tCO2e)', 'Year Reductions Cumulative', '2021 200 300', '2022 300 600', '2023 400 1000'];
+    expect(findEmissionTable([page.join('\n')])?.values).toEqual({ '2021': 200, '2022': 300, '2023': 400 });
+  });
+
+  it('keeps the last column when no column is named cumulative', () => {
+    const page = ['Estimated emission reductions (tCO2e)', 'Year Baseline Net', '2020 100 100', '2021 250 350', '2022 300 650'];
+    expect(findEmissionTable([page.join('\n')])?.values).toEqual({ '2020': 100, '2021': 350, '2022': 650 });
+  });
+
+  it('reads "1 March 2024 to 28 February 2031" in the prose before a table as a date, not a row of 28', () => {
+    const page = [
+      'Table 3.1: Estimated emission reductions (tCO2e) over the crediting period 1',
+      'March 2024 to 28 February 2031. The average is 57,300 tCO2e per year.',
+      'Year Reductions',
+      '2024 14,200',
+      '2025 43,800',
+    ];
+    expect(findEmissionTable([page.join('\n')])?.values).toEqual({ '2024': 14200, '2025': 43800 });
+  });
+
   it('reads a CDM-style table with negative values and a total row that is not a year', () => {
     const page = [
       'A.4.4.1. Estimated amount of emission reductions over the chosen crediting period',

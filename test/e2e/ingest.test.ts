@@ -147,10 +147,25 @@ describeWithService('ingest CLI end to end', { available: corpusAvailable, why: 
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('completes with exit code 0 and a summary, although some documents failed', () => {
+  it('completes the run with a summary, and exit code 3 because documents failed', () => {
     expect(first.stderr).toMatch(/records: 2 inserted/);
     expect(first.stderr).toMatch(/2 project\(s\), 8 document\(s\): 1 indexed, 0 unchanged, 1 skipped, 0 need OCR, 6 failed, 0 removed/);
-    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/ingest: 6 document\(s\) failed \(exit code 3\)/);
+    expect(first.stderr).not.toMatch(/placeholder/);
+    expect(first.code, first.stderr).toBe(3);
+  });
+
+  it('warns about {BASE} left in document uris, fails those documents saying so, and exits 3', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ingest-base-'));
+    try {
+      const r = await runCli(['--records', recordsFile, '--projects', 'CDM:1', '--no-progress'], { ...env, DATA_DIR: dir });
+      expect(r.stderr).toMatch(/^warning: \d+ document uri\(s\) still hold a placeholder such as \{BASE\} \(first: \{BASE\}\/pdf\//m);
+      expect(r.stderr).toMatch(/--replace-base <url>/);
+      expect(r.stderr).toMatch(/failed CDM:1 \{BASE\}\/pdf\/\S+: download: the uri still holds the placeholder \{BASE\}/);
+      expect(r.code, r.stderr).toBe(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('records each fault document as failed with its reason, and the KML file as skipped', async () => {
@@ -213,6 +228,32 @@ describeWithService('ingest CLI end to end', { available: corpusAvailable, why: 
     const config = await runCli(['--all'], { ...env, DOWNLOAD_MAX_BYTES: 'lots' });
     expect(config.code).toBe(1);
     expect(config.stderr).toMatch(/DOWNLOAD_MAX_BYTES: .*\(got "lots"\)/);
+  });
+
+  it('names a mistyped option and an unknown registry with exit code 2, and a file given as DATA_DIR', async () => {
+    const typo = await runCli(['--regsitry', 'Verra', '--ids', '4086'], env);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^ingest: unknown option --regsitry; did you mean --registry\?$/m);
+    const registry = await runCli(['--registry', 'Nowhere', '--ids', '4086'], env);
+    expect(registry.code).toBe(2);
+    expect(registry.stderr).toMatch(/^ingest: --registry: unknown registry "Nowhere" \(known: /m);
+    // A usage error, not a fatal one: no JSON log line, no stack trace.
+    expect(registry.stdout).toBe('');
+    expect(registry.stderr).not.toMatch(/\n\s+at /);
+    const file = path.join(dataDir, 'records.jsonl');
+    const dataDirFile = await runCli(['--status'], { ...env, DATA_DIR: file });
+    expect(dataDirFile.code).toBe(1);
+    expect(dataDirFile.stderr).toContain(`ingest: cannot use DATA_DIR ${file} for the SQLite database: it is a file, not a folder`);
+  });
+
+  it('hides and unhides a stored project, and exits 1 naming a project the store does not hold', async () => {
+    const hide = await runCli(['--hide', 'Verra:990001'], env);
+    expect(hide.code, hide.stderr).toBe(0);
+    expect(hide.stderr).toMatch(/^hidden: 1 project\(s\) \(Verra:990001\)$/m);
+    const again = await runCli(['--unhide', 'Verra:990001,Verra:123'], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^unhidden: 1 project\(s\) \(Verra:990001\)$/m);
+    expect(again.stderr).toMatch(/not in the store \(import their records first\): Verra:123/);
   });
 
   it('imports a registry export and its transactions, then recomputes derived fields, each from the CLI', async () => {

@@ -26,6 +26,10 @@ describe('parseCliArgs', () => {
     });
     expect(parseCliArgs(['--transactions', 'tx.csv'])).toMatchObject({ transactions: 'tx.csv' });
     expect(parseCliArgs(['--enrich', '--projects', 'Verra:4086'])).toMatchObject({ enrich: true, projects: [{ registry: 'Verra', projectId: 4086 }] });
+    expect(parseCliArgs(['--hide', 'Verra:4086,vcs:5533'])).toMatchObject({
+      hide: { projects: [{ registry: 'Verra', projectId: 4086 }, { registry: 'Verra', projectId: 5533 }], hidden: true },
+    });
+    expect(parseCliArgs(['--unhide', 'Verra:4086'])).toMatchObject({ hide: { projects: [{ registry: 'Verra', projectId: 4086 }], hidden: false } });
   });
 
   it.each([
@@ -35,7 +39,15 @@ describe('parseCliArgs', () => {
     [['--json', '--all'], /--json goes with --status/],
     [['--all', '--no-documents'], /only makes sense with --records/],
     [['--records'], /argument missing|--records/],
-    [['--bogus'], /Unknown option '--bogus'/],
+    [['--bogus'], /^unknown option --bogus \(see --help\)$/],
+    [['--regsitry', 'Verra', '--ids', '1'], /^unknown option --regsitry; did you mean --registry\?$/],
+    [['--all', '--reindx'], /^unknown option --reindex; did you mean --reindex\?$|^unknown option --reindx; did you mean --reindex\?$/],
+    [['--records=x.jsonl', '--replace-bse=http://x'], /^unknown option --replace-bse; did you mean --replace-base\?$/],
+    [['--all', '-x'], /^unknown option -x \(see --help\)$/],
+    [['--registry', 'Nowhere', '--ids', '1'], /^--registry: unknown registry "Nowhere" \(known: .*Verra/],
+    [['--records', 'r.jsonl', '--registry', 'Nowhere'], /^--registry: unknown registry "Nowhere"/],
+    [['--registry', 'gold standard', '--ids', '1'], /--registry Gold Standard --ids: records can be fetched live from Verra only/],
+    [['--registry', 'Verra', '--ids', '12,abc'], /--ids: "abc" is not a positive integer project id/],
     [['--projects', 'Verra:abc'], /project id must be a positive integer, got "abc"/],
     [['--projects', 'Mars:1'], /unknown registry "Mars"/],
     [['--projects', '4086'], /expected <registry>:<id>, got "4086"/],
@@ -47,6 +59,10 @@ describe('parseCliArgs', () => {
     [['--transactions', 'tx.csv', '--all'], /only import rows/],
     [['--enrich', '--all'], /--enrich runs alone/],
     [['--registry', 'Verra'], /nothing to do/],
+    [['--hide', 'Verra:4086', '--unhide', 'Verra:5533'], /--hide and --unhide exclude each other/],
+    [['--hide', 'Verra:4086', '--all'], /--hide \/ --unhide run alone \(got --all too\)/],
+    [['--hide', 'Mars:1'], /--hide: unknown registry "Mars"/],
+    [['--unhide', '4086'], /--unhide: expected <registry>:<id>, got "4086"/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);
@@ -90,5 +106,21 @@ describe('status output', () => {
     expect(out).toMatch(/Verra:4086\s+indexed\s+66\s+240\s+PD\.pdf/);
     expect(out).toMatch(/Verra:4086\s+needs_ocr\s+66\s+scan\.pdf\s+no text layer/);
     expect(out).toMatch(/2 document\(s\): 1 indexed, 1 needs_ocr/);
+  });
+
+  it('shows 40 characters of a title at 80 columns, the reason on its own line, no line wider than the terminal', () => {
+    const title = 'Gold Standard Project Design Document version 3.1 final.pdf';
+    const out = statusTable(
+      [
+        state({ title }),
+        state({ documentId: 'e', title: 'monitoring report 2021.pdf', status: 'failed', reason: 'download: HTTP 404 Not Found', pages: null, chunks: null }),
+      ],
+      80,
+    );
+    const lines = out.split('\n');
+    expect(lines[0]).toMatch(/^project\s+status\s+pages\s+chunks\s+document$/);
+    expect(out).toContain(title.slice(0, 40));
+    expect(out).toMatch(/Verra:4086\s+failed\s+monitoring report 2021\.pdf\n\s+reason: download: HTTP 404 Not Found\n/);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
   });
 });

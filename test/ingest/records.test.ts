@@ -59,7 +59,7 @@ describe('record import', () => {
   it('imports the corpus JSONL with {BASE} replaced, then re-imports it as unchanged', async () => {
     const { logger, lines } = captureLogger();
     const first = await importRecords(store, EVAL, { replaceBase: 'http://127.0.0.1:8123/', logger });
-    expect(first).toEqual({ inserted: 7, updated: 0, unchanged: 0, failed: [] });
+    expect(first).toEqual({ inserted: 7, updated: 0, unchanged: 0, failed: [], placeholders: [] });
     expect(await store.list()).toEqual([
       { registry: 'CDM', projectId: 1 },
       { registry: 'CDM', projectId: 547 },
@@ -83,12 +83,12 @@ describe('record import', () => {
 
     const updatedAt = vcs?.updatedAt;
     const again = await importRecords(store, EVAL, { replaceBase: 'http://127.0.0.1:8123' });
-    expect(again).toEqual({ inserted: 0, updated: 0, unchanged: 7, failed: [] });
+    expect(again).toEqual({ inserted: 0, updated: 0, unchanged: 7, failed: [], placeholders: [] });
     expect((await store.get({ registry: 'Verra', projectId: 5533 }))?.updatedAt).toBe(updatedAt);
     expect(await store.count()).toBe(7);
     // Another base is a real change of every record with documents.
     const moved = await importRecords(store, EVAL, { replaceBase: 'http://127.0.0.1:9999' });
-    expect(moved).toEqual({ inserted: 0, updated: 7, unchanged: 0, failed: [] });
+    expect(moved).toEqual({ inserted: 0, updated: 7, unchanged: 0, failed: [], placeholders: [] });
   });
 
   it('keeps {BASE} when no base is given, and warns once that the uris are not fetchable', async () => {
@@ -96,6 +96,25 @@ describe('record import', () => {
     expect(await importRecords(store, EVAL, { logger })).toMatchObject({ inserted: 7, failed: [] });
     expect(JSON.stringify((await store.get({ registry: 'CDM', projectId: 9199 }))?.raw)).toContain('{BASE}/pdf/');
     expect(lines.filter((l) => String(l.msg).includes('{BASE}'))).toHaveLength(1);
+  });
+
+  it('lists every document uri that still holds a {...} placeholder, with its record and source', async () => {
+    const without = await importRecords(store, EVAL);
+    expect(without.placeholders.length).toBe(evalLines.join('\n').split('{BASE}/').length - 1);
+    expect(without.placeholders[0]).toEqual({ source: `${EVAL}:1`, project: expect.stringMatching(/^\w[\w ]*:\d+$/), uri: expect.stringMatching(/^\{BASE\}\/pdf\/.+\.pdf$/) });
+    expect((await importRecords(store, EVAL, { replaceBase: 'http://127.0.0.1:8123' })).placeholders).toEqual([]);
+    // Another placeholder survives --replace-base, and is named too.
+    const { logger, lines } = captureLogger();
+    const record = {
+      registry: 'Verra',
+      resourceIdentifier: '77',
+      resourceName: 'Placeholder project',
+      documentGroups: [{ code: 'X', description: 'x', documents: [{ documentName: 'a.pdf', documentType: 'Other', uri: '{HOST}/a.pdf' }] }],
+    };
+    const file = write('one.json', JSON.stringify(record));
+    const other = await importRecords(store, file, { replaceBase: 'http://127.0.0.1:8123', logger });
+    expect(other.placeholders).toEqual([{ source: file, project: 'Verra:77', uri: '{HOST}/a.pdf' }]);
+    expect(lines.filter((l) => String(l.msg).includes('placeholder'))).toHaveLength(1);
   });
 
   it('a JSON record without registry fails, naming the file and the --registry option', async () => {
@@ -107,7 +126,7 @@ describe('record import', () => {
 
   it('a JSON record without registry imports under a default registry, spelled any way', async () => {
     const result = await importRecords(store, VERRA_4086, { defaultRegistry: 'verra' });
-    expect(result).toEqual({ inserted: 1, updated: 0, unchanged: 0, failed: [] });
+    expect(result).toEqual({ inserted: 1, updated: 0, unchanged: 0, failed: [], placeholders: [] });
     const got = await store.get({ registry: 'Verra', projectId: 4086 });
     const original = JSON.parse(readFileSync(VERRA_4086, 'utf8')) as Record<string, unknown>;
     expect(got?.raw.registry).toBe('Verra');
@@ -215,7 +234,7 @@ describe('record import', () => {
     const file = write('dupes.jsonl', [JSON.stringify(base), JSON.stringify({ ...base, resourceName: 'Later' })].join('\n'));
     const { logger, lines } = captureLogger();
     const result = await importRecords(store, file, { logger });
-    expect(result).toEqual({ inserted: 1, updated: 1, unchanged: 0, failed: [] });
+    expect(result).toMatchObject({ inserted: 1, updated: 1, unchanged: 0, failed: [] });
     expect((await store.get({ registry: 'Verra', projectId: 5533 }))?.raw.resourceName).toBe('Later');
     expect(lines.find((l) => l.msg === 'project appears again; the later record wins')).toMatchObject({
       source: `${file}:2`,
@@ -238,7 +257,7 @@ describe('record import', () => {
         return store.upsert(records);
       },
     };
-    expect(await importRecords(observed, file)).toEqual({ inserted: 1200, updated: 0, unchanged: 0, failed: [] });
+    expect(await importRecords(observed, file)).toEqual({ inserted: 1200, updated: 0, unchanged: 0, failed: [], placeholders: [] });
     expect(batches).toEqual([500, 500, 200]);
     expect(await store.count()).toBe(1200);
     batches.length = 0;

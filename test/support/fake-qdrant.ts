@@ -19,6 +19,8 @@ export interface FakeQdrant {
   requests: RecordedRequest[];
   /** Makes the next `n` requests fail with this HTTP status (fault injection). */
   failNext(n: number, status: number): void;
+  /** Makes the first request that `match` accepts fail with this HTTP status, once (e.g. one upsert of many). */
+  failWhen(match: (req: RecordedRequest) => boolean, status?: number): void;
   close(): Promise<void>;
 }
 
@@ -187,6 +189,7 @@ export async function startFakeQdrant(opts: { version?: string; apiKey?: string 
   const requests: RecordedRequest[] = [];
   let failures = 0;
   let failureStatus = 500;
+  let failOn: { match: (req: RecordedRequest) => boolean; status: number } | null = null;
   let operationId = 0;
   const version = opts.version ?? '1.18.0';
 
@@ -232,9 +235,34 @@ export async function startFakeQdrant(opts: { version?: string; apiKey?: string 
       for (const name of c.vectors.keys()) {
         if (!dense.has(name)) throw new HttpError(400, `Wrong input: Vector ${name} is missing`);
       }
-      parsed.push({ id, dense, sparse, payload: (isRecord(raw.payload) ? raw.payload : {}) as Payload });
+      // A copy: payload operations must not rewrite the recorded request.
+      parsed.push({ id, dense, sparse, payload: (isRecord(raw.payload) ? { ...raw.payload } : {}) as Payload });
     }
     for (const p of parsed) c.points.set(pointKey(p.id), p);
+  };
+
+  /** The points a PointsSelector names: `{points: [ids]}` or `{filter}`. */
+  const selected = (c: Collection, body: unknown): [string, Point][] => {
+    if (isRecord(body) && Array.isArray(body.points)) {
+      return body.points.flatMap((id) => {
+        const p = c.points.get(pointKey(id));
+        return p ? [[pointKey(id), p] as [string, Point]] : [];
+      });
+    }
+    if (isRecord(body) && isRecord(body.filter)) return [...c.points].filter(([, p]) => matchFilter(p, body.filter));
+    throw new HttpError(400, 'Format error in JSON body: expected `points` or `filter`');
+  };
+
+  const deletePoints = (c: Collection, body: unknown): void => {
+    for (const [k] of selected(c, body)) c.points.delete(k);
+  };
+
+  const deletePayload = (c: Collection, body: unknown): void => {
+    if (!isRecord(body) || !Array.isArray(body.keys) || !body.keys.every((k) => typeof k === 'string')) {
+      throw new HttpError(400, 'Format error in JSON body: missing field `keys`');
+    }
+    const keys = body.keys as string[];
+    for (const [, p] of selected(c, body)) for (const k of keys) delete p.payload[k];
   };
 
   const filtered = (c: Collection, filter: unknown): Point[] => [...c.points.values()].filter((p) => matchFilter(p, filter));
@@ -384,14 +412,22 @@ export async function startFakeQdrant(opts: { version?: string; apiKey?: string 
       return op();
     }
     if (rest === '/points/delete' && method === 'POST') {
-      if (isRecord(body) && Array.isArray(body.points)) {
-        for (const id of body.points) c.points.delete(pointKey(id));
-      } else if (isRecord(body) && isRecord(body.filter)) {
-        for (const [k, p] of c.points) if (matchFilter(p, body.filter)) c.points.delete(k);
-      } else {
-        throw new HttpError(400, 'Format error in JSON body: expected `points` or `filter`');
-      }
+      deletePoints(c, body);
       return op();
+    }
+    if (rest === '/points/batch' && method === 'POST') {
+      // Operations apply in order, as Qdrant applies a batch: one result per operation.
+      if (!isRecord(body) || !Array.isArray(body.operations)) {
+        throw new HttpError(400, 'Format error in JSON body: missing field `operations`');
+      }
+      return body.operations.map((operation) => {
+        if (!isRecord(operation)) throw new HttpError(400, 'Format error in JSON body: operation must be an object');
+        if ('upsert' in operation) upsertPoints(c, operation.upsert);
+        else if ('delete' in operation) deletePoints(c, operation.delete);
+        else if ('delete_payload' in operation) deletePayload(c, operation.delete_payload);
+        else throw new HttpError(400, `Format error in JSON body: unsupported operation ${Object.keys(operation).join(', ')}`);
+        return op();
+      });
     }
     if (rest === '/points/query' && method === 'POST') return query(c, body);
     if (rest === '/points/count' && method === 'POST') {
@@ -440,6 +476,12 @@ export async function startFakeQdrant(opts: { version?: string; apiKey?: string 
         res.end('Must provide an API key or an Authorization bearer token');
         return;
       }
+      const recorded = requests[requests.length - 1];
+      if (failOn && recorded && failOn.match(recorded)) {
+        const { status } = failOn;
+        failOn = null;
+        throw new HttpError(status, 'Service internal error: injected failure');
+      }
       if (failures > 0) {
         failures--;
         throw new HttpError(failureStatus, 'Service internal error: injected failure');
@@ -461,6 +503,9 @@ export async function startFakeQdrant(opts: { version?: string; apiKey?: string 
     failNext(n, status) {
       failures = n;
       failureStatus = status;
+    },
+    failWhen(match, status = 500) {
+      failOn = { match, status };
     },
     close: () =>
       new Promise<void>((resolve) => {

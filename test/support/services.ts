@@ -23,6 +23,8 @@ export function describeWithService(
       });
     });
   } else {
+    // Said once per suite as the file loads: the default reporter shows skipped suites as a count only.
+    console.warn(`skipped: ${name}: ${availability.why}`);
     describe.skip(`${name} (skipped: ${availability.why})`, body);
   }
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { z } from 'zod';
 import type { ProjectRef } from '../../domain/project-ref.js';
@@ -7,7 +7,7 @@ import { DependencyError, EmbedderMismatchError } from '../../errors.js';
 import type { ChunkFilter, ChunkWithVector, IndexInfo, ScoredChunk, VectorIndex } from '../../ports/vector-index.js';
 import { indexedContext } from '../full-text/chunk-context.js';
 import { documentSparseVector, querySparseVector, type Bm25Options } from './sparse-vector.js';
-import { checkChunk, checkIndexIdentity, checkQueryVector, checkTopK } from '../vector-index-support.js';
+import { checkChunk, checkDocumentChunks, checkIndexIdentity, checkQueryVector, checkTopK } from '../vector-index-support.js';
 
 /**
  * Vector index on Qdrant. One collection holds every chunk with two named vectors:
@@ -20,6 +20,10 @@ import { checkChunk, checkIndexIdentity, checkQueryVector, checkTopK } from '../
  * - `text`: a BM25 sparse vector (client-side saturated term frequencies over hashed term ids; the collection applies
  *   IDF through `modifier: "idf"`), which gives full-text search with exact matching of codes and numbers.
  * The embedder that built the collection is recorded in the collection's metadata and checked by open().
+ * replaceDocument writes a document's new points with `pending: true` and a fresh `generation` in their payload, which
+ * every search and count excludes, then in one batch request deletes the document's other points and drops the new
+ * points' `pending`: search never sees part of a new generation, and a writer killed before the switch leaves hidden
+ * points that the document's next write or deletion removes.
  */
 export interface QdrantVectorIndexOptions {
   /** e.g. http://localhost:6333 */
@@ -85,15 +89,24 @@ export function pointId(chunkId: string): string {
 
 interface FieldCondition {
   key: string;
-  match: { value: string | number } | { any: string[] };
+  match: { value: string | number | boolean } | { any: string[] };
 }
 
 export interface ProjectsFilter {
   should: { must: FieldCondition[] }[];
+  must_not: FieldCondition[];
   must?: FieldCondition[];
 }
 
-/** Matches any of the projects: a `should` of one `must` (registry AND projectId) per distinct project. */
+/** Payload keys of points written by replaceDocument and not yet switched live (see above). */
+const PENDING = 'pending';
+const GENERATION = 'generation';
+const NOT_PENDING: FieldCondition[] = [{ key: PENDING, match: { value: true } }];
+
+/**
+ * Matches any of the projects: a `should` of one `must` (registry AND projectId) per distinct project; never a point
+ * of a generation not yet switched live.
+ */
 export function projectsFilter(projects: ProjectRef[], filter?: ChunkFilter): ProjectsFilter {
   const seen = new Set<string>();
   const should: { must: FieldCondition[] }[] = [];
@@ -109,8 +122,10 @@ export function projectsFilter(projects: ProjectRef[], filter?: ChunkFilter): Pr
     });
   }
   // Document types are matched exactly (the service resolved the request's spellings to the stored ones).
-  if (filter?.documentTypes) return { should, must: [{ key: 'documentType', match: { any: [...new Set(filter.documentTypes)] } }] };
-  return { should };
+  if (filter?.documentTypes) {
+    return { should, must_not: NOT_PENDING, must: [{ key: 'documentType', match: { any: [...new Set(filter.documentTypes)] } }] };
+  }
+  return { should, must_not: NOT_PENDING };
 }
 
 function documentFilter(ref: ProjectRef, documentId: string): { must: FieldCondition[] } {
@@ -244,12 +259,47 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
       ['projectId', 'integer'],
       ['documentId', 'keyword'],
       ['documentType', 'keyword'],
+      [GENERATION, 'keyword'],
+      [PENDING, 'bool'],
     ] as const;
     for (const [field_name, field_schema] of fields) {
       // Creating an index that exists is a no-op in Qdrant, so every open() may do it.
       await call(`creating payload index ${field_name}`, () =>
         client.createPayloadIndex(collection, { field_name, field_schema, wait: true }),
       );
+    }
+  };
+
+  /** Upserts points in batches of upsertBatchSize, `extra` added to each payload. */
+  const writePoints = async (chunks: ChunkWithVector[], extra: Record<string, string | boolean>): Promise<void> => {
+    for (let i = 0; i < chunks.length; i += batchSize) {
+      const points = chunks.slice(i, i + batchSize).map((c: ChunkWithVector) => {
+        // The context (document title and type, the chunk's own context) joins the text's bag of words, so questions
+        // naming the document find it as in the SQLite index; the payload keeps the cited text alone.
+        const sparse = documentSparseVector(`${c.text}\n${indexedContext(c.documentTitle, c.documentType, c.context)}`, opts.bm25);
+        return {
+          id: pointId(c.id),
+          vector: {
+            [DENSE_VECTOR]: multivector ? evidenceVectors(c) : Array.from(c.vector),
+            // A text without terms gets no sparse vector: named vectors may be absent on a point.
+            ...(sparse.indices.length > 0 ? { [SPARSE_VECTOR]: sparse } : {}),
+          },
+          payload: {
+            chunkId: c.id,
+            registry: c.registry,
+            projectId: c.projectId,
+            documentId: c.documentId,
+            documentTitle: c.documentTitle,
+            documentType: c.documentType,
+            uri: c.uri,
+            page: c.page,
+            offset: c.offset,
+            text: c.text,
+            ...extra,
+          },
+        };
+      });
+      await call(`upserting ${points.length} points`, () => client.upsert(collection, { wait: true, points }));
     }
   };
 
@@ -288,34 +338,27 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
     async upsert(chunks) {
       const { dimensions } = opened();
       for (const c of chunks) checkChunk(c, dimensions);
-      for (let i = 0; i < chunks.length; i += batchSize) {
-        const points = chunks.slice(i, i + batchSize).map((c: ChunkWithVector) => {
-          // The context (document title and type, the chunk's own context) joins the text's bag of words, so questions
-          // naming the document find it as in the SQLite index; the payload keeps the cited text alone.
-          const sparse = documentSparseVector(`${c.text}\n${indexedContext(c.documentTitle, c.documentType, c.context)}`, opts.bm25);
-          return {
-            id: pointId(c.id),
-            vector: {
-              [DENSE_VECTOR]: multivector ? evidenceVectors(c) : Array.from(c.vector),
-              // A text without terms gets no sparse vector: named vectors may be absent on a point.
-              ...(sparse.indices.length > 0 ? { [SPARSE_VECTOR]: sparse } : {}),
-            },
-            payload: {
-              chunkId: c.id,
-              registry: c.registry,
-              projectId: c.projectId,
-              documentId: c.documentId,
-              documentTitle: c.documentTitle,
-              documentType: c.documentType,
-              uri: c.uri,
-              page: c.page,
-              offset: c.offset,
-              text: c.text,
-            },
-          };
-        });
-        await call(`upserting ${points.length} points`, () => client.upsert(collection, { wait: true, points }));
-      }
+      await writePoints(chunks, {});
+    },
+
+    async replaceDocument(ref, documentId, chunks) {
+      const { dimensions } = opened();
+      checkDocumentChunks(ref, documentId, chunks, dimensions);
+      const generation = randomUUID();
+      await writePoints(chunks, { [PENDING]: true, [GENERATION]: generation });
+      const doc = documentFilter(ref, documentId);
+      const thisGeneration: FieldCondition = { key: GENERATION, match: { value: generation } };
+      // One request, applied in order: the document's other points go (older generations, a killed writer's hidden
+      // points), then the new ones become visible. Between the two, search sees none of the document.
+      await call(`switching document ${documentId} of ${projectKey(ref)} to its ${chunks.length} new chunks`, () =>
+        client.batchUpdate(collection, {
+          wait: true,
+          operations: [
+            { delete: { filter: { must: doc.must, must_not: [thisGeneration] } } },
+            { delete_payload: { keys: [PENDING], filter: { must: [...doc.must, thisGeneration] } } },
+          ],
+        }),
+      );
     },
 
     async deleteDocument(ref, documentId) {
@@ -369,7 +412,7 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
       for (;;) {
         const page = await call('listing document chunks', () =>
           client.scroll(collection, {
-            filter: documentFilter(ref, documentId),
+            filter: { ...documentFilter(ref, documentId), must_not: NOT_PENDING },
             limit: 1000,
             with_payload: ['chunkId'],
             with_vector: false,

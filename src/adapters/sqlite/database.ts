@@ -28,13 +28,33 @@ export function openSqlite(opts: OpenSqliteOptions): SqliteDatabase {
   const inMemory = opts.dataDir === ':memory:';
   let file = ':memory:';
   if (!inMemory) {
-    mkdirSync(opts.dataDir, { recursive: true });
     file = path.join(opts.dataDir, opts.fileName ?? 'carbon-docs.sqlite');
+    try {
+      mkdirSync(opts.dataDir, { recursive: true });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'it is a file, not a folder' : (err as Error).message;
+      throw new Error(`cannot use DATA_DIR ${path.resolve(opts.dataDir)} for the SQLite database: ${why}`, { cause: err });
+    }
   }
-  const db = new Database(file, { readonly: opts.readonly ?? false });
-  // A writer in another process holds the lock for milliseconds; wait rather than fail with SQLITE_BUSY.
-  db.pragma('busy_timeout = 10000');
-  if (!inMemory) db.pragma('journal_mode = WAL');
+  let db: SqliteDatabase | undefined;
+  try {
+    db = new Database(file, { readonly: opts.readonly ?? false });
+    // A writer in another process holds the lock for milliseconds; wait rather than fail with SQLITE_BUSY.
+    db.pragma('busy_timeout = 10000');
+    if (!inMemory) db.pragma('journal_mode = WAL');
+  } catch (err) {
+    db?.close();
+    // Only SQLite's own errors are about the file (a missing native binding, say, is not).
+    const code = (err as { code?: unknown }).code;
+    if (inMemory || typeof code !== 'string' || !code.startsWith('SQLITE_')) throw err;
+    // SQLite's own messages ("unable to open database file", "attempt to write a readonly database") name no path.
+    throw new Error(
+      `cannot open the SQLite database ${path.resolve(file)} (DATA_DIR ${path.resolve(opts.dataDir)}): ${(err as Error).message}; ` +
+        'DATA_DIR must be a folder this process can write',
+      { cause: err },
+    );
+  }
   // Reads through a memory map instead of a read() per page: exact vector search reads every row of the requested
   // projects, scattered over the file, and this made it about 2x faster at 100k chunks (bench/README.md, vector-index).
   if (!inMemory) db.pragma('mmap_size = 1073741824');

@@ -7,7 +7,7 @@ import type { ChunkFilter, ChunkWithVector, IndexInfo, ScoredChunk, VectorIndex 
 import { indexedContext } from '../full-text/chunk-context.js';
 import { queryWords } from '../full-text/query-terms.js';
 import { migrateSqlite, type SqliteDatabase, type SqliteMigration } from './database.js';
-import { checkChunk, checkIndexIdentity, checkQueryVector, checkTopK } from '../vector-index-support.js';
+import { checkChunk, checkDocumentChunks, checkIndexIdentity, checkQueryVector, checkTopK } from '../vector-index-support.js';
 
 /**
  * Calls `fn` for every chunk of the table as the migrations need it, in pages by rowid: better-sqlite3 cannot write
@@ -397,9 +397,7 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
     return mine;
   };
 
-  const upsertMany = db.transaction((chunks: ChunkWithVector[]) => {
-    // Checked under the write lock, so a concurrent re-index cannot slip in between the check and the write.
-    current();
+  const writeChunks = (chunks: ChunkWithVector[]): void => {
     for (const c of chunks) {
       upsertChunk.run(
         c.id,
@@ -418,6 +416,20 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
         sentencesBlob(c.sentenceVectors),
       );
     }
+  };
+
+  const upsertMany = db.transaction((chunks: ChunkWithVector[]) => {
+    // Checked under the write lock, so a concurrent re-index cannot slip in between the check and the write.
+    current();
+    writeChunks(chunks);
+  });
+
+  // One transaction: readers (WAL) see the old chunks until it commits, then the new ones; a writer killed in it
+  // leaves the old ones.
+  const replaceDocumentTx = db.transaction((ref: ProjectRef, documentId: string, chunks: ChunkWithVector[]) => {
+    current();
+    deleteDocChunks.run(ref.registry, ref.projectId, documentId);
+    writeChunks(chunks);
   });
 
   const deleteDocument = db.transaction((ref: ProjectRef, documentId: string) => {
@@ -454,6 +466,12 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       if (chunks.length === 0) return;
       // IMMEDIATE takes the write lock up front, so a concurrent writer waits (busy_timeout) instead of failing.
       upsertMany.immediate(chunks);
+    },
+
+    async replaceDocument(ref, documentId, chunks) {
+      const { dimensions } = opened();
+      checkDocumentChunks(ref, documentId, chunks, dimensions);
+      replaceDocumentTx.immediate(ref, documentId, chunks);
     },
 
     async deleteDocument(ref, documentId) {

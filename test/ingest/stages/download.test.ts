@@ -1,7 +1,8 @@
 import type { LookupAddress } from 'node:dns';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDownloader, DownloadError, type DownloaderOptions } from '../../../ingest/stages/download.js';
+import { createDownloader, download, DownloadError, type DownloaderOptions } from '../../../ingest/stages/download.js';
+import type { StageContext } from '../../../ingest/types.js';
 import { parseRetryAfter } from '../../../src/domain/retry-after.js';
 import { createUrlPolicy } from '../../../src/domain/url-policy.js';
 import { startStaticServer, type StaticServer } from '../../support/static-server.js';
@@ -322,5 +323,30 @@ describe('download: concurrency', () => {
 
   it('rejects bad options with the value received', () => {
     expect(() => createDownloader({ policy: createUrlPolicy(), concurrency: 0 })).toThrow(/concurrency must be an integer >= 1, got 0/);
+  });
+});
+
+describe('download stage', () => {
+  it('fails a uri that still holds a {...} placeholder with that reason, before any request', async () => {
+    const requested = server.requests.length;
+    const item = {
+      ref: { registry: 'Verra', projectId: 1 },
+      documentId: 'd',
+      uri: '{BASE}/pdf/VCS5533_project_description.pdf',
+      title: 'd.pdf',
+      documentType: 'Other',
+      uploadDate: null,
+      previous: null,
+    };
+    const ctx = { downloader: downloader() } as unknown as StageContext;
+    expect((await download(item, ctx)).outcome).toEqual({
+      kind: 'failed',
+      reason: 'download: the uri still holds the placeholder {BASE}: import the records again with --replace-base <url>',
+    });
+    expect((await download({ ...item, uri: 'https://{HOST}/a.pdf' }, ctx)).outcome).toEqual({
+      kind: 'failed',
+      reason: 'download: the uri still holds the placeholder {HOST}',
+    });
+    expect(server.requests.length).toBe(requested);
   });
 });

@@ -1,0 +1,39 @@
+/**
+ * Worker thread of the extract stage (extract.ts): runs pdf.js on one document at a time, off the ingestion
+ * worker's event loop. The parent enforces the time limit (terminates this thread) and the memory limit (the
+ * thread's resourceLimits); the page and text caps are checked here (extract-pdf.ts).
+ */
+import { parentPort } from 'node:worker_threads';
+import { extractPdfPagesHere, type ExtractCaps, type ExtractResult } from './extract-pdf.js';
+
+export type ExtractRequest = { id: number; bytes: Uint8Array; caps: ExtractCaps };
+export type ExtractResponse = { type: 'ready' } | { type: 'result'; id: number; result: ExtractResult };
+
+/** The smallest PDF with one (empty) page: parsing it once loads pdf.js's own worker code before `ready`. */
+function emptyPdf(): Uint8Array {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>'];
+  let out = '%PDF-1.4\n';
+  const offsets = objects.map((body, i) => {
+    const at = out.length;
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return at;
+  });
+  const xref = out.length;
+  out += `xref\n0 4\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new TextEncoder().encode(out);
+}
+
+const port = parentPort;
+if (!port) throw new Error('extract-worker: not started as a worker thread');
+// Loading pdf.js's code takes a while (more under tsx): not a document's time.
+await extractPdfPagesHere(emptyPdf(), { maxPages: 1, maxTextChars: 1 });
+port.on('message', (req: ExtractRequest) => {
+  void extractPdfPagesHere(req.bytes, req.caps)
+    .catch((err: unknown): ExtractResult => ({ ok: false, kind: 'failed', reason: `PDF could not be parsed (${String(err)})` }))
+    .then((result) => {
+      const res: ExtractResponse = { type: 'result', id: req.id, result };
+      port.postMessage(res);
+    });
+});
+port.postMessage({ type: 'ready' } satisfies ExtractResponse);

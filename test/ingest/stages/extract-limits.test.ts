@@ -1,0 +1,161 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIngest } from '../../../ingest/pipeline.js';
+import { createPdfExtractor, type PdfExtractor } from '../../../ingest/stages/extract.js';
+import type { IngestDeps } from '../../../ingest/types.js';
+import { createEmbedder } from '../../../src/adapters/embedders/index.js';
+import { openSqlite, type SqliteDatabase } from '../../../src/adapters/sqlite/database.js';
+import { createSqliteDocumentStateStore } from '../../../src/adapters/sqlite/document-state-store.js';
+import { createSqliteDocumentTextStore } from '../../../src/adapters/sqlite/document-text-store.js';
+import { createSqliteRecordStore } from '../../../src/adapters/sqlite/record-store.js';
+import { createSqliteVectorIndex } from '../../../src/adapters/sqlite/vector-index.js';
+import type { ProjectRef } from '../../../src/domain/project-ref.js';
+import { createUrlPolicy } from '../../../src/domain/url-policy.js';
+import { createLogger } from '../../../src/logger.js';
+import { startStaticServer, type StaticServer } from '../../support/static-server.js';
+import { hugePagePdf, hugeStringPdf, manyPagesPdf } from '../support/hostile-pdf.js';
+import { makePdf } from '../support/make-pdf.js';
+
+/**
+ * PDF bombs against the extraction limits (EXTRACT_*): each limit trips, the document fails naming it, the
+ * ingestion thread keeps running meanwhile, and the next document is extracted (and indexed) as usual.
+ */
+
+const normal = (): Buffer => makePdf(['A normal page about the baseline scenario and monitoring of carbon stocks.']);
+const NORMAL_PAGES = ['A normal page about the baseline scenario and monitoring of carbon stocks.'];
+
+describe('extraction limits', () => {
+  const extractors: PdfExtractor[] = [];
+  const make = (...args: Parameters<typeof createPdfExtractor>): PdfExtractor => {
+    const e = createPdfExtractor(...args);
+    extractors.push(e);
+    return e;
+  };
+  afterAll(async () => {
+    await Promise.all(extractors.map((e) => e.close()));
+  });
+
+  it('fails a PDF with more pages than maxPages before reading them, then extracts the next', async () => {
+    const ex = make({ maxPages: 1000 });
+    expect(await ex.extract(manyPagesPdf(5000))).toEqual({
+      ok: false,
+      kind: 'failed',
+      reason: 'PDF has 5000 pages, more than the limit of 1000 (EXTRACT_MAX_PAGES)',
+    });
+    expect(await ex.extract(normal())).toEqual({ ok: true, pages: NORMAL_PAGES });
+  });
+
+  it('fails a PDF whose text passes maxTextChars at the page that crosses it', async () => {
+    const ex = make({ maxTextChars: 10_000 });
+    // 53 characters a page: page 189 crosses 10,000.
+    const r = await ex.extract(manyPagesPdf(500));
+    expect(r).toEqual({
+      ok: false,
+      kind: 'failed',
+      reason: 'PDF text exceeds the limit of 10000 characters at page 189 of 500 (EXTRACT_MAX_TEXT_CHARS)',
+    });
+  });
+
+  it('stops a page that takes longer than timeoutMs, keeps the event loop free meanwhile, and goes on', async () => {
+    const ex = make({ timeoutMs: 1500 });
+    // Warm the thread, so the limit applies to the bomb and not to loading pdf.js.
+    expect((await ex.extract(normal())).ok).toBe(true);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 50);
+    const started = performance.now();
+    // 20 MB of text operators on one page: about 8 million characters, seconds to parse, a gigabyte of heap.
+    const r = await ex.extract(hugePagePdf(20_000_000));
+    const elapsed = performance.now() - started;
+    clearInterval(timer);
+    expect(r).toEqual({ ok: false, kind: 'failed', reason: 'extraction took longer than the limit of 1500 ms (EXTRACT_TIMEOUT_MS)' });
+    // The parse ran on another thread: this one ran its timer all along (at least half of its ticks).
+    expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 50 / 2));
+    expect(await ex.extract(normal())).toEqual({ ok: true, pages: NORMAL_PAGES });
+  });
+});
+
+describe('a run with PDF bombs', () => {
+  const logger = createLogger({ level: 'silent', name: 'test' });
+  const files = new Map<string, Buffer>();
+  const ref: ProjectRef = { registry: 'Verra', projectId: 301 };
+  let server: StaticServer;
+  let db: SqliteDatabase;
+  let deps: IngestDeps;
+
+  function serve(req: IncomingMessage, res: ServerResponse): boolean {
+    const body = files.get(new URL(req.url ?? '/', 'http://x').pathname);
+    if (!body) return false;
+    res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': body.length });
+    res.end(body);
+    return true;
+  }
+
+  beforeAll(async () => {
+    server = await startStaticServer({ handlers: [serve] });
+    db = openSqlite({ dataDir: ':memory:' });
+    deps = {
+      records: await createSqliteRecordStore({ db }),
+      states: await createSqliteDocumentStateStore({ db }),
+      texts: await createSqliteDocumentTextStore({ db }),
+      index: await createSqliteVectorIndex({ db }),
+      embedder: await createEmbedder('use', { modelsDir: './models', allowRemoteModels: false, openai: {} }),
+    };
+    files.set('/pages-bomb.pdf', manyPagesPdf(20_000));
+    // One 50-million-character string literal, which pdf.js assembles a character at a time: past 300 MB of heap.
+    files.set('/memory-bomb.pdf', hugeStringPdf(50_000_000));
+    files.set('/normal.pdf', normal());
+    await deps.records.upsert([
+      {
+        ref,
+        format: 'registry-json',
+        raw: {
+          registry: 'Verra',
+          resourceIdentifier: '301',
+          resourceName: 'Project 301',
+          documentGroups: [
+            {
+              code: 'VCS_PIPELINE_DOCUMENTS',
+              description: 'Pipeline',
+              documents: [...files.keys()].map((p) => ({
+                documentName: p.slice(1),
+                documentType: 'Project Description',
+                uploadDate: '2024-01-01T00:00:00.000Z',
+                uri: `${server.baseUrl}${p}`,
+              })),
+            },
+          ],
+        },
+      },
+    ]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await deps?.embedder.close();
+    db?.close();
+    await server?.close();
+  });
+
+  // The memory limit is tested here only: a thread killed for its heap inside a run, the run going on.
+  it('fails each bomb with the limit it passed, and indexes the document after them', async () => {
+    const summary = await runIngest({
+      deps,
+      projects: [ref],
+      logger,
+      downloader: { policy: createUrlPolicy([server.hostPort]), retries: 0, timeoutMs: 10_000 },
+      extractLimits: { maxPages: 1000, maxMemoryMb: 300 },
+      prepareConcurrency: 1,
+    });
+    expect(summary.documents).toMatchObject({ total: 3, indexed: 1, failed: 2 });
+    const states = await deps.states.list({ projects: [ref] });
+    const byUri = Object.fromEntries(states.map((s) => [new URL(s.uri).pathname, s]));
+    expect(byUri['/pages-bomb.pdf']).toMatchObject({
+      status: 'failed',
+      reason: 'extract: PDF has 20000 pages, more than the limit of 1000 (EXTRACT_MAX_PAGES)',
+    });
+    expect(byUri['/memory-bomb.pdf']).toMatchObject({
+      status: 'failed',
+      reason: 'extract: extraction exceeded the memory limit of 300 MB (EXTRACT_MAX_MEMORY_MB)',
+    });
+    expect(byUri['/normal.pdf']).toMatchObject({ status: 'indexed' });
+  }, 120_000);
+});
