@@ -23,6 +23,7 @@ import { createPgRecordStore } from '../../src/adapters/postgres/record-store.js
 import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
 import type { ProjectRecordInput, ProjectSearchQuery, RecordStore } from '../../src/ports/record-store.js';
+import { rng } from '../../test/support/rng.js';
 
 const { values } = parseArgs({
   options: {
@@ -45,17 +46,6 @@ const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
 const autocannonBin = path.join(repoRoot, 'node_modules', '.bin', 'autocannon');
 const work = mkdtempSync(path.join(tmpdir(), 'bench-discovery-'));
 
-/** mulberry32, as test/support/rng.ts: the same records on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PLACES = ['Rio', 'Alto', 'Kisaru', 'Northbrook', 'Sundara', 'Mekong', 'Andes', 'Sahel', 'Borneo', 'Chaco', 'Zambezi', 'Atlas', 'Ganges', 'Yucatan', 'Katanga', 'Pampas', 'Taiga', 'Delta', 'Savanna', 'Highland'];
 const ACTIVITIES = ['Forest', 'Cookstoves', 'Wetland', 'Mangrove', 'Rice', 'Solar', 'Wind', 'Biogas', 'Landfill', 'Hydro', 'Peatland', 'Agroforestry', 'REDD+', 'Grassland', 'Methane', 'Efficiency', 'Water', 'Biochar', 'Seagrass', 'Bamboo'];

@@ -26,13 +26,17 @@ export const MAX_SEARCH_WORDS = 32;
 export const FACETS = ['country', 'methodology', 'type', 'status'] as const;
 export type Facet = (typeof FACETS)[number];
 
-export interface CatalogueEntry {
+/** How a project is listed when it is found: the cleaned record's fields a researcher picks it by. */
+export interface ProjectListing {
   name: string;
   location: string;
   methodology: string;
   type: string;
   status: string;
   proponent: string;
+}
+
+export interface CatalogueEntry extends ProjectListing {
   hidden: boolean;
   /** Normalised words of the name (the best match), of proponent, methodology, location and id, and of the description. */
   words: { name: string[]; about: string[]; description: string[] };

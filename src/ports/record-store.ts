@@ -1,5 +1,5 @@
 import type { ProjectEnrichment } from '../domain/cleaned-record.js';
-import type { CataloguePosition, Facet } from '../domain/project-catalogue.js';
+import type { CataloguePosition, Facet, ProjectListing } from '../domain/project-catalogue.js';
 import type { ProjectRef } from '../domain/project-ref.js';
 
 /**
@@ -41,14 +41,8 @@ export interface ProjectSearchQuery {
   after?: CataloguePosition;
 }
 
-export interface ProjectSearchHit {
+export interface ProjectSearchHit extends ProjectListing {
   ref: ProjectRef;
-  name: string;
-  location: string;
-  methodology: string;
-  type: string;
-  status: string;
-  proponent: string;
   position: CataloguePosition;
 }
 

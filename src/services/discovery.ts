@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FACETS, MAX_SEARCH_WORDS, normaliseValue, searchWords, type CataloguePosition, type Facet } from '../domain/project-catalogue.js';
+import { FACETS, MAX_SEARCH_WORDS, normaliseValue, searchWords, type CataloguePosition, type Facet, type ProjectListing } from '../domain/project-catalogue.js';
 import { projectKey } from '../domain/project-ref.js';
 import { canonicalRegistry, knownRegistryNames } from '../domain/registries.js';
 import { AppError } from '../errors.js';
@@ -24,15 +24,9 @@ export interface DiscoveryRequest {
   cursor?: string;
 }
 
-export interface DiscoveredProject {
+export interface DiscoveredProject extends ProjectListing {
   projectId: number;
   registry: string;
-  name: string;
-  location: string;
-  methodology: string;
-  type: string;
-  status: string;
-  proponent: string;
   indexedDocuments: number;
 }
 
