@@ -66,6 +66,7 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
         { field_name: 'registry', field_schema: 'keyword' },
         { field_name: 'projectId', field_schema: 'integer' },
         { field_name: 'documentId', field_schema: 'keyword' },
+        { field_name: 'documentType', field_schema: 'keyword' },
         { field_name: 'generation', field_schema: 'keyword' },
         { field_name: 'pending', field_schema: 'bool' },
       ]);
