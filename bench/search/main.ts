@@ -88,6 +88,8 @@ async function main(): Promise<void> {
     const vocab = [...base, ...Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`), 'VM0047', 'VM0007', 'AR-AM0001', '26,752', '15/07/2022'];
     const word = (): string => vocab[Math.floor(vocab.length * Math.pow(rand(), 2.2))] ?? 'project';
     const perProject = Math.ceil(totalChunks / projectCount);
+    // --no-pages: no page texts stored, so the answer step quotes the passages alone (what it costs to read pages).
+    const noPages = process.argv.includes('--no-pages');
     const started = performance.now();
     let written = 0;
     const unitVector = (): Float32Array => {
@@ -134,7 +136,7 @@ async function main(): Promise<void> {
         pages[c.page - 1] = `${c.text}\n${Array.from({ length: 120 }, word).join(' ')}.`;
         pagesByDoc.set(c.documentId, pages);
       }
-      for (const [doc, pages] of pagesByDoc) await texts.put(ref, doc, Array.from(pages, (t) => t ?? ''));
+      if (!noPages) for (const [doc, pages] of pagesByDoc) await texts.put(ref, doc, Array.from(pages, (t) => t ?? ''));
       await records.upsert([{ ref, format: 'registry-json', raw: { registry: 'Verra', resourceIdentifier: String(p) } }]);
       for (const doc of ['doc0', 'doc1', 'doc2']) {
         await states.put({

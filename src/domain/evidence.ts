@@ -83,8 +83,8 @@ function quotable(text: string): boolean {
   if (!hasTwelveLetters(text) || isLeaderLine(text) || isPageNumberLine(text)) return false;
   const visible = text.replace(/\s+/g, '');
   if (visible.length === 0) return false;
-  const letters = visible.match(/\p{L}/gu)?.length ?? 0;
-  const glyphs = visible.match(PRIVATE_USE)?.length ?? 0;
+  const letters = visible.replace(/\P{L}+/gu, '').length;
+  const glyphs = visible.length - visible.replace(PRIVATE_USE, '').length;
   return letters / visible.length >= 0.55 && glyphs <= 2;
 }
 
@@ -140,9 +140,15 @@ function quotableSpans(text: string, running?: ReadonlySet<string>): { start: nu
 function furnitureLines(text: string, running?: ReadonlySet<string>): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   let at = 0;
+  const checkRunning = running !== undefined && running.size > 0;
   for (const line of text.split('\n')) {
     const t = line.trim();
-    if (t !== '' && (isPageNumberLine(t) || isLeaderLine(t) || running?.has(lineShape(t)))) out.push({ start: at, end: at + line.length });
+    if (
+      t !== '' &&
+      (isPageNumberLine(t) || isLeaderLine(t) || (checkRunning && t.length <= 200 && running.has(lineShape(t))))
+    ) {
+      out.push({ start: at, end: at + line.length });
+    }
     at += line.length + 1;
   }
   return out;

@@ -13,6 +13,8 @@ export function lineShape(line: string): string {
 
 /** How many lines at the top and at the bottom of a page can be a running header or footer. */
 const ZONE_LINES = 8;
+/** The characters at each end of a page that the zone's lines are looked for in (8 lines of at most 200). */
+const ZONE_CHARS = ZONE_LINES * (200 + 1);
 /** A running line is longer than nothing and shorter than a paragraph line would be on its own. */
 const MAX_RUNNING_LINE = 200;
 
@@ -47,8 +49,10 @@ export function isLeaderLine(line: string): boolean {
 export function runningLineShapes(pages: readonly string[]): Set<string> {
   const counts = new Map<string, number>();
   for (const page of pages) {
-    const lines = nonEmptyLines(page);
-    const zone = new Set([...lines.slice(0, ZONE_LINES), ...lines.slice(-ZONE_LINES)].filter((l) => l.length <= MAX_RUNNING_LINE).map(lineShape));
+    // Only the ends of a page can hold its running lines: the middle of a long page is not split at all.
+    const head = nonEmptyLines(page.slice(0, ZONE_CHARS)).slice(0, ZONE_LINES);
+    const tail = page.length > ZONE_CHARS ? nonEmptyLines(page.slice(-ZONE_CHARS)).slice(-ZONE_LINES) : [];
+    const zone = new Set([...head, ...tail].filter((l) => l.length <= MAX_RUNNING_LINE).map(lineShape));
     for (const s of zone) counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   const threshold = Math.max(4, Math.ceil(pages.length * 0.3));

@@ -162,8 +162,8 @@ function demoteNavigation(items: ScoredChunk[]): ScoredChunk[] {
  * searches read the same few documents again. Entries live PAGE_CACHE_MS (a re-indexed document is read again after
  * that; meanwhile its changed pages fail widenToEvidence's check and passages are cited as indexed).
  */
-const PAGE_CACHE_DOCUMENTS = 64;
-const PAGE_CACHE_MS = 30_000;
+const PAGE_CACHE_DOCUMENTS = 256;
+const PAGE_CACHE_MS = 300_000;
 
 interface PageTexts {
   pages: string[];
@@ -198,7 +198,7 @@ function createPageTextCache() {
 }
 
 /** Characters of page text on each side of a passage in which its quote is looked for (widenToEvidence). */
-const WINDOW_CHARS = 600;
+const WINDOW_CHARS = 400;
 
 /** The start of the sentence that `from` falls in, or `from` itself when none starts within 300 characters before. */
 function sentenceStartBefore(page: string, from: number): number {

@@ -22,10 +22,11 @@ export function createExtractiveSummarizer(): Summarizer {
 export function extractiveAnswer(input: SummarizeInput): string {
   const { question, passages } = input;
   if (passages.length === 0) return '';
-  // Passages come best first; without scores, their order stands for them.
+  // Passages come best first; without scores, their order stands for them. An answer is made of the quotes when the
+  // search chose them (it read the pages around each passage for them), of the passages' own sentences otherwise.
   const evidencePassages = passages.map((p, rank) => ({
     id: p.id,
-    text: p.text,
+    text: input.purpose !== 'summary' && p.quote ? p.quote : p.text,
     score: p.score ?? 1 - rank / passages.length,
     ...(p.project ? { project: p.project } : {}),
   }));
