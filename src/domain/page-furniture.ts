@@ -51,7 +51,7 @@ export function runningLineShapes(pages: readonly string[]): Set<string> {
   for (const page of pages) {
     // Only the ends of a page can hold its running lines: the middle of a long page is not split at all.
     const head = nonEmptyLines(page.slice(0, ZONE_CHARS)).slice(0, ZONE_LINES);
-    const tail = page.length > ZONE_CHARS ? nonEmptyLines(page.slice(-ZONE_CHARS)).slice(-ZONE_LINES) : [];
+    const tail = nonEmptyLines(page.length > ZONE_CHARS ? page.slice(-ZONE_CHARS) : page).slice(-ZONE_LINES);
     const zone = new Set([...head, ...tail].filter((l) => l.length <= MAX_RUNNING_LINE).map(lineShape));
     for (const s of zone) counts.set(s, (counts.get(s) ?? 0) + 1);
   }
