@@ -13,6 +13,8 @@ export function lineShape(line: string): string {
 
 /** How many lines at the top and at the bottom of a page can be a running header or footer. */
 const ZONE_LINES = 8;
+/** At most this many pages, spread through the document, decide which lines run across it. */
+const SAMPLE_PAGES = 24;
 /** The characters at each end of a page that the zone's lines are looked for in (8 lines of at most 200). */
 const ZONE_CHARS = ZONE_LINES * (200 + 1);
 /** A running line is longer than nothing and shorter than a paragraph line would be on its own. */
@@ -48,14 +50,18 @@ export function isLeaderLine(line: string): boolean {
  */
 export function runningLineShapes(pages: readonly string[]): Set<string> {
   const counts = new Map<string, number>();
-  for (const page of pages) {
+  // A long document is judged on pages spread evenly through it: a running line is on most of them, and the answer
+  // step reads this for every document it cites.
+  const step = Math.max(1, pages.length / SAMPLE_PAGES);
+  const sample = pages.length <= SAMPLE_PAGES ? pages : Array.from({ length: SAMPLE_PAGES }, (_, i) => pages[Math.floor(i * step)] ?? '');
+  for (const page of sample) {
     // Only the ends of a page can hold its running lines: the middle of a long page is not split at all.
     const head = nonEmptyLines(page.slice(0, ZONE_CHARS)).slice(0, ZONE_LINES);
     const tail = nonEmptyLines(page.length > ZONE_CHARS ? page.slice(-ZONE_CHARS) : page).slice(-ZONE_LINES);
     const zone = new Set([...head, ...tail].filter((l) => l.length <= MAX_RUNNING_LINE).map(lineShape));
     for (const s of zone) counts.set(s, (counts.get(s) ?? 0) + 1);
   }
-  const threshold = Math.max(4, Math.ceil(pages.length * 0.3));
+  const threshold = Math.max(4, Math.ceil(sample.length * 0.3));
   const out = new Set<string>();
   for (const [shape, n] of counts) if (n >= threshold && /[\p{L}\p{N}]/u.test(shape)) out.add(shape);
   return out;

@@ -1,6 +1,6 @@
 import { projectKey, type ProjectRef } from '../domain/project-ref.js';
 import { aggregateByPage, collapseNearDuplicates, convexCombination, reciprocalRankFusion, type RankedList } from '../domain/fusion.js';
-import { composeAnswer, findEvidence, type Evidence, type EvidencePassage } from '../domain/evidence.js';
+import { findEvidence, type Evidence, type EvidencePassage, type Quote } from '../domain/evidence.js';
 import { validateMarkers } from '../domain/markers.js';
 import { isContentsText, runningLineShapes } from '../domain/page-furniture.js';
 import { textSearchQuery, withoutExclusions } from '../domain/query.js';
@@ -420,10 +420,10 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     citations: Citation[],
     chunks: ScoredChunk[],
     scope: string[],
-  ): Promise<Map<number, ReadonlySet<string>>> {
+  ): Promise<{ running: Map<number, ReadonlySet<string>>; evidence: Evidence | null }> {
     const runningOf = new Map<number, ReadonlySet<string>>();
     const texts = opts.texts;
-    if (!texts || citations.length === 0) return runningOf;
+    if (!texts || citations.length === 0) return { running: runningOf, evidence: null };
     const pagesByDocument = new Map<string, Promise<PageTexts | null>>();
     const windows = await Promise.all(
       citations.map(async (c, i) => {
@@ -460,18 +460,29 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         runningOf.set(c.id, w.running);
       }
     });
-    if (passages.length === 0) return runningOf;
-    const evidence = findEvidence(query, passages, { scope });
+    if (passages.length === 0) return { running: runningOf, evidence: null };
+    const evidence = findEvidence(query, passages, { scope, ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}) });
+    // The windows' evidence is the citations' evidence, its offsets moved onto the widened passages, unless a
+    // citation had no window or a quote holds no question word (it may lie outside its passage, which is then not
+    // widened): the caller then weighs the widened passages afresh.
+    let reusable = passages.length === citations.length;
+    const quotes: Quote[] = [];
     for (const q of evidence.quotes) {
       const i = q.passageId - 1;
       const w = windows[i];
       const c = citations[i];
-      if (!w || !c || q.coverage === 0) continue;
+      if (!w || !c) continue;
+      if (q.coverage === 0) {
+        reusable = false;
+        continue;
+      }
       const quoteStart = w.start + q.start;
       const quoteEnd = w.start + q.end;
-      c.text = w.page.slice(Math.min(w.chunkStart, quoteStart), Math.max(w.chunkEnd, quoteEnd));
+      const textStart = Math.min(w.chunkStart, quoteStart);
+      c.text = w.page.slice(textStart, Math.max(w.chunkEnd, quoteEnd));
+      quotes.push({ ...q, start: quoteStart - textStart, end: quoteEnd - textStart });
     }
-    return runningOf;
+    return { running: runningOf, evidence: reusable ? { ...evidence, quotes } : null };
   }
 
   /**
@@ -617,8 +628,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           }),
           { scope: scopeTexts(cs), ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}) },
         );
-      runningOf = await widenToEvidence(query, citations, ranked, scopeTexts(citations));
-      const evidence = evidenceOf(citations);
+      const widened = await widenToEvidence(query, citations, ranked, scopeTexts(citations));
+      runningOf = widened.running;
+      const evidence = widened.evidence ?? evidenceOf(citations);
       for (const q of evidence.quotes) {
         const c = citations[q.passageId - 1];
         if (c) c.quote = q.text;

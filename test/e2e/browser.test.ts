@@ -150,13 +150,23 @@ describeWithService(
 
     const ask = async (page: Page, question: string): Promise<SearchResponse> => {
       await page.fill('#question', question);
+      // The answer is held back until the progress state has been seen: a fast search would otherwise clear it
+      // before the test looks.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/projects-documents/batch-search', async (route) => {
+        await held;
+        await route.continue();
+      });
       const response = page.waitForResponse(isBatchSearch);
       await page.click('#ask-button');
       // The progress state shows while the search runs (set before the request leaves, cleared when it is answered).
-      expect(await page.locator('#ask-status').getAttribute('class')).toMatch(/busy/);
+      await page.locator('#ask-status.busy').waitFor();
       expect(await page.locator('#ask-button').isDisabled()).toBe(true);
+      release();
       const body = (await (await response).json()) as SearchResponse;
       await page.locator('#ask-status:not(.busy)').waitFor();
+      await page.unroute('**/projects-documents/batch-search');
       return body;
     };
 
