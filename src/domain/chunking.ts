@@ -62,7 +62,8 @@ export function normalizePageText(text: string): string {
     .trim();
 }
 
-interface Span {
+/** A range [start, end) of a text. */
+export interface Span {
   start: number;
   end: number;
 }
@@ -141,7 +142,7 @@ function overlapStart(text: string, chunk: Span, pieces: Span[], overlapTokens: 
 }
 
 /** Narrows a span to its non-blank part; null when only blanks remain. */
-function trimSpan(text: string, span: Span): Span | null {
+export function trimSpan(text: string, span: Span): Span | null {
   let { start, end } = span;
   while (start < end && /\s/.test(text.charAt(start))) start++;
   while (end > start && /\s/.test(text.charAt(end - 1))) end--;

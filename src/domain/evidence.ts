@@ -1,4 +1,5 @@
-import { isLeaderLine, isPageNumberLine, lineShape } from './page-furniture.js';
+import { trimSpan, type Span } from './chunking.js';
+import { isLeaderLine, isPageNumberLine, isRunningLine } from './page-furniture.js';
 import { normalizedTerms, stem, withoutExclusions } from './query.js';
 import { hasTwelveLetters, sentenceSpans } from './sentences.js';
 
@@ -45,7 +46,7 @@ export interface Evidence {
   support: number;
 }
 
-/** A quote shorter than this many characters takes the next sentence along when it also bears on the question. */
+/** A sentence longer than this (a table or list run together) scores half: it holds question words by chance. */
 const MAX_SENTENCE_CHARS = 450;
 /** A quote of two sentences stays within this many characters (an answer of ~600 holds two or three facts). */
 const MAX_QUOTE_CHARS = 600;
@@ -72,6 +73,8 @@ interface Sentence {
   overlap: number;
   score: number;
 }
+
+const NO_RUNNING_LINES: ReadonlySet<string> = new Set();
 
 /** Private-use glyphs (symbol fonts' bullets and math), as PDF extraction leaves them. */
 const PRIVATE_USE = /[\uE000-\uF8FF]/gu;
@@ -110,9 +113,9 @@ const LINE_GROUP_CHARS = 250;
  * Sentence spans that may be quoted: headings left out, and a span too long to be a sentence (a form's fields, a
  * table run together, a list without punctuation) cut at its line breaks into groups of lines.
  */
-function quotableSpans(text: string, running?: ReadonlySet<string>): { start: number; end: number }[] {
+function quotableSpans(text: string, running?: ReadonlySet<string>): Span[] {
   const furniture = furnitureLines(text, running);
-  const out: { start: number; end: number }[] = [];
+  const out: Span[] = [];
   for (const s of sentenceSpans(text)) {
     if (s.heading) continue;
     for (const piece of withoutRanges(text, s, furniture)) {
@@ -138,18 +141,11 @@ function quotableSpans(text: string, running?: ReadonlySet<string>): { start: nu
 }
 
 /** Offsets of the lines of `text` that are page furniture: running lines of its document, page numbers, leaders. */
-function furnitureLines(text: string, running?: ReadonlySet<string>): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
+function furnitureLines(text: string, running: ReadonlySet<string> = NO_RUNNING_LINES): Span[] {
+  const out: Span[] = [];
   let at = 0;
-  const checkRunning = running !== undefined && running.size > 0;
   for (const line of text.split('\n')) {
-    const t = line.trim();
-    if (
-      t !== '' &&
-      (isPageNumberLine(t) || isLeaderLine(t) || (checkRunning && t.length <= 200 && running.has(lineShape(t))))
-    ) {
-      out.push({ start: at, end: at + line.length });
-    }
+    if (line.trim() !== '' && (isRunningLine(line, running) || isLeaderLine(line))) out.push({ start: at, end: at + line.length });
     at += line.length + 1;
   }
   return out;
@@ -158,10 +154,10 @@ function furnitureLines(text: string, running?: ReadonlySet<string>): { start: n
 /** A span minus the ranges it overlaps, as trimmed pieces (empty ones dropped). */
 function withoutRanges(
   text: string,
-  span: { start: number; end: number },
-  ranges: readonly { start: number; end: number }[],
-): { start: number; end: number }[] {
-  const pieces: { start: number; end: number }[] = [];
+  span: Span,
+  ranges: readonly Span[],
+): Span[] {
+  const pieces: Span[] = [];
   let start = span.start;
   for (const r of ranges) {
     if (r.end <= start || r.start >= span.end) continue;
@@ -169,15 +165,7 @@ function withoutRanges(
     start = Math.max(start, r.end);
   }
   if (start < span.end) pieces.push({ start, end: span.end });
-  const out: { start: number; end: number }[] = [];
-  for (const p of pieces) {
-    let a = p.start;
-    let b = p.end;
-    while (a < b && /\s/.test(text.charAt(a))) a++;
-    while (b > a && /\s/.test(text.charAt(b - 1))) b--;
-    if (b > a) out.push({ start: a, end: b });
-  }
-  return out;
+  return pieces.map((p) => trimSpan(text, p)).filter((p): p is Span => p !== null);
 }
 
 /** The question's words as compared with sentences (exclusion clauses dropped: they name what is not wanted). */

@@ -2,8 +2,9 @@
  * Page furniture: what sits on a page of a PDF without being part of what the page says. Running headers and
  * footers, page numbers, table-of-contents lines with dot leaders. It is recognised from the extracted text itself
  * (repetition across pages, position, shape), never from a list of phrases, so it works on documents nobody has
- * seen. Used where text is indexed (the ingest strips it before chunking), where an answer quotes a passage, and
- * where a project summary is written.
+ * seen. Used where an answer quotes a passage (never a furniture line), where search demotes contents pages, and
+ * where a project summary is written. The index keeps pages as extracted: running headers name the document a
+ * question names (bench/README.md, "answers").
  */
 
 /** A line as compared across pages: case and spacing folded, every digit the same, so "Page 3 of 40" = "Page 4 of 40". */
@@ -15,10 +16,10 @@ export function lineShape(line: string): string {
 const ZONE_LINES = 8;
 /** At most this many pages, spread through the document, decide which lines run across it. */
 const SAMPLE_PAGES = 24;
-/** The characters at each end of a page that the zone's lines are looked for in (8 lines of at most 200). */
-const ZONE_CHARS = ZONE_LINES * (200 + 1);
 /** A running line is longer than nothing and shorter than a paragraph line would be on its own. */
 const MAX_RUNNING_LINE = 200;
+/** The characters at each end of a page that the zone's lines are looked for in. */
+const ZONE_CHARS = ZONE_LINES * (MAX_RUNNING_LINE + 1);
 
 /**
  * A page number on a line of its own: `12`, `- 12 -`, `Page 3`, `Page 3 of 40`, `3 | Page`, `Page | 3`, `p. 3`,
@@ -74,6 +75,12 @@ function nonEmptyLines(page: string): string[] {
     .filter((l) => l !== '');
 }
 
+/** A page number on its own line, or one of the document's running lines (shapes from runningLineShapes). */
+export function isRunningLine(line: string, running: ReadonlySet<string>): boolean {
+  const t = line.trim();
+  return isPageNumberLine(t) || (running.size > 0 && t.length <= MAX_RUNNING_LINE && running.has(lineShape(t)));
+}
+
 /**
  * The page without its furniture: running headers and footers and page numbers are peeled from its top and bottom
  * (only there: the same words inside the page are content), dot-leader and rule lines are removed anywhere. Other
@@ -81,10 +88,7 @@ function nonEmptyLines(page: string): string[] {
  */
 export function withoutFurniture(page: string, running: ReadonlySet<string>): string {
   const lines = page.split('\n');
-  const isRunning = (l: string): boolean => {
-    const t = l.trim();
-    return t === '' || isPageNumberLine(t) || (t.length <= MAX_RUNNING_LINE && running.has(lineShape(t)));
-  };
+  const isRunning = (l: string): boolean => l.trim() === '' || isRunningLine(l, running);
   let start = 0;
   let end = lines.length;
   // Peel within the zone only: a page whose every line repeats elsewhere is not all header.
@@ -104,33 +108,8 @@ export function withoutFurniture(page: string, running: ReadonlySet<string>): st
 
 /** Every page of a document without its furniture (see withoutFurniture); page count and order are unchanged. */
 export function stripPageFurniture(pages: readonly string[]): string[] {
-  return splitPageFurniture(pages).pages;
-}
-
-/** Running lines kept as a document's search context: at most this many, and this many characters in all. */
-const MAX_RUNNING_CONTEXT_LINES = 8;
-const MAX_RUNNING_CONTEXT_CHARS = 400;
-
-/**
- * The pages without their furniture, and the document's running lines themselves (one of each shape, page numbers
- * left out, in order of first appearance, bounded): "VM0007, v1.6", "CDM-MR-FORM", a report number. They say which
- * document a page belongs to, which a question often names ("under VM0007, ..."), so the ingest indexes them as the
- * chunks' search context (never cited) instead of dropping them.
- */
-export function splitPageFurniture(pages: readonly string[]): { pages: string[]; runningLines: string[] } {
   const running = runningLineShapes(pages);
-  const kept = new Map<string, string>();
-  let chars = 0;
-  for (const page of pages) {
-    for (const line of nonEmptyLines(page)) {
-      const shape = lineShape(line);
-      if (!running.has(shape) || kept.has(shape) || isPageNumberLine(line)) continue;
-      if (kept.size >= MAX_RUNNING_CONTEXT_LINES || chars + line.length > MAX_RUNNING_CONTEXT_CHARS) continue;
-      kept.set(shape, line.replace(/\s+/g, ' '));
-      chars += line.length;
-    }
-  }
-  return { pages: pages.map((p) => withoutFurniture(p, running)), runningLines: [...kept.values()] };
+  return pages.map((p) => withoutFurniture(p, running));
 }
 
 /** "3.4 Baseline Scenario 43", "B. Duration of the project activity", "Annex 1: Contact information": an outline line. */

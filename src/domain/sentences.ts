@@ -1,14 +1,19 @@
+import { trimSpan, type Span } from './chunking.js';
+
 /**
  * Sentences of extracted PDF text: what the extractive answer picks from, and what the dense index embeds beside
  * each chunk (sentence-level evidence).
  */
+
+/** Between two sentences: whitespace after final punctuation, before a capital or a digit (perhaps quoted). */
+const SENTENCE_BOUNDARY = /(?<=[.!?;])\s+(?=["'(\u201C]?[\p{Lu}\p{N}])/gu;
 
 /** Sentence boundaries in extracted PDF text, where line breaks are layout and not punctuation. */
 export function splitSentences(text: string): string[] {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat === '') return [];
   return flat
-    .split(/(?<=[.!?;])\s+(?=["'(\u201C]?[\p{Lu}\p{N}])/u)
+    .split(SENTENCE_BOUNDARY)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }
@@ -33,14 +38,11 @@ export function evidenceSentences(chunkText: string): string[] {
 }
 
 /** A sentence of a text located by character offsets, so that it can be quoted verbatim (`text.slice(start, end)`). */
-export interface SentenceSpan {
-  start: number;
-  end: number;
+export interface SentenceSpan extends Span {
   /** A heading line (a numbered or all-capital line without final punctuation): kept for position, never quoted. */
   heading: boolean;
 }
 
-const SENTENCE_BOUNDARY = /(?<=[.!?;])\s+(?=["'(\u201C]?[\p{Lu}\p{N}])/gu;
 /** "3.4 Baseline scenario", "A.2. Description of the project", "ANNEX 3": numbered or all-capital short lines. */
 const HEADING_LINE = /^(?:(?:section|annex|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*\.?)\s+\p{Lu}[^.!?;:]{0,90}$|^[^\p{Ll}]{4,90}$/u;
 
@@ -68,12 +70,10 @@ export function sentenceSpans(text: string): SentenceSpan[] {
   sorted.push(text.length);
   const spans: SentenceSpan[] = [];
   for (let i = 0; i < sorted.length - 1; i++) {
-    let start = sorted[i] ?? 0;
-    let end = sorted[i + 1] ?? text.length;
-    while (start < end && /\s/.test(text.charAt(start))) start++;
-    while (end > start && /\s/.test(text.charAt(end - 1))) end--;
-    if (end <= start) continue;
-    spans.push({ start, end, heading: !/\n/.test(text.slice(start, end)) && isHeadingLine(text.slice(start, end)) });
+    const span = trimSpan(text, { start: sorted[i] ?? 0, end: sorted[i + 1] ?? text.length });
+    if (!span) continue;
+    const body = text.slice(span.start, span.end);
+    spans.push({ ...span, heading: !body.includes('\n') && isHeadingLine(body) });
   }
   return spans;
 }

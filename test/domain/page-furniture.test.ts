@@ -7,7 +7,6 @@ import {
   isPageNumberLine,
   lineShape,
   runningLineShapes,
-  splitPageFurniture,
   stripPageFurniture,
   withoutFurniture,
 } from '../../src/domain/page-furniture.js';
@@ -137,16 +136,5 @@ describe('isContentsText on lists that are not contents', () => {
       'E. Environmental impacts of the proposed A/R CDM project activity',
     ];
     expect(isContentsText(outline.join('\n'))).toBe(true);
-  });
-});
-
-describe('splitPageFurniture', () => {
-  it('returns the running lines themselves, once each, without page numbers, for the search context', () => {
-    const bodies = ['Alder', 'Birch', 'Cedar', 'Douglas', 'Elm', 'Fig'];
-    const pages = bodies.map((t, i) => ['VM0007, v1.6', ...Array.from({ length: 12 }, (_, k) => `${t} text ${String.fromCharCode(97 + k)}.`), `Page ${i + 1}`].join('\n'));
-    const { pages: clean, runningLines } = splitPageFurniture(pages);
-    expect(runningLines).toEqual(['VM0007, v1.6']);
-    expect(clean[0]?.startsWith('Alder text a.')).toBe(true);
-    expect(clean[0]?.endsWith('Alder text l.')).toBe(true);
   });
 });
