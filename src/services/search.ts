@@ -89,8 +89,9 @@ export interface SearchServiceOptions {
   /** Indexed-document counts per project (CONTRACT: `indexedDocuments`). */
   documents: DocumentStateStore;
   /**
-   * Page texts of indexed documents: a quote that runs past the end of its passage is completed from its page, so a
-   * fact cut by a chunk boundary is cited whole. Without it passages are cited as indexed.
+   * Page texts of indexed documents: each citation's quote is looked for in its page around the passage, which is
+   * widened to take it in (widenToEvidence), and the document's running lines are never quoted. Without it, quotes
+   * come from the passages as indexed.
    */
   texts?: DocumentTextStore;
   /** When given, projects it does not hold are reported with 0 documents and not searched. */
@@ -147,14 +148,16 @@ export interface SearchService {
 }
 
 /**
- * Moves navigation chunks (tables of contents: domain/page-furniture.ts isContentsText) behind every other
- * candidate, keeping both groups' order (applied after fusion, so whatever the fusion method): they match a
- * question's heading words without answering it, yet remain available when nothing else matches. The ingest removes
- * dot-leader lines before indexing; this catches contents without leaders and chunks indexed before that.
+ * Moves navigation chunks (tables of contents, with or without dot leaders: domain/page-furniture.ts
+ * isContentsText) behind every other candidate, keeping both groups' order (applied after fusion, so whatever the
+ * fusion method): they match a question's heading words without answering it, yet remain available when nothing
+ * else matches.
  */
 function demoteNavigation(items: ScoredChunk[]): ScoredChunk[] {
-  const nav = items.filter((c) => isContentsText(c.text));
-  return nav.length === 0 ? items : [...items.filter((c) => !isContentsText(c.text)), ...nav];
+  const content: ScoredChunk[] = [];
+  const nav: ScoredChunk[] = [];
+  for (const c of items) (isContentsText(c.text) ? nav : content).push(c);
+  return nav.length === 0 ? items : [...content, ...nav];
 }
 
 /**
@@ -240,8 +243,8 @@ function mergeRankings(groups: ScoredChunk[][]): ScoredChunk[] {
 const NO_COUNTRIES: CountryLookup = { countryAt: () => null };
 
 /**
- * What names each cited project (domain/evidence.ts EvidenceOptions.scope), keyed by the citation's registry
- * spelling and id: its label, name, location, methodology and type from its record. Derived only for projects that
+ * What names each cited project (domain/evidence.ts EvidenceOptions.scope), keyed by projectKey of the citation (the
+ * registry as requested): its label, name, location, methodology and type from its record. Derived only for projects that
  * have citations.
  */
 function projectScope(
@@ -253,7 +256,7 @@ function projectScope(
   for (const c of ranked) {
     const key = projectKey(c);
     const spelling = requestedSpelling.get(key) ?? c.registry;
-    const outKey = `${spelling}\u0000${c.projectId}`;
+    const outKey = projectKey({ registry: spelling, projectId: c.projectId });
     if (out.has(outKey)) continue;
     const names = [projectLabel({ registry: spelling, projectId: c.projectId })];
     const stored = known?.get(key);
@@ -268,6 +271,16 @@ function projectScope(
     out.set(outKey, names.filter((n): n is string => typeof n === 'string' && n !== ''));
   }
   return out;
+}
+
+/** With perProject: each project without indexed documents gets an answer that says so, and no citation. */
+function answerUnindexed(states: ProjectIndexState[]): void {
+  for (const s of states) {
+    if (s.indexedDocuments > 0) continue;
+    s.answer = `No documents are indexed for ${projectLabel(s)}.`;
+    s.answered = false;
+    s.citationIds = [];
+  }
 }
 
 /** How the answer names a project: its registry as requested and its id ("Verra 5533"). */
@@ -378,7 +391,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     signal?: AbortSignal,
   ): Promise<{ text: string; model: string }> {
     if (!evidence.answered) return { text: notFound(scope), model: opts.fallbackSummarizer.model };
-    const multiProject = new Set(citations.map((c) => `${c.registry}\u0000${c.projectId}`)).size > 1;
+    const multiProject = new Set(citations.map(projectKey)).size > 1;
     const passages: CitedPassage[] = citations.map((c) => ({
       id: c.id,
       text: c.text,
@@ -438,9 +451,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
               return read ? { pages: read, running: runningLineShapes(read) } : null;
             })
             .catch((err: unknown) => {
-            log.warn({ err: err instanceof Error ? err.message : String(err) }, 'page text unavailable; passage cited as indexed');
-            return null;
-          });
+              log.warn({ err: err instanceof Error ? err.message : String(err) }, 'page text unavailable; passage cited as indexed');
+              return null;
+            });
           pagesByDocument.set(key, pages);
         }
         const doc = await pages;
@@ -582,9 +595,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           projects.length === 1
             ? `No documents are indexed for ${describeProjects(projects)}, so there is nothing to answer from.`
             : `None of the requested projects (${describeProjects(projects)}) has indexed documents, so there is nothing to answer from.`;
-        if (request.perProject) {
-          for (const st of states) Object.assign(st, { answer: `No documents are indexed for ${st.registry} ${st.projectId}.`, answered: false, citationIds: [] });
-        }
+        if (request.perProject) answerUnindexed(states);
         return { answer: answerText, answered: false, citations: [], answerModel: opts.fallbackSummarizer.model, projects: states };
       }
 
@@ -616,7 +627,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       }));
       const scopeOf = projectScope(known, ranked, requestedSpelling);
       const scopeTexts = (cs: Citation[]): string[] => [
-        ...new Set(cs.flatMap((c) => [c.documentTitle, c.documentType, ...(scopeOf.get(`${c.registry}\u0000${c.projectId}`) ?? [])])),
+        ...new Set(cs.flatMap((c) => [c.documentTitle, c.documentType, ...(scopeOf.get(projectKey(c)) ?? [])])),
       ];
       let runningOf = new Map<number, ReadonlySet<string>>();
       const evidenceOf = (cs: Citation[]): Evidence =>
@@ -680,13 +691,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       }
       if (unindexed.length > 0) {
         answerText += `${answerText ? '\n\n' : ''}No documents are indexed for ${describeProjects(unindexed)}.`;
-        for (const s of states) {
-          if (request.perProject && s.indexedDocuments === 0) {
-            s.answer = `No documents are indexed for ${s.registry} ${s.projectId}.`;
-            s.answered = false;
-            s.citationIds = [];
-          }
-        }
+        if (request.perProject) answerUnindexed(states);
       }
       log.debug(
         { mode, projects: projects.length, citations: citations.length, answered, support: evidence.support, retrievedMs, totalMs: performance.now() - started },
