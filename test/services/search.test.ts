@@ -420,6 +420,26 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(res.answered).toBe(true);
   });
 
+  it('answers per project that a project without indexed documents has none, with no citation', async () => {
+    const res = await service().search({
+      projects: [asRequested(A), asRequested(EMPTY, 'verra')],
+      query: 'What is the crediting period of the project?',
+      perProject: true,
+    });
+    expect(res.projects[1]).toEqual({
+      projectId: 777,
+      registry: 'verra',
+      indexedDocuments: 0,
+      answer: 'No documents are indexed for verra 777.',
+      answered: false,
+      citationIds: [],
+    });
+    expect(res.projects[0]?.answered).toBe(true);
+    const none = await service().search({ projects: [asRequested(EMPTY)], query: 'What is the crediting period?', perProject: true });
+    expect(none.projects[0]).toMatchObject({ answer: 'No documents are indexed for Verra 777.', answered: false, citationIds: [] });
+    expect(none.answered).toBe(false);
+  });
+
   it('searches only the requested document types, case-insensitively', async () => {
     const res = await service().search({
       projects: [asRequested(A)],
