@@ -4,6 +4,12 @@ export interface CitedPassage {
   text: string;
   /** The sentence(s) of `text` that bear on the question, verbatim (CONTRACT 2, Evidence and abstention); absent when none was found. */
   quote?: string;
+  /**
+   * How the search weighed `quote` against the question (domain/evidence.ts Quote): `coverage`, the share of the
+   * question's word weight it holds, and `score`, its ranking score among the quotes. An extractive answer takes the
+   * quotes whole in this order rather than choosing sentences again.
+   */
+  quoteWeight?: { coverage: number; score: number };
   /** Retrieval relevance in [0, 1]: passages come best first, and this tells by how much. */
   score?: number;
   /** The passage's project ("Verra 5533"), given when the passages come from several projects. */

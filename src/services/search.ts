@@ -392,10 +392,12 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
   ): Promise<{ text: string; model: string }> {
     if (!evidence.answered) return { text: notFound(scope), model: opts.fallbackSummarizer.model };
     const multiProject = new Set(citations.map(projectKey)).size > 1;
+    const weights = new Map(evidence.quotes.map((q) => [q.passageId, { coverage: q.coverage, score: q.score }]));
     const passages: CitedPassage[] = citations.map((c) => ({
       id: c.id,
       text: c.text,
       quote: c.quote,
+      ...(weights.has(c.id) ? { quoteWeight: weights.get(c.id) } : {}),
       score: c.score,
       documentTitle: c.documentTitle,
       page: c.page,

@@ -1,4 +1,4 @@
-import { composeAnswer, findEvidence, leadSummary } from '../../domain/evidence.js';
+import { composeAnswer, findEvidence, leadSummary, type Evidence, type Quote } from '../../domain/evidence.js';
 import type { SummarizeInput, Summarizer } from '../../ports/summarizer.js';
 
 /**
@@ -30,10 +30,18 @@ export function extractiveAnswer(input: SummarizeInput): string {
     score: p.score ?? 1 - rank / passages.length,
     ...(p.project ? { project: p.project } : {}),
   }));
+  // The search weighed every quote against the question already (with the words naming the projects left out):
+  // the quotes are taken whole, in its order.
+  const weighed: Quote[] = [];
+  for (const p of passages) {
+    if (p.quote && p.quoteWeight) weighed.push({ passageId: p.id, start: 0, end: p.quote.length, text: p.quote, ...p.quoteWeight });
+  }
+  const evidence: Evidence =
+    weighed.length > 0 ? { quotes: weighed, answered: true, support: 1 } : findEvidence(question, evidencePassages);
   const answer =
     input.purpose === 'summary'
       ? leadSummary(evidencePassages, input.maxChars ?? 1200)
-      : composeAnswer(findEvidence(question, evidencePassages), evidencePassages, { maxChars: input.maxChars ?? DEFAULT_MAX_CHARS });
+      : composeAnswer(evidence, evidencePassages, { maxChars: input.maxChars ?? DEFAULT_MAX_CHARS });
   if (answer !== '') return answer;
   // Passages of numbers only (a table): the best one stands for itself rather than no answer at all.
   const best = passages[0];
