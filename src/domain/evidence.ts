@@ -64,6 +64,19 @@ const PIECE_SHARE = 0.5;
  * refused; the lowest of them is taken, since higher values refuse real answers first.
  */
 export const ANSWERED_SUPPORT = 0.26;
+/**
+ * The support required instead when a word of the question's focus (the words after "what", "which", "how many":
+ * "what *irrigation system*", "what *price*") is found in none of the passages: they are about the subject but do
+ * not name what is asked. Calibrated like ANSWERED_SUPPORT, on the unanswerable set against all answerable
+ * development questions (bench/README.md, "answers").
+ */
+export const UNFOCUSED_SUPPORT = 0.34;
+
+/** The words that name what a question asks for: up to two words after its question word ("what price per credit"). */
+export function questionFocus(question: string): string[] {
+  const m = /\b(?:what|which|how many|how much)\s+([\p{L}\p{N}-]+(?:\s+[\p{L}\p{N}-]+)?)/iu.exec(withoutExclusions(question));
+  return m ? [...new Set(evidenceTerms(m[1] ?? ''))] : [];
+}
 
 interface Sentence {
   passage: number;
@@ -183,6 +196,8 @@ export interface EvidenceOptions {
   scope?: readonly string[];
   /** `answered` threshold on `support`. @default ANSWERED_SUPPORT */
   minSupport?: number;
+  /** `answered` threshold on `support` when a focus word of the question is in no passage. @default UNFOCUSED_SUPPORT */
+  minFocusSupport?: number;
 }
 
 export function findEvidence(question: string, passages: readonly EvidencePassage[], opts: EvidenceOptions = {}): Evidence {
@@ -246,7 +261,10 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const elsewhere = weigh(passageTerms) / total - coverage;
     support = Math.max(support, coverage + 0.5 * Math.max(0, elsewhere));
   });
-  return { quotes, answered: support >= (opts.minSupport ?? ANSWERED_SUPPORT), support };
+  const seen = new Set(sentences.flatMap((s) => [...s.terms]));
+  const focusMissing = questionFocus(question).some((t) => !scope.has(t) && !seen.has(t));
+  const required = Math.max(opts.minSupport ?? ANSWERED_SUPPORT, focusMissing ? (opts.minFocusSupport ?? UNFOCUSED_SUPPORT) : 0);
+  return { quotes, answered: support >= required, support };
 }
 
 /** `Text ends here.` -> `Text ends here [3].`: the marker sits inside the sentence it supports. */

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ANSWERED_SUPPORT, composeAnswer, findEvidence, leadSummary, withMarker, type EvidencePassage } from '../../src/domain/evidence.js';
+import {
+  ANSWERED_SUPPORT,
+  composeAnswer,
+  evidenceTerms,
+  findEvidence,
+  leadSummary,
+  questionFocus,
+  UNFOCUSED_SUPPORT,
+  withMarker,
+  type EvidencePassage,
+} from '../../src/domain/evidence.js';
 import { lineShape } from '../../src/domain/page-furniture.js';
 import { sentenceSpans } from '../../src/domain/sentences.js';
 
@@ -62,6 +72,20 @@ describe('findEvidence', () => {
     expect(ev.support).toBeLessThan(ANSWERED_SUPPORT);
     // The closest passages are still quoted, so a reader can check.
     expect(ev.quotes.length).toBeGreaterThan(0);
+  });
+
+  it('asks for more support when the words naming what is asked are in no passage', () => {
+    expect(questionFocus('Does the farm irrigate its maize, and with what irrigation system?')).toEqual(['irrigation', 'system'].map((w) => evidenceTerms(w)[0]));
+    expect(questionFocus('How many clarification requests did the validation raise (not the Colombian one)?')).toEqual(evidenceTerms('clarification requests'));
+    expect(questionFocus('Where is the project located?')).toEqual([]);
+    const crops = [{ id: 1, text: 'The rotation grows maize, poppies and winter wheat on the farm with cover crops in winter.' }];
+    const about = findEvidence('What irrigation system and pumps water the maize and poppies of the farm?', crops);
+    const asked = findEvidence('Which crops does the farm grow in rotation besides maize and poppies?', crops);
+    // Both find the rotation sentence; only the second asks for something it names.
+    expect(about.support).toBeGreaterThanOrEqual(ANSWERED_SUPPORT);
+    expect(about.support).toBeLessThan(UNFOCUSED_SUPPORT);
+    expect(about.answered).toBe(false);
+    expect(asked.answered).toBe(true);
   });
 
   it('gives no quote and no answer without passages or question words', () => {
