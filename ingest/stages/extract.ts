@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Stage } from '../types.js';
+import type { PdfExtractor, Stage } from '../types.js';
 import type { ExtractCaps, ExtractResult } from './extract-pdf.js';
 import type { ExtractRequest, ExtractResponse } from './extract-worker.js';
 
@@ -32,12 +32,6 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   maxPages: 3000,
   maxTextChars: 10_000_000,
 };
-
-export interface PdfExtractor {
-  extract(bytes: Uint8Array): Promise<ExtractResult>;
-  /** Terminates the threads; extractions in flight fail. */
-  close(): Promise<void>;
-}
 
 /** How long a new thread may take to load tsx and pdf.js before the document fails. */
 const THREAD_START_MS = 60_000;

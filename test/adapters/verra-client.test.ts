@@ -70,8 +70,8 @@ const json = (res: ServerResponse, status: number, body: Buffer | string, header
 const fastClient = (extra: Partial<Parameters<typeof createVerraClient>[0]> = {}) =>
   createVerraClient({
     baseUrl,
-    minRetryDelayMs: 20,
-    maxRetryDelayMs: 50,
+    retryBaseDelayMs: 20,
+    retryMaxDelayMs: 50,
     intervalCap: 100,
     intervalMs: 100,
     timeoutMs: 2000,

@@ -1,7 +1,8 @@
 import type { LookupAddress } from 'node:dns';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDownloader, download, DownloadError, type DownloaderOptions } from '../../../ingest/stages/download.js';
+import { createDownloader, DownloadError, type DownloaderOptions } from '../../../ingest/download/http-downloader.js';
+import { download } from '../../../ingest/stages/download.js';
 import type { StageContext } from '../../../ingest/types.js';
 import { parseRetryAfter } from '../../../src/domain/retry-after.js';
 import { createUrlPolicy } from '../../../src/domain/url-policy.js';
