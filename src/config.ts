@@ -140,10 +140,10 @@ export const configSchema = z
     /** Load the demo records into an empty store on start. @default true, false when NODE_ENV=production */
     DEMO_DATA: bool.optional(),
     /**
-     * Ingest: embed each chunk's sentences too, so a passage is matched by its best sentence as well (about 4x the
-     * texts to embed at ingest, and 4x the vectors a search reads). `auto`: on for `onnx:` sentence-transformers
-     * models, where it measured better (MiniLM hybrid recall@5 0.87 -> 0.90), off for `use` (hybrid unchanged, ingest
-     * 3.2x slower) and `openai:` (4x the paid embedding calls). Documents already indexed follow at the next
+     * Ingest: embed each chunk's sentences too, so a passage is matched by its best sentence as well (several times
+     * the texts to embed at ingest, and the vectors a search reads). `auto`: on for `onnx:` sentence-transformers
+     * models, where retrieval measured better; off for `use` (no gain, slower ingest) and `openai:` (paid calls
+     * multiplied); numbers in bench/README.md "Measurements cited by code". Documents already indexed follow at the next
      * `--reindex`. @default auto
      */
     SENTENCE_VECTORS: z.enum(['auto', 'true', 'false', '1', '0', 'yes', 'no']).default('auto'),
@@ -192,7 +192,7 @@ export const configSchema = z
 
     /** Time for extracting one PDF's text, in a worker thread that is terminated past it. @default 120000 */
     EXTRACT_TIMEOUT_MS: int(100, 3_600_000).default(120_000),
-    /** JavaScript heap of one extraction thread, in MB (its resourceLimits; pdf.js itself needs about 250). @default 1024 */
+    /** JavaScript heap of one extraction thread, in MB (its resourceLimits; pdf.js needs some of it). @default 1024 */
     EXTRACT_MAX_MEMORY_MB: int(256, 65_536).default(1024),
     /** Most pages of a PDF; one with more fails before any page is read. @default 3000 */
     EXTRACT_MAX_PAGES: int(1, 10_000_000).default(3000),

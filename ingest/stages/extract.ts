@@ -23,8 +23,8 @@ export interface ExtractLimits extends ExtractCaps {
 }
 
 /**
- * The corpus's largest document (66 pages, 3.6 MB) takes about 3 s and under 200 MB of heap, and a real project
- * document rarely has more than a few hundred pages or 2 million characters: the defaults leave wide room.
+ * The defaults leave wide room over the corpus's largest document (bench/README.md "Measurements cited by code") and over what a real
+ * project document holds (rarely more than a few hundred pages or 2 million characters).
  */
 export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   timeoutMs: 120_000,
