@@ -285,6 +285,13 @@ describe('download: retries', () => {
     expect(hits.get('/flaky.pdf')).toBe(2);
   });
 
+  it('gives up at once when Retry-After asks for longer than maxRetryAfterMs', async () => {
+    hits.delete('/flaky.pdf');
+    const e = await failure(downloader({ maxRetryAfterMs: 500 }).download(`${server.baseUrl}/flaky.pdf`));
+    expect(e.message).toMatch(/^HTTP 503 .*retry after 1 s, longer than the downloader waits/);
+    expect(hits.get('/flaky.pdf')).toBe(1);
+  });
+
   it('gives up on a persistent 429 after the configured retries', async () => {
     hits.delete('/always-429.pdf');
     const e = await failure(downloader({ retries: 2 }).download(`${server.baseUrl}/always-429.pdf`));
