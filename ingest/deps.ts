@@ -11,6 +11,7 @@ import type { RegistryClient } from '../src/ports/registry-client.js';
 import { createDownloader, type DownloaderOptions } from './download/http-downloader.js';
 import type { ExtractLimits } from './stages/extract.js';
 import type { Downloader, IngestDeps } from './types.js';
+import { defined } from '../src/defined.js';
 
 /**
  * The worker's composition: the same adapter choices as the API (src/deps.ts buildStores / buildEmbedder /
@@ -59,7 +60,7 @@ export function buildCountryLookup(): CountryLookup {
 /** The live client of a registry; only Verra has a public record API the service speaks. */
 export function buildRegistryClient(registry: string, config: Pick<Config, 'VERRA_BASE_URL'>, logger?: Logger): RegistryClient {
   const canonical = canonicalRegistry(registry);
-  if (canonical === 'Verra') return createVerraClient({ baseUrl: config.VERRA_BASE_URL, ...(logger ? { logger } : {}) });
+  if (canonical === 'Verra') return createVerraClient({ baseUrl: config.VERRA_BASE_URL, ...defined({ logger }) });
   throw new Error(
     `no registry API client for ${JSON.stringify(registry)}: records can be fetched live from Verra only; ` +
       'import other registries from their CSV exports (--export <registry> <csv>)',

@@ -12,6 +12,7 @@ import { enrichProject } from '../src/services/enrich-project.js';
 import { fetchRegistryRecords, parseIdList, type FetchRecordsResult } from './registry-fetch.js';
 import { importRegistryExport, type ImportExportResult } from './registry-exports.js';
 import { importTransactions, type ImportTransactionsResult } from './transactions.js';
+import { defined } from '../src/defined.js';
 
 /**
  * The worker commands for derived data, ready for ingest/main.ts to call with its stores (flags in the report /
@@ -67,7 +68,7 @@ export async function runRegistryFetchCommand(
 ): Promise<{ result: FetchRecordsResult; refs: ProjectRef[] }> {
   const out = opts.out ?? process.stderr;
   const wanted = parseIdList(ids);
-  const result = await fetchRegistryRecords(client, records, wanted, { logger, ...(opts.signal ? { signal: opts.signal } : {}) });
+  const result = await fetchRegistryRecords(client, records, wanted, { logger, ...defined({ signal: opts.signal }) });
   out.write(
     `${result.registry}: ${result.inserted} inserted, ${result.updated} updated, ${result.unchanged} unchanged, ` +
       `${result.notFound.length} not found, ${result.failed.length} failed\n`,
@@ -98,7 +99,7 @@ export async function runEnrichCommand(
       continue;
     }
     try {
-      await enrichProject({ ref, stored, texts: deps.texts, documents: deps.states, records: deps.records, summarizer, countries, logger, ...(opts.signal ? { signal: opts.signal } : {}) });
+      await enrichProject({ ref, stored, texts: deps.texts, documents: deps.states, records: deps.records, summarizer, countries, logger, ...defined({ signal: opts.signal }) });
       enriched++;
     } catch (err) {
       // A store that cannot be reached ends the run; anything else is this project's problem.

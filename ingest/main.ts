@@ -27,13 +27,11 @@ import { formatSummary, runIngest } from './pipeline.js';
 import { createBarProgress, createLogProgress, createLogSink, type LogSink } from './progress.js';
 import { importRecords, readRecordFiles, URI_PLACEHOLDER } from './records.js';
 import { statusJsonLines, statusTable } from './status.js';
+import { defined } from '../src/defined.js';
 
 async function importedRefs(path: string, opts: CliOptions): Promise<ProjectRef[]> {
   const refs = new Map<string, ProjectRef>();
-  for await (const r of readRecordFiles(path, {
-    ...(opts.registry !== undefined ? { defaultRegistry: opts.registry } : {}),
-    ...(opts.replaceBase !== undefined ? { replaceBase: opts.replaceBase } : {}),
-  })) {
+  for await (const r of readRecordFiles(path, defined({ defaultRegistry: opts.registry, replaceBase: opts.replaceBase }))) {
     if (r.record) refs.set(projectKey(r.record.ref), r.record.ref);
   }
   return [...refs.values()];
@@ -87,7 +85,7 @@ async function run(opts: CliOptions, config: Config, logger: Logger, logSink: Lo
     try {
       await withStores(config, logger, (stores) =>
         runEnrichCommand(stores, summarizer, buildCountryLookup(), logger, {
-          ...(opts.projects ? { projects: opts.projects } : {}),
+          ...defined({ projects: opts.projects }),
           signal,
         }),
       );
@@ -112,8 +110,7 @@ async function run(opts: CliOptions, config: Config, logger: Logger, logSink: Lo
     const stores = await buildStores(config);
     try {
       const result = await importRecords(stores.records, opts.records, {
-        ...(opts.registry !== undefined ? { defaultRegistry: opts.registry } : {}),
-        ...(opts.replaceBase !== undefined ? { replaceBase: opts.replaceBase } : {}),
+        ...defined({ defaultRegistry: opts.registry, replaceBase: opts.replaceBase }),
         logger,
       });
       process.stderr.write(

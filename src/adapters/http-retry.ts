@@ -1,4 +1,5 @@
 import pRetry from 'p-retry';
+import { defined } from '../defined.js';
 
 /**
  * The one retry policy of the service's outgoing HTTP (document downloads, registry API calls): a bounded number of
@@ -82,7 +83,7 @@ export function withRetry<T>(fn: (attemptNumber: number) => Promise<T>, policy: 
     maxTimeout: 0,
     factor: 1,
     randomize: false,
-    ...(signal ? { signal } : {}),
+    ...defined({ signal }),
     shouldRetry: (err) => !signal?.aborted && opts.classify(err).retryable,
     onFailedAttempt: async (err) => {
       if (err.retriesLeft <= 0 || signal?.aborted) return;

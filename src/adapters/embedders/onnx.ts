@@ -5,6 +5,7 @@ import type { Embedder } from '../../ports/embedder.js';
 import { assertTexts, EmbedderSetupError, embedInBatches, toUnitVector } from './common.js';
 import type { OnnxWorkerData } from './onnx-worker.js';
 import { startModelWorker } from './worker-client.js';
+import { defined } from '../../defined.js';
 
 export interface OnnxEmbedderOptions {
   /** Hugging Face model id in transformers.js layout, e.g. `Xenova/all-MiniLM-L6-v2`. */
@@ -110,8 +111,7 @@ export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Emb
       data: { ...data },
       label: `ONNX ${modelId}`,
       isolation: 'process',
-      ...(opts.loadTimeoutMs !== undefined ? { loadTimeoutMs: opts.loadTimeoutMs } : {}),
-      ...(opts.logger ? { logger: opts.logger } : {}),
+      ...defined({ loadTimeoutMs: opts.loadTimeoutMs, logger: opts.logger }),
     });
   } catch (err) {
     const hint = allowRemote ? '' : '; run scripts/fetch-models.sh or set ALLOW_REMOTE_MODELS=true';
