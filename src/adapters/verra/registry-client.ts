@@ -6,8 +6,6 @@ import type { Logger } from '../../logger.js';
 import { checkRetryPolicy, isRetryableStatus, withRetry, type RetryPolicy } from '../http-retry.js';
 import { RegistryError, type RegistryClient, type RegistryProjectSummary } from '../../ports/registry-client.js';
 
-export { RegistryError } from '../../ports/registry-client.js';
-
 /**
  * Retries (adapters/http-retry.ts) for retryable statuses, network errors and time-outs.
  * @default retries 3, retryBaseDelayMs 500, retryMaxDelayMs 10000, maxRetryAfterMs 60000
