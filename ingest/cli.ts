@@ -3,6 +3,7 @@ import type { ProjectRef } from '../src/domain/project-ref.js';
 import { canonicalRegistry, knownRegistryNames } from '../src/domain/registries.js';
 import { exportMappingFor, REGISTRY_EXPORTS } from '../src/domain/registry-exports/index.js';
 import { parseIdList } from './registry-fetch.js';
+import { defined } from '../src/defined.js';
 
 /** Registries whose records `--registry <name> --ids <list>` can fetch live (registry-fetch.ts has their clients). */
 const FETCHABLE_REGISTRIES = ['Verra'];
@@ -166,13 +167,9 @@ export function parseCliArgs(argv: string[]): CliOptions {
     reindex: v.reindex ?? false,
     progress: v['no-progress'] ? false : v.progress ? true : null,
     help: v.help ?? false,
-    ...(v.records !== undefined ? { records: v.records } : {}),
-    ...(v.registry !== undefined ? { registry: v.registry } : {}),
-    ...(v['replace-base'] !== undefined ? { replaceBase: v['replace-base'] } : {}),
+    ...defined({ records: v.records, registry: v.registry, replaceBase: v['replace-base'], ids: v.ids, transactions: v.transactions }),
     ...(v.projects !== undefined ? { projects: parseProjectList(v.projects) } : {}),
-    ...(v.ids !== undefined ? { ids: v.ids } : {}),
     ...(v.export !== undefined ? { exportFile: { registry: v.export, file: positionals[0] as string } } : {}),
-    ...(v.transactions !== undefined ? { transactions: v.transactions } : {}),
     ...(v.hide !== undefined ? { hide: { projects: parseProjectList(v.hide, '--hide'), hidden: true } } : {}),
     ...(v.unhide !== undefined ? { hide: { projects: parseProjectList(v.unhide, '--unhide'), hidden: false } } : {}),
   };

@@ -1,17 +1,18 @@
-import type { Config } from '../src/config.js';
 import { DependencyError } from '../src/errors.js';
 import type { Logger } from '../src/logger.js';
 import type { CountryLookup } from '../src/ports/country-lookup.js';
 import type { DocumentStateStore } from '../src/ports/document-state-store.js';
 import type { DocumentTextStore } from '../src/ports/document-text-store.js';
 import type { RecordStore } from '../src/ports/record-store.js';
+import type { RegistryClient } from '../src/ports/registry-client.js';
 import type { Summarizer } from '../src/ports/summarizer.js';
 import type { ProjectRef } from '../src/domain/project-ref.js';
 import { projectKey } from '../src/domain/project-ref.js';
 import { enrichProject } from '../src/services/enrich-project.js';
-import { createRegistryClientFor, fetchRegistryRecords, parseIdList, type FetchRecordsResult } from './registry-fetch.js';
+import { fetchRegistryRecords, parseIdList, type FetchRecordsResult } from './registry-fetch.js';
 import { importRegistryExport, type ImportExportResult } from './registry-exports.js';
 import { importTransactions, type ImportTransactionsResult } from './transactions.js';
+import { defined } from '../src/defined.js';
 
 /**
  * The worker commands for derived data, ready for ingest/main.ts to call with its stores (flags in the report /
@@ -60,16 +61,14 @@ export async function runExportCommand(
 /** `--registry <name> --ids <list>`: returns the refs stored, so the caller can index their documents next. */
 export async function runRegistryFetchCommand(
   records: RecordStore,
-  config: Pick<Config, 'VERRA_BASE_URL'>,
-  registry: string,
+  client: RegistryClient,
   ids: string,
   logger: Logger,
   opts: { out?: Out; signal?: AbortSignal } = {},
 ): Promise<{ result: FetchRecordsResult; refs: ProjectRef[] }> {
   const out = opts.out ?? process.stderr;
-  const client = createRegistryClientFor(registry, config, logger);
   const wanted = parseIdList(ids);
-  const result = await fetchRegistryRecords(client, records, wanted, { logger, ...(opts.signal ? { signal: opts.signal } : {}) });
+  const result = await fetchRegistryRecords(client, records, wanted, { logger, ...defined({ signal: opts.signal }) });
   out.write(
     `${result.registry}: ${result.inserted} inserted, ${result.updated} updated, ${result.unchanged} unchanged, ` +
       `${result.notFound.length} not found, ${result.failed.length} failed\n`,
@@ -100,7 +99,7 @@ export async function runEnrichCommand(
       continue;
     }
     try {
-      await enrichProject({ ref, stored, texts: deps.texts, documents: deps.states, records: deps.records, summarizer, countries, logger, ...(opts.signal ? { signal: opts.signal } : {}) });
+      await enrichProject({ ref, stored, texts: deps.texts, documents: deps.states, records: deps.records, summarizer, countries, logger, ...defined({ signal: opts.signal }) });
       enriched++;
     } catch (err) {
       // A store that cannot be reached ends the run; anything else is this project's problem.

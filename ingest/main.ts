@@ -9,10 +9,17 @@ import { ConfigError, loadConfig, type Config } from '../src/config.js';
 import { createLogger, type Logger } from '../src/logger.js';
 import { projectKey, type ProjectRef } from '../src/domain/project-ref.js';
 import { EXIT, parseCliArgs, USAGE, UsageError, type CliOptions } from './cli.js';
-import { createCountryLookup } from '../src/adapters/geo/country-lookup.js';
-import { createChatModel, createSummarizer } from '../src/adapters/summarizers/index.js';
 import type { Summarizer } from '../src/ports/summarizer.js';
-import { buildIngestDeps, buildStores, downloaderOptionsFromConfig, extractLimitsFromConfig, type Stores } from './deps.js';
+import {
+  buildCountryLookup,
+  buildIngestDeps,
+  buildRegistryClient,
+  buildStores,
+  buildSummarizer,
+  downloaderOptionsFromConfig,
+  extractLimitsFromConfig,
+  type Stores,
+} from './deps.js';
 import { runEnrichCommand, runExportCommand, runRegistryFetchCommand, runTransactionsCommand } from './derived-commands.js';
 import { createEnrichHook } from './stages/enrich.js';
 import { formatHideResult, setProjectsHidden } from './hide.js';
@@ -20,13 +27,11 @@ import { formatSummary, runIngest } from './pipeline.js';
 import { createBarProgress, createLogProgress, createLogSink, type LogSink } from './progress.js';
 import { importRecords, readRecordFiles, URI_PLACEHOLDER } from './records.js';
 import { statusJsonLines, statusTable } from './status.js';
+import { defined } from '../src/defined.js';
 
 async function importedRefs(path: string, opts: CliOptions): Promise<ProjectRef[]> {
   const refs = new Map<string, ProjectRef>();
-  for await (const r of readRecordFiles(path, {
-    ...(opts.registry !== undefined ? { defaultRegistry: opts.registry } : {}),
-    ...(opts.replaceBase !== undefined ? { replaceBase: opts.replaceBase } : {}),
-  })) {
+  for await (const r of readRecordFiles(path, defined({ defaultRegistry: opts.registry, replaceBase: opts.replaceBase }))) {
     if (r.record) refs.set(projectKey(r.record.ref), r.record.ref);
   }
   return [...refs.values()];
@@ -41,11 +46,6 @@ async function showStatus(config: Config, opts: CliOptions): Promise<void> {
   } finally {
     await stores.close();
   }
-}
-
-/** The summariser the document-derived `summary` field is written with (LLM=... or extractive). */
-async function buildSummarizer(config: Config, logger: Logger): Promise<Summarizer> {
-  return createSummarizer(config, logger, await createChatModel(config, logger));
 }
 
 /** Runs `fn` with the stores open, closing them after. */
@@ -84,8 +84,8 @@ async function run(opts: CliOptions, config: Config, logger: Logger, logSink: Lo
     const summarizer = await buildSummarizer(config, logger);
     try {
       await withStores(config, logger, (stores) =>
-        runEnrichCommand(stores, summarizer, createCountryLookup(), logger, {
-          ...(opts.projects ? { projects: opts.projects } : {}),
+        runEnrichCommand(stores, summarizer, buildCountryLookup(), logger, {
+          ...defined({ projects: opts.projects }),
           signal,
         }),
       );
@@ -99,7 +99,7 @@ async function run(opts: CliOptions, config: Config, logger: Logger, logSink: Lo
   if (opts.ids !== undefined && opts.registry !== undefined) {
     const { registry, ids } = opts;
     const fetched = await withStores(config, logger, (stores) =>
-      runRegistryFetchCommand(stores.records, config, registry, ids, logger, { signal }),
+      runRegistryFetchCommand(stores.records, buildRegistryClient(registry, config, logger), ids, logger, { signal }),
     );
     if (!opts.documents) return EXIT.ok;
     projects = opts.projects
@@ -110,8 +110,7 @@ async function run(opts: CliOptions, config: Config, logger: Logger, logSink: Lo
     const stores = await buildStores(config);
     try {
       const result = await importRecords(stores.records, opts.records, {
-        ...(opts.registry !== undefined ? { defaultRegistry: opts.registry } : {}),
-        ...(opts.replaceBase !== undefined ? { replaceBase: opts.replaceBase } : {}),
+        ...defined({ defaultRegistry: opts.registry, replaceBase: opts.replaceBase }),
         logger,
       });
       process.stderr.write(

@@ -6,12 +6,13 @@ import { createUrlPolicy } from '../src/domain/url-policy.js';
 import { createBarProgress, createLogProgress, silentProgress, type ProgressReporter } from './progress.js';
 import { chunk, chunkTokenBudget } from './stages/chunk.js';
 import { discover } from './stages/discover.js';
-import { createDownloader, download, type Downloader, type DownloaderOptions } from './stages/download.js';
+import { createDownloader, type DownloaderOptions } from './download/http-downloader.js';
+import { download } from './stages/download.js';
 import { embed } from './stages/embed.js';
 import { extract, sharedPdfExtractor, type ExtractLimits } from './stages/extract.js';
 import { skipUnchanged } from './stages/unchanged.js';
 import { recordOutcome, upsert } from './stages/upsert.js';
-import type { DocumentOutcome, DocumentWorkItem, IngestDeps, Stage, StageContext } from './types.js';
+import type { DocumentOutcome, DocumentWorkItem, Downloader, IngestDeps, Stage, StageContext } from './types.js';
 
 /**
  * The worker's pipeline: discover -> download -> (unchanged?) -> extract -> chunk -> embed -> upsert.

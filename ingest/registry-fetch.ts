@@ -1,8 +1,6 @@
-import { createVerraClient, RegistryError } from '../src/adapters/verra/registry-client.js';
-import { canonicalRegistry } from '../src/domain/registries.js';
 import type { Logger } from '../src/logger.js';
 import type { RecordStore } from '../src/ports/record-store.js';
-import type { RegistryClient } from '../src/ports/registry-client.js';
+import { RegistryError, type RegistryClient } from '../src/ports/registry-client.js';
 
 /**
  * `npm run ingest -- --registry Verra --ids 4086,5533`: fetches raw records live from the registry's API and
@@ -32,20 +30,6 @@ export function parseIdList(value: string): number[] {
   }
   if (ids.length === 0) throw new Error('--ids: empty list');
   return ids;
-}
-
-/** The live client of a registry; only Verra has a public record API the service speaks. */
-export function createRegistryClientFor(
-  registry: string,
-  config: { VERRA_BASE_URL: string },
-  logger?: Logger,
-): RegistryClient {
-  const canonical = canonicalRegistry(registry);
-  if (canonical === 'Verra') return createVerraClient({ baseUrl: config.VERRA_BASE_URL, ...(logger ? { logger } : {}) });
-  throw new Error(
-    `no registry API client for ${JSON.stringify(registry)}: records can be fetched live from Verra only; ` +
-      'import other registries from their CSV exports (--export <registry> <csv>)',
-  );
 }
 
 export async function fetchRegistryRecords(

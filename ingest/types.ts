@@ -7,8 +7,7 @@ import type { DocumentTextStore } from '../src/ports/document-text-store.js';
 import type { Embedder } from '../src/ports/embedder.js';
 import type { RecordStore } from '../src/ports/record-store.js';
 import type { VectorIndex } from '../src/ports/vector-index.js';
-import type { Downloader } from './stages/download.js';
-import type { PdfExtractor } from './stages/extract.js';
+import type { ExtractResult } from './stages/extract-pdf.js';
 
 /** The stores and models the worker writes to; built by ingest/deps.ts (or by the API for in-process indexing). */
 export interface IngestDeps {
@@ -37,6 +36,21 @@ export interface DownloadedContent {
   contentHash: string;
   /** After redirects. */
   finalUrl: string;
+}
+
+/** Fetches a document's bytes (ingest/download/http-downloader.ts over HTTP; the API's demo reads its own files). */
+export interface Downloader {
+  /** The document's bytes, or throws DownloadError with a reason fit for the document's state. */
+  download(uri: string, signal?: AbortSignal): Promise<DownloadedContent>;
+  /** Waits for downloads in flight to finish. */
+  onIdle(): Promise<void>;
+}
+
+/** Extracts a PDF's text per page (ingest/stages/extract.ts runs it in worker threads under the EXTRACT_* limits). */
+export interface PdfExtractor {
+  extract(bytes: Uint8Array): Promise<ExtractResult>;
+  /** Terminates the threads; extractions in flight fail. */
+  close(): Promise<void>;
 }
 
 /**

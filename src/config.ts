@@ -24,6 +24,80 @@ const csv = z
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
+/** The embedder EMBEDDER names; src/deps.ts builds it. */
+export type EmbedderSpec =
+  | { kind: 'use' }
+  | { kind: 'onnx'; modelId: string }
+  /** `dimensions` asks text-embedding-3 models for shorter vectors, and matches the id the index records. */
+  | { kind: 'openai'; model: string; dimensions?: number };
+
+/** The chat model LLM names (with OPENAI_MODEL); `extractive` is none. src/deps.ts builds it. */
+export type LlmSpec = { kind: 'extractive' } | { kind: 'openai'; model: string } | { kind: 'local'; modelPath: string };
+
+/** A Hugging Face model id (`owner/name` or `name`), which also keeps `..` out of the model's path under MODELS_DIR. */
+const HF_MODEL_ID = /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/;
+
+/**
+ * Parses EMBEDDER: `use` | `onnx:<model id>` | `openai:<model>` | `openai:<model>@<dimensions>`. The only parser of
+ * the setting; a bad value becomes an issue naming what was expected.
+ */
+function embedderSpec(value: string, ctx: z.RefinementCtx): EmbedderSpec {
+  const s = value.trim();
+  const fail = (message: string): EmbedderSpec => {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  if (s === 'use') return { kind: 'use' };
+  if (s.startsWith('onnx:')) {
+    const modelId = s.slice('onnx:'.length).trim();
+    if (modelId.length === 0) return fail('expected onnx:<model id>, e.g. onnx:Xenova/all-MiniLM-L6-v2');
+    if (!HF_MODEL_ID.test(modelId) || modelId.includes('..')) {
+      return fail('expected onnx:<Hugging Face model id>, e.g. onnx:Xenova/all-MiniLM-L6-v2');
+    }
+    return { kind: 'onnx', modelId };
+  }
+  if (s.startsWith('openai:')) {
+    const m = /^(.+?)(?:@(\d+))?$/.exec(s.slice('openai:'.length).trim());
+    const model = m?.[1]?.trim() ?? '';
+    if (model.length === 0) return fail('expected openai:<model>, e.g. openai:text-embedding-3-small');
+    if (m?.[2] === undefined) return { kind: 'openai', model };
+    const dimensions = Number(m[2]);
+    if (!(Number.isInteger(dimensions) && dimensions > 0 && dimensions <= 65_536)) {
+      return fail('dimensions after @ must be an integer from 1 to 65536');
+    }
+    return { kind: 'openai', model, dimensions };
+  }
+  return fail('expected "use", "onnx:<model id>" or "openai:<model>"');
+}
+
+const embedderSetting = z.string().default('use').transform(embedderSpec);
+
+/** LLM (already checked against its pattern) as a spec; null for `openai` without OPENAI_MODEL. */
+function llmSpec(llm: string, openaiModel: string | undefined): LlmSpec | null {
+  if (llm === 'openai') return openaiModel ? { kind: 'openai', model: openaiModel } : null;
+  if (llm.startsWith('local:')) return { kind: 'local', modelPath: llm.slice('local:'.length) };
+  return { kind: 'extractive' };
+}
+
+/** One EMBEDDER value on its own (benchmarks comparing embedders); throws ConfigError as loadConfig would. */
+export function parseEmbedderSetting(value: string): EmbedderSpec {
+  const result = embedderSetting.safeParse(value);
+  if (result.success) return result.data;
+  throw new ConfigError(`EMBEDDER: ${result.error.issues.map((i) => i.message).join('; ')} (got ${JSON.stringify(value)})`);
+}
+
+/** EMBEDDER as written, e.g. for a log line or a hint naming the setting. */
+export function formatEmbedderSpec(spec: EmbedderSpec): string {
+  switch (spec.kind) {
+    case 'use':
+      return 'use';
+    case 'onnx':
+      return `onnx:${spec.modelId}`;
+    case 'openai':
+      return spec.dimensions === undefined ? `openai:${spec.model}` : `openai:${spec.model}@${spec.dimensions}`;
+  }
+}
+
 export const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -66,10 +140,10 @@ export const configSchema = z
     /** Load the demo records into an empty store on start. @default true, false when NODE_ENV=production */
     DEMO_DATA: bool.optional(),
     /**
-     * Ingest: embed each chunk's sentences too, so a passage is matched by its best sentence as well (about 4x the
-     * texts to embed at ingest, and 4x the vectors a search reads). `auto`: on for `onnx:` sentence-transformers
-     * models, where it measured better (MiniLM hybrid recall@5 0.87 -> 0.90), off for `use` (hybrid unchanged, ingest
-     * 3.2x slower) and `openai:` (4x the paid embedding calls). Documents already indexed follow at the next
+     * Ingest: embed each chunk's sentences too, so a passage is matched by its best sentence as well (several times
+     * the texts to embed at ingest, and the vectors a search reads). `auto`: on for `onnx:` sentence-transformers
+     * models, where retrieval measured better; off for `use` (no gain, slower ingest) and `openai:` (paid calls
+     * multiplied); numbers in bench/README.md "Measurements cited by code". Documents already indexed follow at the next
      * `--reindex`. @default auto
      */
     SENTENCE_VECTORS: z.enum(['auto', 'true', 'false', '1', '0', 'yes', 'no']).default('auto'),
@@ -83,11 +157,11 @@ export const configSchema = z
      */
     VECTOR_PRELOAD_CHUNKS: int(0, 1_000_000).default(5000),
 
-    /** `use` (Universal Sentence Encoder lite, default), `onnx:<model id>` or `openai:<model>`. */
-    EMBEDDER: z
-      .string()
-      .regex(/^(use|onnx:.+|openai:.+)$/, 'expected "use", "onnx:<model id>" or "openai:<model>"')
-      .default('use'),
+    /**
+     * `use` (Universal Sentence Encoder lite, default), `onnx:<model id>`, `openai:<model>` or
+     * `openai:<model>@<dimensions>`; parsed into an EmbedderSpec here, once.
+     */
+    EMBEDDER: embedderSetting,
     /** Folder of local models (ONNX sentence-transformers in transformers.js layout, GGUF files). @default ./models */
     MODELS_DIR: z.string().min(1).default('./models'),
     /** Allow downloading models from the Hugging Face hub when a model is not in MODELS_DIR. @default false */
@@ -118,7 +192,7 @@ export const configSchema = z
 
     /** Time for extracting one PDF's text, in a worker thread that is terminated past it. @default 120000 */
     EXTRACT_TIMEOUT_MS: int(100, 3_600_000).default(120_000),
-    /** JavaScript heap of one extraction thread, in MB (its resourceLimits; pdf.js itself needs about 250). @default 1024 */
+    /** JavaScript heap of one extraction thread, in MB (its resourceLimits; pdf.js needs some of it). @default 1024 */
     EXTRACT_MAX_MEMORY_MB: int(256, 65_536).default(1024),
     /** Most pages of a PDF; one with more fails before any page is read. @default 3000 */
     EXTRACT_MAX_PAGES: int(1, 10_000_000).default(3000),
@@ -128,22 +202,31 @@ export const configSchema = z
     /** Verra registry API base. @default https://registry.verra.org */
     VERRA_BASE_URL: z.url().default('https://registry.verra.org'),
   })
-  .transform((c) => ({
-    ...c,
-    LLM: c.LLM ?? (c.OPENAI_MODEL ? 'openai' : 'extractive'),
-    DEMO_DATA: c.DEMO_DATA ?? c.NODE_ENV !== 'production',
-    SENTENCE_VECTORS: c.SENTENCE_VECTORS === 'auto' ? c.EMBEDDER.startsWith('onnx:') : TRUE_WORDS.includes(c.SENTENCE_VECTORS),
-  }))
   .superRefine((c, ctx) => {
-    if (c.LLM === 'openai' && !c.OPENAI_MODEL) {
-      ctx.addIssue({ code: 'custom', path: ['OPENAI_MODEL'], message: 'required when LLM=openai' });
-    }
     if (c.HEADERS_TIMEOUT_MS > c.REQUEST_TIMEOUT_MS) {
       ctx.addIssue({ code: 'custom', path: ['HEADERS_TIMEOUT_MS'], message: 'must not exceed REQUEST_TIMEOUT_MS' });
     }
     if (c.SEARCH_DEFAULT_TOP_K > c.SEARCH_MAX_TOP_K) {
       ctx.addIssue({ code: 'custom', path: ['SEARCH_DEFAULT_TOP_K'], message: 'must not exceed SEARCH_MAX_TOP_K' });
     }
+  })
+  .transform((c, ctx) => {
+    const llm = llmSpec(c.LLM ?? (c.OPENAI_MODEL ? 'openai' : 'extractive'), c.OPENAI_MODEL);
+    if (llm === null) ctx.addIssue({ code: 'custom', path: ['OPENAI_MODEL'], message: 'required when LLM=openai' });
+    if (c.RERANKER === 'llm' && llm?.kind === 'extractive') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RERANKER'],
+        message: 'RERANKER=llm needs a chat model: set LLM=openai (with OPENAI_MODEL) or LLM=local:<path to .gguf>',
+      });
+    }
+    return {
+      ...c,
+      LLM: llm ?? { kind: 'extractive' as const },
+      DEMO_DATA: c.DEMO_DATA ?? c.NODE_ENV !== 'production',
+      // The reasons for this default are on the setting above.
+      SENTENCE_VECTORS: c.SENTENCE_VECTORS === 'auto' ? c.EMBEDDER.kind === 'onnx' : TRUE_WORDS.includes(c.SENTENCE_VECTORS),
+    };
   });
 
 export type Config = z.output<typeof configSchema>;

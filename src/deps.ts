@@ -1,27 +1,33 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config } from './config.js';
+import type { Config, EmbedderSpec, LlmSpec } from './config.js';
 import type { Logger } from './logger.js';
-import { createEmbedder } from './adapters/embedders/index.js';
 import { createCountryLookup } from './adapters/geo/country-lookup.js';
 import { createPgPool, type PgPool } from './adapters/postgres/database.js';
 import { createPgDocumentStateStore } from './adapters/postgres/document-state-store.js';
 import { createPgDocumentTextStore } from './adapters/postgres/document-text-store.js';
 import { createPgRecordStore } from './adapters/postgres/record-store.js';
 import { createQdrantVectorIndex } from './adapters/qdrant/vector-index.js';
-import { createReranker } from './adapters/rerankers/index.js';
+import { createLlmReranker } from './adapters/rerankers/llm.js';
+import { createPassThroughReranker } from './adapters/rerankers/none.js';
 import { openSqlite, type SqliteDatabase } from './adapters/sqlite/database.js';
 import { createSqliteDocumentStateStore } from './adapters/sqlite/document-state-store.js';
 import { createSqliteDocumentTextStore } from './adapters/sqlite/document-text-store.js';
 import { createSqliteRecordStore } from './adapters/sqlite/record-store.js';
 import { createSqliteVectorIndex } from './adapters/sqlite/vector-index.js';
-import { createChatModel, createExtractiveSummarizer, createSummarizer } from './adapters/summarizers/index.js';
+import type { ChatModel } from './adapters/summarizers/chat-model.js';
+import { createExtractiveSummarizer } from './adapters/summarizers/extractive.js';
+import { createLlmSummarizer } from './adapters/summarizers/llm.js';
+import { createLlamaChatModel } from './adapters/summarizers/llama.js';
+import { createOpenAIChatModel } from './adapters/summarizers/openai.js';
+import { defined } from './defined.js';
 import type { AppDeps, ReadinessCheck } from './http/types.js';
 import type { CountryLookup } from './ports/country-lookup.js';
 import type { DocumentStateStore } from './ports/document-state-store.js';
 import type { DocumentTextStore } from './ports/document-text-store.js';
 import type { Embedder } from './ports/embedder.js';
 import type { RecordStore } from './ports/record-store.js';
+import type { Reranker } from './ports/reranker.js';
 import type { Summarizer } from './ports/summarizer.js';
 import type { VectorIndex } from './ports/vector-index.js';
 import { createDiscoveryService } from './services/discovery.js';
@@ -115,7 +121,7 @@ export async function buildStores(config: Config, opts: BuildStoresOptions = {},
       ? await createQdrantVectorIndex({
           url: config.QDRANT_URL,
           collection: config.QDRANT_COLLECTION,
-          ...(config.QDRANT_API_KEY ? { apiKey: config.QDRANT_API_KEY } : {}),
+          apiKey: config.QDRANT_API_KEY,
           reindex: opts.reindex ?? false,
           onLegacyLayout: (message) => logger?.warn({ collection: config.QDRANT_COLLECTION }, message),
         })
@@ -136,16 +142,92 @@ export async function buildStores(config: Config, opts: BuildStoresOptions = {},
   }
 }
 
+export interface CreateEmbedderOptions {
+  /** MODELS_DIR. */
+  modelsDir: string;
+  /** ALLOW_REMOTE_MODELS. */
+  allowRemoteModels: boolean;
+  /** OPENAI_BASE_URL / OPENAI_API_KEY; `fetch` is for tests and proxies. */
+  openai: { baseURL?: string | undefined; apiKey?: string | undefined; fetch?: typeof fetch };
+  logger?: Logger;
+}
+
+/**
+ * The embedder a spec names. Adapters are imported lazily so that choosing one does not load the others' native
+ * runtimes (TensorFlow.js, onnxruntime) into the process.
+ */
+export async function createEmbedder(spec: EmbedderSpec, opts: CreateEmbedderOptions): Promise<Embedder> {
+  const logger = opts.logger ? { logger: opts.logger } : {};
+  switch (spec.kind) {
+    case 'use': {
+      const { createUseEmbedder } = await import('./adapters/embedders/use.js');
+      return createUseEmbedder(logger);
+    }
+    case 'onnx': {
+      const { createOnnxEmbedder } = await import('./adapters/embedders/onnx.js');
+      return createOnnxEmbedder({ modelId: spec.modelId, modelsDir: opts.modelsDir, allowRemoteModels: opts.allowRemoteModels, ...logger });
+    }
+    case 'openai': {
+      const { createOpenAIEmbedder } = await import('./adapters/embedders/openai.js');
+      return createOpenAIEmbedder({
+        model: spec.model,
+        ...defined({ dimensions: spec.dimensions, baseURL: opts.openai.baseURL, apiKey: opts.openai.apiKey, fetch: opts.openai.fetch }),
+        ...logger,
+      });
+    }
+  }
+}
+
 export function buildEmbedder(config: Config, logger: Logger): Promise<Embedder> {
   return createEmbedder(config.EMBEDDER, {
     modelsDir: config.MODELS_DIR,
     allowRemoteModels: config.ALLOW_REMOTE_MODELS,
-    openai: {
-      ...(config.OPENAI_BASE_URL ? { baseURL: config.OPENAI_BASE_URL } : {}),
-      ...(config.OPENAI_API_KEY ? { apiKey: config.OPENAI_API_KEY } : {}),
-    },
+    openai: { baseURL: config.OPENAI_BASE_URL, apiKey: config.OPENAI_API_KEY },
     logger,
   });
+}
+
+type LlmConfig = Pick<Config, 'LLM' | 'OPENAI_BASE_URL' | 'OPENAI_API_KEY' | 'LLM_TIMEOUT_MS'>;
+
+/**
+ * The chat model LLM names, or null for `extractive`. Built once and shared by the summariser and the LLM reranker,
+ * so a local model is loaded into memory once.
+ */
+export async function buildChatModel(config: LlmConfig, logger: Logger): Promise<ChatModel | null> {
+  const spec: LlmSpec = config.LLM;
+  switch (spec.kind) {
+    case 'extractive':
+      return null;
+    case 'openai':
+      logger.info({ model: spec.model, baseURL: config.OPENAI_BASE_URL ?? 'default' }, 'LLM: OpenAI-compatible chat');
+      return createOpenAIChatModel({
+        model: spec.model,
+        ...defined({ baseURL: config.OPENAI_BASE_URL, apiKey: config.OPENAI_API_KEY }),
+        timeoutMs: config.LLM_TIMEOUT_MS,
+      });
+    case 'local': {
+      const started = Date.now();
+      const chat = await createLlamaChatModel({ modelPath: spec.modelPath, timeoutMs: config.LLM_TIMEOUT_MS });
+      logger.info({ model: chat.model, ms: Date.now() - started }, 'LLM: local GGUF model loaded');
+      return chat;
+    }
+  }
+}
+
+/**
+ * The summariser for answers and project summaries: over the chat model when there is one, else extractive.
+ * Callers fall back to the extractive summariser when an LLM call fails (the search service does).
+ */
+export async function buildSummarizer(config: LlmConfig, logger: Logger, chat?: ChatModel | null): Promise<Summarizer> {
+  const model = chat === undefined ? await buildChatModel(config, logger) : chat;
+  return model ? createLlmSummarizer(model, { logger }) : createExtractiveSummarizer();
+}
+
+/** RERANKER=llm reranks with the chat model (config checks that LLM names one); `none` keeps the fused order. */
+export function buildReranker(config: Pick<Config, 'RERANKER'>, logger: Logger, chat: ChatModel | null): Reranker {
+  if (config.RERANKER === 'none') return createPassThroughReranker();
+  if (!chat) throw new Error('RERANKER=llm needs a chat model: set LLM=openai (with OPENAI_MODEL) or LLM=local:<path to .gguf>');
+  return createLlmReranker({ chat, logger });
 }
 
 /**
@@ -160,17 +242,17 @@ export async function buildSearch(
   embedder: Embedder,
   tuning: Partial<SearchServiceOptions> = {},
 ): Promise<{ search: SearchService; summarizer: Summarizer }> {
-  const chat = await createChatModel(config, logger);
-  const summarizer = await createSummarizer(config, logger, chat);
+  const chat = await buildChatModel(config, logger);
+  const summarizer = await buildSummarizer(config, logger, chat);
   const search = createSearchService({
     index: stores.index,
     embedder,
     documents: stores.states,
-    ...(stores.texts ? { texts: stores.texts } : {}),
+    texts: stores.texts,
     records: stores.records,
     summarizer,
     fallbackSummarizer: createExtractiveSummarizer(),
-    reranker: createReranker(config, logger, chat),
+    reranker: buildReranker(config, logger, chat),
     logger,
     defaultTopK: config.SEARCH_DEFAULT_TOP_K,
     maxTopK: config.SEARCH_MAX_TOP_K,

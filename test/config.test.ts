@@ -34,3 +34,21 @@ describe('HTTP server limits (issue 16.2)', () => {
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' })).toThrow(/HEADERS_TIMEOUT_MS/);
   });
 });
+
+describe('LLM and RERANKER, parsed into a spec', () => {
+  it('reads LLM as extractive, openai (with OPENAI_MODEL) or local:<path>, defaulting by OPENAI_MODEL', () => {
+    expect(loadConfig({}).LLM).toEqual({ kind: 'extractive' });
+    expect(loadConfig({ OPENAI_MODEL: 'gpt-x' }).LLM).toEqual({ kind: 'openai', model: 'gpt-x' });
+    expect(loadConfig({ LLM: 'openai', OPENAI_MODEL: 'gpt-x' }).LLM).toEqual({ kind: 'openai', model: 'gpt-x' });
+    expect(loadConfig({ LLM: 'local:/models/a.gguf' }).LLM).toEqual({ kind: 'local', modelPath: '/models/a.gguf' });
+    expect(loadConfig({ LLM: 'extractive', OPENAI_MODEL: 'gpt-x' }).LLM).toEqual({ kind: 'extractive' });
+  });
+
+  it('refuses LLM=openai without OPENAI_MODEL, and RERANKER=llm without a chat model', () => {
+    expect(() => loadConfig({ LLM: 'openai' })).toThrow(/OPENAI_MODEL: required when LLM=openai/);
+    expect(() => loadConfig({ LLM: 'gpt' })).toThrow(/LLM: expected "extractive", "openai" or "local:<path>" \(got "gpt"\)/);
+    expect(() => loadConfig({ RERANKER: 'llm' })).toThrow(ConfigError);
+    expect(() => loadConfig({ RERANKER: 'llm' })).toThrow(/RERANKER: RERANKER=llm needs a chat model/);
+    expect(loadConfig({ RERANKER: 'llm', LLM: 'local:/models/a.gguf' }).RERANKER).toBe('llm');
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { formatEmbedderSpec, loadConfig } from '../src/config.js';
 import { EmbedderMismatchError } from '../src/errors.js';
 
 describe('EmbedderMismatchError', () => {
@@ -12,7 +12,7 @@ describe('EmbedderMismatchError', () => {
     expect(message).toContain('npm run ingest -- --all --reindex');
     const suggested = /set EMBEDDER=(\S+)$/.exec(message)?.[1];
     expect(suggested).toBe(setting);
-    expect(loadConfig({ EMBEDDER: suggested }).EMBEDDER).toBe(setting);
+    expect(formatEmbedderSpec(loadConfig({ EMBEDDER: suggested }).EMBEDDER)).toBe(setting);
   });
 
   it('suggests no EMBEDDER value when the index does not say which embedder built it', () => {

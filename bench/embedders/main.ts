@@ -12,7 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PDFParse } from 'pdf-parse';
-import { createEmbedder } from '../../src/adapters/embedders/index.js';
+import { parseEmbedderSetting } from '../../src/config.js';
+import { createEmbedder } from '../../src/deps.js';
 import { corpusPath, repoRoot } from '../../test/support/corpus.js';
 
 const { values } = parseArgs({
@@ -76,7 +77,7 @@ console.log(
 for (const spec of (values.embedders ?? '').split(',').filter(Boolean)) {
   const rssBefore = process.memoryUsage().rss;
   const t0 = performance.now();
-  const e = await createEmbedder(spec, {
+  const e = await createEmbedder(parseEmbedderSetting(spec), {
     modelsDir: process.env.MODELS_DIR ?? path.join(repoRoot, 'models'),
     allowRemoteModels: false,
     openai: {},

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEmbedder } from '../../ingest/deps.js';
-import { createPassThroughReranker } from '../../src/adapters/rerankers/index.js';
+import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js';
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
 import { migrateSqlite, openSqlite } from '../../src/adapters/sqlite/database.js';
 import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/document-state-store.js';

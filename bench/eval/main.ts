@@ -32,7 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { buildIngestDeps, downloaderOptionsFromConfig } from '../../ingest/deps.js';
 import { runIngest } from '../../ingest/pipeline.js';
 import { importRecords } from '../../ingest/records.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, parseEmbedderSetting } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type { SearchMode } from '../../src/services/search.js';
 import { startStaticServer } from '../../test/support/static-server.js';
@@ -315,8 +315,9 @@ async function main(): Promise<void> {
   const modelsDir = path.resolve(process.env.MODELS_DIR ?? path.join(repoRoot, 'models'));
   let embedders = (arg('embedders') ?? 'use,onnx:Xenova/all-MiniLM-L6-v2').split(',').map((e) => e.trim());
   embedders = embedders.filter((e) => {
-    if (!e.startsWith('onnx:')) return true;
-    const present = existsSync(path.join(modelsDir, e.slice('onnx:'.length)));
+    const spec = parseEmbedderSetting(e);
+    if (spec.kind !== 'onnx') return true;
+    const present = existsSync(path.join(modelsDir, spec.modelId));
     if (!present) process.stderr.write(`skipping ${e}: not in ${modelsDir} (run scripts/fetch-models.sh)\n`);
     return present;
   });

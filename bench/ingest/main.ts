@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { runIngest } from '../../ingest/pipeline.js';
 import { chunkTokenBudget } from '../../ingest/stages/chunk.js';
 import { extractPdfPages } from '../../ingest/stages/extract.js';
-import { createEmbedder } from '../../src/adapters/embedders/index.js';
+import { createEmbedder } from '../../src/deps.js';
 import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/document-state-store.js';
 import { createSqliteDocumentTextStore } from '../../src/adapters/sqlite/document-text-store.js';
@@ -54,10 +54,11 @@ const rows: string[] = [];
 
 for (const spec of (values.embedders ?? 'use').split(',').map((s) => s.trim()).filter(Boolean)) {
   // As the worker would run this embedder (SENTENCE_VECTORS, `auto` by default: on for onnx models).
-  const sentenceVectors = loadConfig({ ...process.env, EMBEDDER: spec }).SENTENCE_VECTORS;
+  const config = loadConfig({ ...process.env, EMBEDDER: spec });
+  const sentenceVectors = config.SENTENCE_VECTORS;
   let embedder;
   try {
-    embedder = await createEmbedder(spec, { modelsDir, allowRemoteModels: false, openai: {}, logger });
+    embedder = await createEmbedder(config.EMBEDDER, { modelsDir, allowRemoteModels: false, openai: {}, logger });
   } catch (err) {
     console.log(`${spec}: skipped (${err instanceof Error ? err.message : String(err)})`);
     continue;

@@ -5,6 +5,7 @@ import type { CountryLookup } from '../../src/ports/country-lookup.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
 import { enrichProject } from '../../src/services/enrich-project.js';
 import type { DocumentWorkItem, IngestDeps } from '../types.js';
+import { defined } from '../../src/defined.js';
 
 /** What the hook needs of the pipeline's AfterProjectContext (so it can also run outside a pipeline run). */
 export interface EnrichHookContext {
@@ -47,8 +48,7 @@ export function createEnrichHook(opts: EnrichHookOptions): (ref: ProjectRef, ctx
       records,
       summarizer: opts.summarizer,
       logger: ctx.logger,
-      ...(opts.countries ? { countries: opts.countries } : {}),
-      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...defined({ countries: opts.countries, signal: opts.signal }),
     });
   };
 }

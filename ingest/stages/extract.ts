@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { Stage } from '../types.js';
+import type { PdfExtractor, Stage } from '../types.js';
 import type { ExtractCaps, ExtractResult } from './extract-pdf.js';
 import type { ExtractRequest, ExtractResponse } from './extract-worker.js';
 
@@ -23,8 +23,8 @@ export interface ExtractLimits extends ExtractCaps {
 }
 
 /**
- * The corpus's largest document (66 pages, 3.6 MB) takes about 3 s and under 200 MB of heap, and a real project
- * document rarely has more than a few hundred pages or 2 million characters: the defaults leave wide room.
+ * The defaults leave wide room over the corpus's largest document (bench/README.md "Measurements cited by code") and over what a real
+ * project document holds (rarely more than a few hundred pages or 2 million characters).
  */
 export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   timeoutMs: 120_000,
@@ -32,12 +32,6 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   maxPages: 3000,
   maxTextChars: 10_000_000,
 };
-
-export interface PdfExtractor {
-  extract(bytes: Uint8Array): Promise<ExtractResult>;
-  /** Terminates the threads; extractions in flight fail. */
-  close(): Promise<void>;
-}
 
 /** How long a new thread may take to load tsx and pdf.js before the document fails. */
 const THREAD_START_MS = 60_000;

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 type UsearchModule = typeof import('usearch');
 
 /**
- * usearch's exact (brute-force) search, which scores with SIMD kernels (500 cosines of 512 dimensions in ~0.07 ms
- * here, against ~0.2 ms for sqlite-vec's scalar `vec_distance_cosine` and ~0.6 ms for a JavaScript loop). Loaded
+ * usearch's exact (brute-force) search, which scores with SIMD kernels: several times faster than sqlite-vec's scalar
+ * `vec_distance_cosine` or a JavaScript loop (bench/README.md "Measurements cited by code"). Loaded
  * lazily and only once: undefined where its native module does not load (a platform without a prebuilt binary), and
  * callers then score another way.
  */

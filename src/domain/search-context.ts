@@ -8,9 +8,9 @@ import type { CleanedRecord } from './cleaned-record.js';
  * name, registry and id, location, methodology, type and description. Pure; bounded in length, so one long
  * description cannot outweigh the passage.
  *
- * Measured on ../shared/corpus/qa-dev.jsonl (bench/README.md "eval"): full-text recall@5 0.80 -> 0.87 with the
- * default embedder. The document's title block (first lines of page 1) was tried as well and lowered it to 0.77:
- * cover pages repeat generic words (methodology, version, sectoral scope) that match every question.
+ * It raised full-text recall on the question set (bench/README.md "Measurements cited by code"). The document's title block (first lines
+ * of page 1) was tried as well and lowered it: cover pages repeat generic words (methodology, version, sectoral
+ * scope) that match every question.
  */
 
 /** Longest project part, in characters (a description is cut at a word boundary). */

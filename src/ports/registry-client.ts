@@ -1,5 +1,32 @@
 import type { RawRecord } from '../domain/raw-record.js';
 
+/**
+ * A registry answered with something the client cannot use. `retryable` says whether asking again can help
+ * (retryable statuses, network failures and time-outs); the client's retry policy already did so before throwing.
+ */
+export class RegistryError extends Error {
+  readonly registry: string;
+  readonly url: string;
+  readonly status: number | null;
+  readonly retryable: boolean;
+  /** Delay the registry asked for (Retry-After), in milliseconds. */
+  readonly retryAfterMs: number | null;
+  constructor(
+    registry: string,
+    url: string,
+    message: string,
+    opts: { status?: number | null; retryable?: boolean; retryAfterMs?: number | null; cause?: unknown } = {},
+  ) {
+    super(message, { cause: opts.cause });
+    this.name = 'RegistryError';
+    this.registry = registry;
+    this.url = url;
+    this.status = opts.status ?? null;
+    this.retryable = opts.retryable ?? false;
+    this.retryAfterMs = opts.retryAfterMs ?? null;
+  }
+}
+
 export interface RegistryProjectSummary {
   projectId: number;
   name: string;

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createVerraClient, RegistryError } from '../../src/adapters/verra/registry-client.js';
+import { createVerraClient } from '../../src/adapters/verra/registry-client.js';
+import { RegistryError } from '../../src/ports/registry-client.js';
 import { parseRetryAfter } from '../../src/domain/retry-after.js';
 import { corpusAvailable, corpusPath } from '../support/corpus.js';
 import { describeWithService } from '../support/services.js';
@@ -70,8 +71,8 @@ const json = (res: ServerResponse, status: number, body: Buffer | string, header
 const fastClient = (extra: Partial<Parameters<typeof createVerraClient>[0]> = {}) =>
   createVerraClient({
     baseUrl,
-    minRetryDelayMs: 20,
-    maxRetryDelayMs: 50,
+    retryBaseDelayMs: 20,
+    retryMaxDelayMs: 50,
     intervalCap: 100,
     intervalMs: 100,
     timeoutMs: 2000,

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest, type AfterProjectContext, type IngestSummary } from '../../ingest/pipeline.js';
 import type { IngestDeps } from '../../ingest/types.js';
-import { createEmbedder } from '../../src/adapters/embedders/index.js';
+import { createEmbedder } from '../../src/deps.js';
 import { openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
 import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/document-state-store.js';
 import { createSqliteDocumentTextStore } from '../../src/adapters/sqlite/document-text-store.js';
@@ -84,7 +84,7 @@ async function chunkIds(ref: ProjectRef, path: string): Promise<string[]> {
 beforeAll(async () => {
   server = await startStaticServer({ handlers: [serve] });
   db = openSqlite({ dataDir: ':memory:' });
-  const real = await createEmbedder('use', { modelsDir: './models', allowRemoteModels: false, openai: {} });
+  const real = await createEmbedder({ kind: 'use' }, { modelsDir: './models', allowRemoteModels: false, openai: {} });
   // Counts calls through to the real model, to prove unchanged documents are not re-embedded.
   const embedder: Embedder = {
     id: real.id,

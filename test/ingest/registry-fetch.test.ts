@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRegistryClientFor, fetchRegistryRecords, parseIdList } from '../../ingest/registry-fetch.js';
+import { buildRegistryClient } from '../../ingest/deps.js';
+import { fetchRegistryRecords, parseIdList } from '../../ingest/registry-fetch.js';
 import { createVerraClient } from '../../src/adapters/verra/registry-client.js';
 import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
@@ -69,8 +70,8 @@ describe('registry fetch arguments', () => {
   });
 
   it('has a live client for Verra only', () => {
-    expect(createRegistryClientFor('verra', { VERRA_BASE_URL: 'https://registry.verra.org' }).registry).toBe('Verra');
-    expect(() => createRegistryClientFor('Gold Standard', { VERRA_BASE_URL: 'https://registry.verra.org' })).toThrow(
+    expect(buildRegistryClient('verra', { VERRA_BASE_URL: 'https://registry.verra.org' }).registry).toBe('Verra');
+    expect(() => buildRegistryClient('Gold Standard', { VERRA_BASE_URL: 'https://registry.verra.org' })).toThrow(
       /Verra only.*--export/,
     );
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/pipeline.js';
 import { createEnrichHook } from '../../ingest/stages/enrich.js';
 import type { IngestDeps } from '../../ingest/types.js';
-import { createEmbedder } from '../../src/adapters/embedders/index.js';
+import { createEmbedder } from '../../src/deps.js';
 import { createCountryLookup } from '../../src/adapters/geo/country-lookup.js';
 import { openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
 import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/document-state-store.js';
@@ -135,7 +135,7 @@ describe('derived fields through the ingest pipeline', () => {
       states: await createSqliteDocumentStateStore({ db }),
       texts: await createSqliteDocumentTextStore({ db }),
       index: await createSqliteVectorIndex({ db }),
-      embedder: await createEmbedder('use', { modelsDir: './models', allowRemoteModels: false, openai: {} }),
+      embedder: await createEmbedder({ kind: 'use' }, { modelsDir: './models', allowRemoteModels: false, openai: {} }),
     };
     files.set('/vintage/pd.pdf', vintageDescription());
     files.set('/none/report.pdf', makePdf([

@@ -13,6 +13,17 @@ export class EmbedderInputError extends Error {
   }
 }
 
+/**
+ * An embedder that cannot be set up as asked (a model missing from its folder, a model that will not load). Thrown
+ * at construction, so the process stops at start with the message.
+ */
+export class EmbedderSetupError extends Error {
+  constructor(message: string, opts?: { cause?: unknown }) {
+    super(message, opts);
+    this.name = 'EmbedderSetupError';
+  }
+}
+
 /** Throws EmbedderInputError naming the first text that is not a non-blank string. */
 export function assertTexts(texts: unknown): asserts texts is string[] {
   if (!Array.isArray(texts)) {

@@ -30,8 +30,8 @@ await serveModel(async () => {
     ...loadOpts,
     dtype: data.dtype,
     device: 'cpu',
-    // onnxruntime's CPU arena keeps the peak of every input shape it has seen: ~650 MB more RSS for MiniLM on
-    // 16 x 256-piece batches, for no measurable speed gain.
+    // onnxruntime's CPU arena keeps the peak of every input shape it has seen: hundreds of MB more RSS on full
+    // batches, for no measurable speed gain (bench/README.md "Measurements cited by code").
     session_options: { enableCpuMemArena: false },
   });
 

@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from '../../config.js';
 import type { Logger } from '../../logger.js';
 import type { Embedder } from '../../ports/embedder.js';
-import { assertTexts, embedInBatches, toUnitVector } from './common.js';
+import { assertTexts, EmbedderSetupError, embedInBatches, toUnitVector } from './common.js';
 import type { OnnxWorkerData } from './onnx-worker.js';
 import { startModelWorker } from './worker-client.js';
+import { defined } from '../../defined.js';
 
 export interface OnnxEmbedderOptions {
   /** Hugging Face model id in transformers.js layout, e.g. `Xenova/all-MiniLM-L6-v2`. */
@@ -68,7 +68,7 @@ function readMaxSeqLength(modelDir: string): number | undefined {
 export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Embedder> {
   const { modelId } = opts;
   if (!MODEL_ID.test(modelId) || modelId.includes('..')) {
-    throw new ConfigError(`EMBEDDER=onnx:${modelId}: expected a Hugging Face model id such as Xenova/all-MiniLM-L6-v2`);
+    throw new EmbedderSetupError(`onnx embedder: ${JSON.stringify(modelId)}: expected a Hugging Face model id such as Xenova/all-MiniLM-L6-v2`);
   }
   const maxBatchSize = opts.maxBatchSize ?? 16;
   if (!(Number.isInteger(maxBatchSize) && maxBatchSize > 0)) {
@@ -85,7 +85,7 @@ export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Emb
   const weights = WEIGHTS.find((w) => existsSync(path.join(modelDir, w.file)));
   if (!weights) missing.push(path.join(modelDir, WEIGHTS[0].file));
   if (missing.length > 0 && !allowRemote) {
-    throw new ConfigError(
+    throw new EmbedderSetupError(
       `model ${modelId} is not in MODELS_DIR (${modelsDir}): missing ${missing.join(', ')}; ` +
         'run scripts/fetch-models.sh or set ALLOW_REMOTE_MODELS=true',
     );
@@ -111,18 +111,17 @@ export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Emb
       data: { ...data },
       label: `ONNX ${modelId}`,
       isolation: 'process',
-      ...(opts.loadTimeoutMs !== undefined ? { loadTimeoutMs: opts.loadTimeoutMs } : {}),
-      ...(opts.logger ? { logger: opts.logger } : {}),
+      ...defined({ loadTimeoutMs: opts.loadTimeoutMs, logger: opts.logger }),
     });
   } catch (err) {
     const hint = allowRemote ? '' : '; run scripts/fetch-models.sh or set ALLOW_REMOTE_MODELS=true';
-    throw new ConfigError(`cannot load ONNX model ${modelId} from ${modelDir}: ${(err as Error).message}${hint}`);
+    throw new EmbedderSetupError(`cannot load ONNX model ${modelId} from ${modelDir}: ${(err as Error).message}${hint}`, { cause: err });
   }
   const dimensions = Number(worker.info.dimensions);
   const maxSeqLength = Number(worker.info.maxSeqLength);
   if (!(dimensions > 0 && maxSeqLength > 0)) {
     await worker.close();
-    throw new ConfigError(`ONNX model ${modelId} reported no usable dimensions (${JSON.stringify(worker.info)})`);
+    throw new EmbedderSetupError(`ONNX model ${modelId} reported no usable dimensions (${JSON.stringify(worker.info)})`);
   }
   const w = worker;
 

@@ -3,6 +3,7 @@ import type { Embedder } from '../../ports/embedder.js';
 import { assertTexts, embedInBatches, toUnitVector } from './common.js';
 import type { UseWorkerData } from './use-worker.js';
 import { startModelWorker } from './worker-client.js';
+import { defined } from '../../defined.js';
 
 export interface UseEmbedderOptions {
   /** Texts per model call. @default 16 (on 200-word texts throughput is flat from 16 to 48, 12% lower at 8) */
@@ -36,8 +37,7 @@ export async function createUseEmbedder(opts: UseEmbedderOptions = {}): Promise<
     module: 'use-worker',
     data: { ...data },
     label: 'USE lite',
-    ...(opts.loadTimeoutMs !== undefined ? { loadTimeoutMs: opts.loadTimeoutMs } : {}),
-    ...(opts.logger ? { logger: opts.logger } : {}),
+    ...defined({ loadTimeoutMs: opts.loadTimeoutMs, logger: opts.logger }),
   });
 
   return {

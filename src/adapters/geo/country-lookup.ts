@@ -12,7 +12,8 @@ import type { CountryLookup } from '../../ports/country-lookup.js';
  * - land borders are detailed but maritime borders are generalised: open ocean gives null, while points near
  *   coasts or small islands can fall inside a country's box (mid-Pacific near Kiribati gives Kiribati);
  * - Antarctica and invalid points (NaN, |lat| > 90, |lon| > 180) give null.
- * The library builds its spatial index when first imported, so that cost (~100 ms) is paid once per process;
+ * The library builds its spatial index when first imported, so that cost (bench/README.md "Measurements cited by
+ * code") is paid once per process;
  * creation runs one query so the first request does not pay any remaining warm-up.
  */
 export function createCountryLookup(): CountryLookup {

@@ -36,7 +36,7 @@ export const catalogueMigration: PgMigration = {
       PRIMARY KEY (registry, project_id)
     )`);
     // fastupdate off: new entries go straight into the index instead of a pending list that every search would scan
-    // until the next vacuum (3 ms of a 3.5 ms filtered search right after an import of 10,000 projects).
+    // until the next vacuum (most of a filtered search's time right after a large import: bench/README.md "metadata").
     await client.query('CREATE INDEX project_catalogue_terms ON project_catalogue USING GIN (all_terms) WITH (fastupdate = off)');
     await client.query('CREATE INDEX project_catalogue_facets ON project_catalogue USING GIN (facets) WITH (fastupdate = off)');
     await client.query('CREATE INDEX project_catalogue_order ON project_catalogue (sort_key, registry, project_id)');

@@ -56,7 +56,7 @@ export function openSqlite(opts: OpenSqliteOptions): SqliteDatabase {
     );
   }
   // Reads through a memory map instead of a read() per page: exact vector search reads every row of the requested
-  // projects, scattered over the file, and this made it about 2x faster at 100k chunks (bench/README.md, vector-index).
+  // projects, scattered over the file, and this made it faster on a large index (bench/README.md, vector-index).
   if (!inMemory) db.pragma('mmap_size = 1073741824');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

@@ -13,10 +13,9 @@ export interface LlamaChatOptions {
   /** Tokens of context; prompts are cut to fit. @default 4096 */
   contextSize?: number;
   /**
-   * CPU threads for generation. llama.cpp's default (at least 4) oversubscribes small machines: on 2 busy cores a
-   * short answer took 137 s with it, 1.5 s with 2 threads on idle cores, and 2 threads again collapsed (>100 s) when
-   * other work shared the cores, while 1 thread stayed at a few seconds. One core is left to the API's event loop
-   * and the embedder's worker. @default max(1, os.availableParallelism() - 1)
+   * CPU threads for generation. llama.cpp's default (at least 4) oversubscribes small machines, and generation
+   * collapses when its threads compete with other work for the cores (bench/README.md "Measurements cited by code"). One core is left to
+   * the API's event loop and the embedder's worker. @default max(1, os.availableParallelism() - 1)
    */
   threads?: number;
   /** Deadline for one answer. @default 30000 */

@@ -1,51 +1,20 @@
 import PQueue from 'p-queue';
-import pRetry from 'p-retry';
 import { z } from 'zod';
 import { rawRecordSchema, type RawRecord } from '../../domain/raw-record.js';
 import { parseRetryAfter } from '../../domain/retry-after.js';
 import type { Logger } from '../../logger.js';
-import type { RegistryClient, RegistryProjectSummary } from '../../ports/registry-client.js';
+import { checkRetryPolicy, isRetryableStatus, withRetry, type RetryPolicy } from '../http-retry.js';
+import { RegistryError, type RegistryClient, type RegistryProjectSummary } from '../../ports/registry-client.js';
 
 /**
- * A registry answered with something the client cannot use. `retryable` says whether asking again can help
- * (429, 5xx, network failures and time-outs); the retry policy of this client already did so before throwing.
+ * Retries (adapters/http-retry.ts) for retryable statuses, network errors and time-outs.
+ * @default retries 3, retryBaseDelayMs 500, retryMaxDelayMs 10000, maxRetryAfterMs 60000
  */
-export class RegistryError extends Error {
-  readonly registry: string;
-  readonly url: string;
-  readonly status: number | null;
-  readonly retryable: boolean;
-  /** Delay the registry asked for (Retry-After), in milliseconds. */
-  readonly retryAfterMs: number | null;
-  constructor(
-    registry: string,
-    url: string,
-    message: string,
-    opts: { status?: number | null; retryable?: boolean; retryAfterMs?: number | null; cause?: unknown } = {},
-  ) {
-    super(message, { cause: opts.cause });
-    this.name = 'RegistryError';
-    this.registry = registry;
-    this.url = url;
-    this.status = opts.status ?? null;
-    this.retryable = opts.retryable ?? false;
-    this.retryAfterMs = opts.retryAfterMs ?? null;
-  }
-}
-
-export interface VerraClientOptions {
+export interface VerraClientOptions extends Partial<RetryPolicy> {
   /** e.g. https://registry.verra.org (config VERRA_BASE_URL). */
   baseUrl: string;
   /** Injectable for tests and proxies. @default globalThis.fetch */
   fetch?: typeof fetch;
-  /** Retries after the first attempt, for 429/5xx/network errors. @default 3 */
-  retries?: number;
-  /** First backoff delay; doubles per retry, with jitter. @default 500 */
-  minRetryDelayMs?: number;
-  /** @default 10000 */
-  maxRetryDelayMs?: number;
-  /** A Retry-After longer than this is not waited for: the error is thrown instead. @default 60000 */
-  maxRetryAfterMs?: number;
   /** Per-attempt time limit. @default 30000 */
   timeoutMs?: number;
   /** Requests started per `intervalMs` (every attempt counts, retries included). @default 2 */
@@ -103,7 +72,7 @@ function isAbort(err: unknown): boolean {
 /**
  * HTTP client for Verra's public registry API: `GET /uiapi/resource/resourceSummary/{id}` (the raw record, SPEC 2.4)
  * and `POST /uiapi/resource/resource/search`. Every attempt passes a rate limiter (p-queue interval cap);
- * 429, 5xx, network errors and time-outs are retried with exponential backoff, honouring Retry-After.
+ * retryable statuses, network errors and time-outs are retried under the shared policy (adapters/http-retry.ts).
  * Anything that is not the expected JSON (the registry has been seen serving its HTML app instead) is a
  * RegistryError naming the URL, the status, the content type and the start of the body.
  */
@@ -119,10 +88,15 @@ export function createVerraClient(opts: VerraClientOptions): RegistryClient {
   }
   const baseUrl = base.toString().replace(/\/+$/, '');
   const doFetch = opts.fetch ?? globalThis.fetch;
-  const retries = opts.retries ?? 3;
-  const minDelay = opts.minRetryDelayMs ?? 500;
-  const maxDelay = opts.maxRetryDelayMs ?? 10_000;
-  const maxRetryAfter = opts.maxRetryAfterMs ?? 60_000;
+  const retry = checkRetryPolicy(
+    {
+      retries: opts.retries ?? 3,
+      retryBaseDelayMs: opts.retryBaseDelayMs ?? 500,
+      retryMaxDelayMs: opts.retryMaxDelayMs ?? 10_000,
+      maxRetryAfterMs: opts.maxRetryAfterMs ?? 60_000,
+    },
+    'Verra client',
+  );
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const userAgent = opts.userAgent ?? 'carbon-docs (registry client)';
   const queue = new PQueue({
@@ -158,7 +132,7 @@ export function createVerraClient(opts: VerraClientOptions): RegistryClient {
     }
     const type = res.headers.get('content-type') ?? '(none)';
     if (res.status === 404) return null;
-    if (res.status === 429 || res.status >= 500) {
+    if (isRetryableStatus(res.status)) {
       throw new RegistryError(
         REGISTRY,
         url,
@@ -198,47 +172,24 @@ export function createVerraClient(opts: VerraClientOptions): RegistryClient {
     }
   }
 
-  async function request(url: string, init: RequestInit, signal?: AbortSignal): Promise<unknown | null> {
-    return pRetry(
-      () => queue.add(() => attempt(url, init, signal), { throwOnTimeout: true }),
-      {
-        retries,
-        // Backoff is computed in onFailedAttempt (it needs Retry-After), so p-retry itself must not wait.
-        minTimeout: 0,
-        maxTimeout: 0,
-        factor: 1,
-        randomize: false,
-        ...(signal ? { signal } : {}),
-        shouldRetry: (err) => err instanceof RegistryError && err.retryable,
-        onFailedAttempt: async (err) => {
-          if (!(err instanceof RegistryError) || !err.retryable || err.retriesLeft === 0) return;
-          if (err.retryAfterMs !== null && err.retryAfterMs > maxRetryAfter) {
-            throw new RegistryError(
-              REGISTRY,
-              url,
-              `${err.message}; it asked to retry after ${Math.round(err.retryAfterMs / 1000)} s, longer than the ` +
-                `${Math.round(maxRetryAfter / 1000)} s this client waits`,
-              { status: err.status, retryable: true, retryAfterMs: err.retryAfterMs },
-            );
-          }
-          const backoff = Math.min(maxDelay, minDelay * 2 ** (err.attemptNumber - 1));
-          const jittered = backoff / 2 + Math.random() * (backoff / 2);
-          const wait = err.retryAfterMs ?? jittered;
-          log?.warn({ url, status: err.status, attempt: err.attemptNumber, waitMs: Math.round(wait) }, err.message);
-          await new Promise<void>((resolve, reject) => {
-            const t = setTimeout(resolve, wait);
-            signal?.addEventListener(
-              'abort',
-              () => {
-                clearTimeout(t);
-                reject(signal.reason);
-              },
-              { once: true },
-            );
-          });
-        },
+  function request(url: string, init: RequestInit, signal?: AbortSignal): Promise<unknown | null> {
+    return withRetry(() => queue.add(() => attempt(url, init, signal), { throwOnTimeout: true }), retry, {
+      signal,
+      classify: (err) =>
+        err instanceof RegistryError ? { retryable: err.retryable, retryAfterMs: err.retryAfterMs } : { retryable: false, retryAfterMs: null },
+      onRetry: ({ attempt: n, delayMs, error }) => {
+        const status = error instanceof RegistryError ? error.status : null;
+        log?.warn({ url, status, attempt: n, waitMs: delayMs }, error.message);
       },
-    );
+      retryAfterTooLong: (error, retryAfterMs) =>
+        new RegistryError(
+          REGISTRY,
+          url,
+          `${error.message}; it asked to retry after ${Math.round(retryAfterMs / 1000)} s, longer than the ` +
+            `${Math.round(retry.maxRetryAfterMs / 1000)} s this client waits`,
+          { status: error instanceof RegistryError ? error.status : null, retryable: true, retryAfterMs },
+        ),
+    });
   }
 
   return {

@@ -5,6 +5,7 @@ import { DEFAULT_DISCOVERY_LIMIT, MAX_DISCOVERY_LIMIT } from '../../services/dis
 import { jsonBody } from '../middleware/json-body.js';
 import { standardErrorResponses } from '../schemas/error.js';
 import type { AppDeps, AppEnv } from '../types.js';
+import { defined } from '../../defined.js';
 
 /** CONTRACT 2, "Project discovery". */
 export const PROJECT_SEARCH_PATH = '/projects/search';
@@ -119,16 +120,8 @@ export function registerProjectSearch(app: OpenAPIHono<AppEnv>, deps: AppDeps): 
         details: [{ dependency: 'discovery', message: 'no discovery service' }],
       });
     }
-    const result = await deps.discovery.search({
-      ...(body.query !== undefined ? { query: body.query } : {}),
-      ...(body.registry !== undefined ? { registry: body.registry } : {}),
-      ...(body.country !== undefined ? { country: body.country } : {}),
-      ...(body.methodology !== undefined ? { methodology: body.methodology } : {}),
-      ...(body.type !== undefined ? { type: body.type } : {}),
-      ...(body.status !== undefined ? { status: body.status } : {}),
-      ...(body.limit !== undefined ? { limit: body.limit } : {}),
-      ...(body.cursor !== undefined ? { cursor: body.cursor } : {}),
-    });
+    const { query, registry, country, methodology, type, status, limit, cursor } = body;
+    const result = await deps.discovery.search(defined({ query, registry, country, methodology, type, status, limit, cursor }));
     return c.json(result, 200);
   });
 }

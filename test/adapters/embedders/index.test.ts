@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../src/config.js';
-import { createEmbedder, parseEmbedderSpec } from '../../../src/adapters/embedders/index.js';
+import { ConfigError, formatEmbedderSpec, loadConfig, parseEmbedderSetting } from '../../../src/config.js';
+import { createEmbedder } from '../../../src/deps.js';
 import { startOpenAIReplayServer, type OpenAIReplayServer } from '../../support/openai-replay-server.js';
 
-describe('parseEmbedderSpec', () => {
+describe('EMBEDDER, parsed by the configuration', () => {
   it.each([
     ['use', { kind: 'use' }],
     [' use ', { kind: 'use' }],
@@ -15,24 +15,31 @@ describe('parseEmbedderSpec', () => {
     ['openai:text-embedding-3-large@256', { kind: 'openai', model: 'text-embedding-3-large', dimensions: 256 }],
     ['openai:nomic-embed-text:v1.5', { kind: 'openai', model: 'nomic-embed-text:v1.5' }],
   ])('parses %j', (spec, expected) => {
-    expect(parseEmbedderSpec(spec)).toEqual(expected);
+    expect(loadConfig({ EMBEDDER: spec }).EMBEDDER).toEqual(expected);
+    expect(parseEmbedderSetting(spec)).toEqual(expected);
+  });
+
+  it('defaults to use', () => {
+    expect(loadConfig({}).EMBEDDER).toEqual({ kind: 'use' });
   });
 
   it.each([
     ['', /expected "use", "onnx:<model id>" or "openai:<model>"/],
-    ['bert', /EMBEDDER="bert"/],
+    ['bert', /EMBEDDER: expected .* \(got "bert"\)/],
     ['onnx:', /expected onnx:<model id>/],
+    ['onnx:../../etc', /Hugging Face model id/],
+    ['onnx:a/b/c', /Hugging Face model id/],
     ['openai:', /expected openai:<model>/],
     ['openai:m@0', /dimensions after @/],
   ])('rejects %j with a ConfigError', (spec, message) => {
-    expect(() => parseEmbedderSpec(spec)).toThrow(ConfigError);
-    expect(() => parseEmbedderSpec(spec)).toThrow(message);
+    expect(() => loadConfig({ EMBEDDER: spec })).toThrow(ConfigError);
+    expect(() => loadConfig({ EMBEDDER: spec })).toThrow(message);
+    expect(() => parseEmbedderSetting(spec)).toThrow(message);
   });
 
-  it('accepts every value the config schema accepts for EMBEDDER', () => {
-    for (const v of ['use', 'onnx:Xenova/all-MiniLM-L6-v2', 'openai:text-embedding-3-small@512']) {
-      const c = loadConfig({ EMBEDDER: v });
-      expect(() => parseEmbedderSpec(c.EMBEDDER)).not.toThrow();
+  it('writes a spec back as the setting it was parsed from', () => {
+    for (const v of ['use', 'onnx:Xenova/all-MiniLM-L6-v2', 'openai:text-embedding-3-small', 'openai:text-embedding-3-small@512']) {
+      expect(formatEmbedderSpec(loadConfig({ EMBEDDER: v }).EMBEDDER)).toBe(v);
     }
   });
 });
@@ -52,7 +59,7 @@ describe('createEmbedder', () => {
   const opts = () => ({ modelsDir: emptyModels, allowRemoteModels: false, openai: { baseURL: server.baseURL, apiKey: 'k' } });
 
   it('builds the OpenAI-compatible embedder from openai:<model>', async () => {
-    const e = await createEmbedder('openai:my-model', opts());
+    const e = await createEmbedder({ kind: 'openai', model: 'my-model' }, opts());
     expect(e.id).toBe('openai:my-model@12');
     const [v] = await e.embed(['x']);
     expect(v).toHaveLength(12);
@@ -60,7 +67,7 @@ describe('createEmbedder', () => {
   });
 
   it('builds the USE lite embedder from use', async () => {
-    const e = await createEmbedder('use', opts());
+    const e = await createEmbedder({ kind: 'use' }, opts());
     try {
       expect(e.id).toBe('use-lite-512');
       const [v] = await e.embed(['reforestation in Guangxi']);
@@ -71,12 +78,8 @@ describe('createEmbedder', () => {
   });
 
   it('says how to get a missing ONNX model', async () => {
-    await expect(createEmbedder('onnx:Xenova/all-MiniLM-L6-v2', opts())).rejects.toThrow(
+    await expect(createEmbedder({ kind: 'onnx', modelId: 'Xenova/all-MiniLM-L6-v2' }, opts())).rejects.toThrow(
       /run scripts\/fetch-models\.sh or set ALLOW_REMOTE_MODELS=true/,
     );
-  });
-
-  it('rejects an unknown kind', async () => {
-    await expect(createEmbedder('word2vec', opts())).rejects.toThrow(ConfigError);
   });
 });

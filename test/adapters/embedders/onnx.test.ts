@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../../src/config.js';
+import { EmbedderSetupError } from '../../../src/adapters/embedders/common.js';
 import { createOnnxEmbedder } from '../../../src/adapters/embedders/onnx.js';
 import type { Embedder } from '../../../src/ports/embedder.js';
 import { repoRoot } from '../../support/corpus.js';
@@ -36,7 +36,7 @@ describe('ONNX embedder without its model', () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'no-models-'));
     try {
       const err = await createOnnxEmbedder({ modelId: MODEL_ID, modelsDir: empty }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(ConfigError);
+      expect(err).toBeInstanceOf(EmbedderSetupError);
       expect((err as Error).message).toContain('run scripts/fetch-models.sh or set ALLOW_REMOTE_MODELS=true');
       expect((err as Error).message).toContain(path.join(empty, MODEL_ID, 'onnx/model_quantized.onnx'));
     } finally {
@@ -46,7 +46,7 @@ describe('ONNX embedder without its model', () => {
 
   it('rejects model ids that are not Hugging Face ids', async () => {
     await expect(createOnnxEmbedder({ modelId: '../../etc', modelsDir: tmpdir() })).rejects.toThrow(/Hugging Face model id/);
-    await expect(createOnnxEmbedder({ modelId: 'a/b/c', modelsDir: tmpdir() })).rejects.toThrow(ConfigError);
+    await expect(createOnnxEmbedder({ modelId: 'a/b/c', modelsDir: tmpdir() })).rejects.toThrow(EmbedderSetupError);
   });
 
   it('reports a corrupt model file as a load error, not a crash', async () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLlmReranker, parseRanking } from '../../../src/adapters/rerankers/llm.js';
-import { createPassThroughReranker, createReranker } from '../../../src/adapters/rerankers/index.js';
+import { createPassThroughReranker } from '../../../src/adapters/rerankers/none.js';
+import { buildReranker } from '../../../src/deps.js';
 import { createOpenAIChatModel } from '../../../src/adapters/summarizers/openai.js';
 import { createLogger } from '../../../src/logger.js';
 import type { ScoredChunk } from '../../../src/ports/vector-index.js';
@@ -73,8 +74,8 @@ describe('rerankers', () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it('createReranker needs a chat model for RERANKER=llm', () => {
-    expect(createReranker({ RERANKER: 'none' }, logger, null).id).toBe('none');
-    expect(() => createReranker({ RERANKER: 'llm' }, logger, null)).toThrow(/RERANKER=llm needs a chat model/);
+  it('buildReranker needs a chat model for RERANKER=llm', () => {
+    expect(buildReranker({ RERANKER: 'none' }, logger, null).id).toBe('none');
+    expect(() => buildReranker({ RERANKER: 'llm' }, logger, null)).toThrow(/RERANKER=llm needs a chat model/);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIChatModel } from '../../../src/adapters/summarizers/openai.js';
 import { createLlmSummarizer, UngroundedAnswerError } from '../../../src/adapters/summarizers/llm.js';
-import { createSummarizer } from '../../../src/adapters/summarizers/index.js';
+import { buildSummarizer } from '../../../src/deps.js';
 import { DependencyError } from '../../../src/errors.js';
 import { createLogger } from '../../../src/logger.js';
 import type { CitedPassage } from '../../../src/ports/summarizer.js';
@@ -183,15 +183,15 @@ describe('OpenAI-compatible summariser', () => {
     await expect(summarizer(server).summarize({ question: 'q', passages })).rejects.toThrow(/unexpected chat completion body/);
   });
 
-  it('is what createSummarizer builds for LLM=openai, and extractive otherwise', async () => {
+  it('is what buildSummarizer builds for LLM=openai, and extractive otherwise', async () => {
     server = await startOpenAIReplayServer({ chatReply: 'The crediting period is 20 years [1].' });
     const base = { OPENAI_API_KEY: 'k', LLM_TIMEOUT_MS: 5_000 } as const;
-    const s = await createSummarizer({ ...base, LLM: 'openai', OPENAI_MODEL: 'gpt-x', OPENAI_BASE_URL: server.baseURL }, logger);
+    const s = await buildSummarizer({ ...base, LLM: { kind: 'openai', model: 'gpt-x' }, OPENAI_BASE_URL: server.baseURL }, logger);
     expect(s.model).toBe('gpt-x');
     expect(await s.summarize({ question: 'q', passages })).toBe('The crediting period is 20 years [1].');
-    const e = await createSummarizer({ ...base, LLM: 'extractive', OPENAI_MODEL: undefined, OPENAI_BASE_URL: undefined }, logger);
+    const e = await buildSummarizer({ ...base, LLM: { kind: 'extractive' }, OPENAI_BASE_URL: undefined }, logger);
     expect(e.model).toBe('extractive');
-    await expect(createSummarizer({ ...base, LLM: 'local:/nonexistent/model.gguf', OPENAI_MODEL: undefined, OPENAI_BASE_URL: undefined }, logger)).rejects.toThrow(
+    await expect(buildSummarizer({ ...base, LLM: { kind: 'local', modelPath: '/nonexistent/model.gguf' }, OPENAI_BASE_URL: undefined }, logger)).rejects.toThrow(
       /model file not found: \/nonexistent\/model.gguf/,
     );
   });

@@ -1,7 +1,8 @@
 import type { LookupAddress } from 'node:dns';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDownloader, download, DownloadError, type DownloaderOptions } from '../../../ingest/stages/download.js';
+import { createDownloader, DownloadError, type DownloaderOptions } from '../../../ingest/download/http-downloader.js';
+import { download } from '../../../ingest/stages/download.js';
 import type { StageContext } from '../../../ingest/types.js';
 import { parseRetryAfter } from '../../../src/domain/retry-after.js';
 import { createUrlPolicy } from '../../../src/domain/url-policy.js';
@@ -282,6 +283,13 @@ describe('download: retries', () => {
     expect(retries).toEqual([1000]);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
     expect(hits.get('/flaky.pdf')).toBe(2);
+  });
+
+  it('gives up at once when Retry-After asks for longer than maxRetryAfterMs', async () => {
+    hits.delete('/flaky.pdf');
+    const e = await failure(downloader({ maxRetryAfterMs: 500 }).download(`${server.baseUrl}/flaky.pdf`));
+    expect(e.message).toMatch(/^HTTP 503 .*retry after 1 s, longer than the downloader waits/);
+    expect(hits.get('/flaky.pdf')).toBe(1);
   });
 
   it('gives up on a persistent 429 after the configured retries', async () => {

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../../ingest/pipeline.js';
-import { createPdfExtractor, type PdfExtractor } from '../../../ingest/stages/extract.js';
+import { createPdfExtractor } from '../../../ingest/stages/extract.js';
+import type { PdfExtractor } from '../../../ingest/types.js';
 import type { IngestDeps } from '../../../ingest/types.js';
-import { createEmbedder } from '../../../src/adapters/embedders/index.js';
+import { createEmbedder } from '../../../src/deps.js';
 import { openSqlite, type SqliteDatabase } from '../../../src/adapters/sqlite/database.js';
 import { createSqliteDocumentStateStore } from '../../../src/adapters/sqlite/document-state-store.js';
 import { createSqliteDocumentTextStore } from '../../../src/adapters/sqlite/document-text-store.js';
@@ -98,7 +99,7 @@ describe('a run with PDF bombs', () => {
       states: await createSqliteDocumentStateStore({ db }),
       texts: await createSqliteDocumentTextStore({ db }),
       index: await createSqliteVectorIndex({ db }),
-      embedder: await createEmbedder('use', { modelsDir: './models', allowRemoteModels: false, openai: {} }),
+      embedder: await createEmbedder({ kind: 'use' }, { modelsDir: './models', allowRemoteModels: false, openai: {} }),
     };
     files.set('/pages-bomb.pdf', manyPagesPdf(20_000));
     // One 50-million-character string literal, which pdf.js assembles a character at a time: past 300 MB of heap.
