@@ -1,6 +1,6 @@
-import type { CountryLookup } from '../ports/country-lookup.js';
+import type { CountryLookup } from './country-lookup.js';
 import { distinct, sanitizeEnrichment } from './enrichment.js';
-import type { StoredProject } from '../ports/record-store.js';
+import type { StoredProject } from './stored-project.js';
 import type { CleanedMetadata, CleanedRecord, ProjectEnrichment } from './cleaned-record.js';
 import { parseCreditPeriods, reportedPeriodYears, spreadAnnualEstimate } from './credit-period.js';
 import { deriveFromExport } from './derive-from-export.js';

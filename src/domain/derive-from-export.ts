@@ -1,6 +1,6 @@
 import type { CleanedMetadata, CleanedRecord, ProjectEnrichment } from './cleaned-record.js';
-import type { StoredProject } from '../ports/record-store.js';
-import type { CountryLookup } from '../ports/country-lookup.js';
+import type { StoredProject } from './stored-project.js';
+import type { CountryLookup } from './country-lookup.js';
 import { reportedPeriodYears, spreadAnnualEstimate } from './credit-period.js';
 import { cleanDocumentGroups } from './document-groups.js';
 import { exportMappingForFormat, type ExportFields, type ExportRow } from './registry-exports/index.js';

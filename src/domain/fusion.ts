@@ -1,4 +1,4 @@
-import type { ScoredChunk } from '../ports/vector-index.js';
+import type { ScoredChunk } from './chunk-record.js';
 
 /**
  * Rank fusion of several retrieval lists (full text, dense vectors) and collapsing of near-duplicate passages.

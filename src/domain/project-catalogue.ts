@@ -1,5 +1,5 @@
-import type { CountryLookup } from '../ports/country-lookup.js';
-import type { StoredProject } from '../ports/record-store.js';
+import type { CountryLookup } from './country-lookup.js';
+import type { StoredProject } from './stored-project.js';
 import { deriveCleaned } from './derive-cleaned.js';
 
 /**

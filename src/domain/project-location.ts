@@ -1,4 +1,4 @@
-import type { CountryLookup } from '../ports/country-lookup.js';
+import type { CountryLookup } from './country-lookup.js';
 import { countryInText, countryNameForCode, countryNamed } from './countries.js';
 import { type RawRecord, attributeOccurrences, attributeValues } from './raw-record.js';
 

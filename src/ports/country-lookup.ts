@@ -1,4 +1,2 @@
-/** Offline reverse geocoding: the English country name at a point, or null (open sea, invalid point). */
-export interface CountryLookup {
-  countryAt(latitude: number, longitude: number): string | null;
-}
+/** The port is the domain's own type: the geo adapter implements it (src/adapters/geo/country-lookup.ts). */
+export type { CountryLookup } from '../domain/country-lookup.js';

@@ -1,25 +1,9 @@
 import type { ProjectEnrichment } from '../domain/cleaned-record.js';
 import type { CataloguePosition, Facet, ProjectListing } from '../domain/project-catalogue.js';
 import type { ProjectRef } from '../domain/project-ref.js';
+import type { ProjectRecordInput, StoredProject } from '../domain/stored-project.js';
 
-/**
- * How a stored raw record is shaped: `registry-json` is the registry's JSON record (SPEC 2.4); `csv:<source>`
- * is one row of a registry's CSV export (e.g. `csv:gold-standard`), returned as-is with `raw: true`.
- */
-export type RecordFormat = 'registry-json' | `csv:${string}`;
-
-export interface ProjectRecordInput {
-  ref: ProjectRef;
-  format: RecordFormat;
-  raw: Record<string, unknown>;
-}
-
-export interface StoredProject extends ProjectRecordInput {
-  enrichment: ProjectEnrichment;
-  hidden: boolean;
-  /** ISO timestamp of the last change to raw, enrichment or hidden. */
-  updatedAt: string;
-}
+export type { ProjectRecordInput, RecordFormat, StoredProject } from '../domain/stored-project.js';
 
 export interface UpsertResult {
   inserted: number;

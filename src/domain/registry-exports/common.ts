@@ -1,4 +1,4 @@
-import type { CountryLookup } from '../../ports/country-lookup.js';
+import type { CountryLookup } from '../country-lookup.js';
 import type { CreditPeriod } from '../credit-period.js';
 import { countryNameForCode, countryNamed } from '../countries.js';
 import { type CalendarDate, formatDayMonthYear, isValidDate, parseIsoDate, parseRegistryNumber } from '../registry-values.js';
