@@ -10,7 +10,6 @@
  * (default ./models) does not hold it (scripts/fetch-models.sh provisions it).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runIngest } from '../../ingest/pipeline.js';
 import { chunkTokenBudget } from '../../ingest/stages/chunk.js';

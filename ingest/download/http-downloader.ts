@@ -4,7 +4,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import PQueue from 'p-queue';
-import { checkRetryPolicy, isRetryableStatus, RETRYABLE_NET_CODES, withRetry, type RetryPolicy } from '../../src/adapters/http-retry.js';
+import { checkRetryPolicy, isRetryableStatus, RETRYABLE_NET_CODES, withRetry, type RetryPolicy } from '../../src/http-retry.js';
 import { parseRetryAfter } from '../../src/domain/retry-after.js';
 import { checkAddress, checkUrl, type HostRule, type UrlPolicy } from '../../src/domain/url-policy.js';
 import type { DownloadedContent, Downloader } from '../types.js';
@@ -12,7 +12,7 @@ import type { DownloadedContent, Downloader } from '../types.js';
 /**
  * Downloads documents from outside URIs, defensively: http(s) to allow-listed hosts only, every resolved address
  * and every redirect hop checked, a size cap enforced while streaming, bounded total and per-host concurrency,
- * and retries (src/adapters/http-retry.ts) only where a retry can help.
+ * and retries (src/http-retry.ts) only where a retry can help.
  */
 
 /** Retries: @default retries 3, retryBaseDelayMs 1000, retryMaxDelayMs 60000, maxRetryAfterMs 60000 */

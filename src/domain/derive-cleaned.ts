@@ -1,7 +1,7 @@
 import type { CountryLookup } from './country-lookup.js';
 import { distinct, sanitizeEnrichment } from './enrichment.js';
 import type { StoredProject } from './stored-project.js';
-import type { CleanedMetadata, CleanedRecord, ProjectEnrichment } from './cleaned-record.js';
+import type { CleanedMetadata, CleanedRecord } from './cleaned-record.js';
 import { parseCreditPeriods, reportedPeriodYears, spreadAnnualEstimate } from './credit-period.js';
 import { deriveFromExport } from './derive-from-export.js';
 import { cleanDocumentGroups } from './document-groups.js';

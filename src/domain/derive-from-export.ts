@@ -1,4 +1,4 @@
-import type { CleanedMetadata, CleanedRecord, ProjectEnrichment } from './cleaned-record.js';
+import type { CleanedMetadata, CleanedRecord } from './cleaned-record.js';
 import type { StoredProject } from './stored-project.js';
 import type { CountryLookup } from './country-lookup.js';
 import { reportedPeriodYears, spreadAnnualEstimate } from './credit-period.js';

@@ -21,7 +21,6 @@ function screen(isTTY: boolean): Writable & { isTTY: boolean; columns: number; t
 /** What a terminal shows, line by line: escape sequences dropped, carriage returns and newlines as line breaks. */
 const screenLines = (raw: string): string[] =>
   raw
-    // eslint-disable-next-line no-control-regex
     .replace(/\x1B(\[[0-9;?]*[A-Za-z]|[78])/g, '\n')
     .split(/[\r\n]+/)
     .filter((l) => l.trim() !== '');

@@ -1,13 +1,13 @@
 import PQueue from 'p-queue';
 import { z } from 'zod';
-import { rawRecordSchema, type RawRecord } from '../../domain/raw-record.js';
+import { rawRecordSchema } from '../../domain/raw-record.js';
 import { parseRetryAfter } from '../../domain/retry-after.js';
 import type { Logger } from '../../logger.js';
-import { checkRetryPolicy, isRetryableStatus, withRetry, type RetryPolicy } from '../http-retry.js';
+import { checkRetryPolicy, isRetryableStatus, withRetry, type RetryPolicy } from '../../http-retry.js';
 import { RegistryError, type RegistryClient, type RegistryProjectSummary } from '../../ports/registry-client.js';
 
 /**
- * Retries (adapters/http-retry.ts) for retryable statuses, network errors and time-outs.
+ * Retries (src/http-retry.ts) for retryable statuses, network errors and time-outs.
  * @default retries 3, retryBaseDelayMs 500, retryMaxDelayMs 10000, maxRetryAfterMs 60000
  */
 export interface VerraClientOptions extends Partial<RetryPolicy> {
@@ -72,7 +72,7 @@ function isAbort(err: unknown): boolean {
 /**
  * HTTP client for Verra's public registry API: `GET /uiapi/resource/resourceSummary/{id}` (the raw record, SPEC 2.4)
  * and `POST /uiapi/resource/resource/search`. Every attempt passes a rate limiter (p-queue interval cap);
- * retryable statuses, network errors and time-outs are retried under the shared policy (adapters/http-retry.ts).
+ * retryable statuses, network errors and time-outs are retried under the shared policy (src/http-retry.ts).
  * Anything that is not the expected JSON (the registry has been seen serving its HTML app instead) is a
  * RegistryError naming the URL, the status, the content type and the start of the body.
  */

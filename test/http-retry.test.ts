@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRetryableStatus, retryDelay, withRetry, type RetryPolicy, type RetryVerdict } from '../../src/adapters/http-retry.js';
+import { isRetryableStatus, retryDelay, withRetry, type RetryPolicy, type RetryVerdict } from '../src/http-retry.js';
 
 class Failure extends Error {
   constructor(

@@ -1,5 +1,5 @@
 import pRetry from 'p-retry';
-import { defined } from '../defined.js';
+import { defined } from './defined.js';
 
 /**
  * The one retry policy of the service's outgoing HTTP (document downloads, registry API calls): a bounded number of
