@@ -1,3 +1,4 @@
+import { projectKey } from '../src/domain/project-ref.js';
 import type { DocumentState } from '../src/ports/document-state-store.js';
 
 /** `--status`: one row per document state; a table for people, JSON lines for programs. */
@@ -21,7 +22,7 @@ export function statusTable(states: DocumentState[], columns = process.stdout.co
   for (const s of states) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
   const header = ['project', 'status', 'pages', 'chunks', 'document', 'reason'];
   const rows = states.map((s) => [
-    `${s.registry}:${s.projectId}`,
+    projectKey(s),
     s.status,
     s.pages === null ? '' : String(s.pages),
     s.chunks === null ? '' : String(s.chunks),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_MAX_TOP_K, DEFAULT_TOP_K, TOP_K_CEILING } from './domain/search-limits.js';
 
 /**
  * One configuration for the API and the worker, read from the environment once at start.
@@ -148,9 +149,9 @@ export const configSchema = z
      */
     SENTENCE_VECTORS: z.enum(['auto', 'true', 'false', '1', '0', 'yes', 'no']).default('auto'),
     /** Max citations a search may ask for. @default 50 */
-    SEARCH_MAX_TOP_K: int(1, 200).default(50),
+    SEARCH_MAX_TOP_K: int(1, TOP_K_CEILING).default(DEFAULT_MAX_TOP_K),
     /** @default 8 */
-    SEARCH_DEFAULT_TOP_K: int(1, 200).default(8),
+    SEARCH_DEFAULT_TOP_K: int(1, TOP_K_CEILING).default(DEFAULT_TOP_K),
     /**
      * Embedded index: the largest candidate set whose vectors a search reads while its query is being embedded, to
      * score them in memory; 0 scores every search in SQL. @default 5000 (PRELOAD_CHUNKS)

@@ -31,6 +31,7 @@ import { createSearchService, type SearchMode, type SearchServiceOptions } from 
 import { hitRank, readQuestions } from './questions.js';
 import type { ScoredChunk, VectorIndex } from '../../src/ports/vector-index.js';
 import { contentWords, tokenize, isQueryStopword } from '../../src/domain/query.js';
+import { projectKey } from '../../src/domain/project-ref.js';
 
 /**
  * RM3 pseudo-relevance feedback for the full-text side (Lavrenko & Croft 2001; Abdul-Jaleel et al. 2004, as in
@@ -218,7 +219,7 @@ async function main(): Promise<void> {
   }
   if (fullText.size > 0) rewriteFullText(db, fullText);
   const refs = [...new Map((db.prepare('SELECT DISTINCT registry, project_id FROM chunks').all() as { registry: string; project_id: number }[])
-    .map((r) => [`${r.registry}:${r.project_id}`, { registry: r.registry, projectId: r.project_id, requestedRegistry: r.registry }])).values()];
+    .map((r) => [projectKey({ registry: r.registry, projectId: r.project_id }), { ref: { registry: r.registry, projectId: r.project_id }, requestedRegistry: r.registry }])).values()];
 
   const contextWeights = (arg('context-weights') ?? '0,0.5,1').split(',').map(Number);
   const variants: { name: string; opts: Partial<SearchServiceOptions> }[] = [];

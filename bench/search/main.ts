@@ -213,7 +213,7 @@ async function main(): Promise<void> {
         const first = 1 + ((i * 37) % (projectCount - filterSize));
         const t0 = performance.now();
         await service.search({
-          projects: Array.from({ length: filterSize }, (_, k) => ({ registry: 'Verra', projectId: first + k, requestedRegistry: 'Verra' })),
+          projects: Array.from({ length: filterSize }, (_, k) => ({ ref: { registry: 'Verra', projectId: first + k }, requestedRegistry: 'Verra' })),
           query: QUERIES[i % QUERIES.length] ?? '',
         });
         return performance.now() - t0;

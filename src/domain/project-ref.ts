@@ -12,3 +12,32 @@ export function projectKey(ref: ProjectRef): string {
 export function sameProject(a: ProjectRef, b: ProjectRef): boolean {
   return a.registry === b.registry && a.projectId === b.projectId;
 }
+
+/**
+ * A project as a caller asked for it, from the HTTP request to the services: the canonical reference (what stores and
+ * the vector-index filter take), and the registry as the caller spelled it (echoed back, SPEC 2.1).
+ */
+export interface RequestedProject {
+  ref: ProjectRef;
+  requestedRegistry: string;
+}
+
+/** The first occurrence of each requested project (by projectKey of its ref), in order. */
+export function distinctProjects<T extends { ref: ProjectRef }>(projects: readonly T[]): T[] {
+  return distinctBy(projects, (p) => projectKey(p.ref));
+}
+
+/** The first occurrence of each project ref, in order (the vector indexes' filters). */
+export function distinctRefs<T extends ProjectRef>(refs: readonly T[]): T[] {
+  return distinctBy(refs, projectKey);
+}
+
+function distinctBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

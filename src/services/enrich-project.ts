@@ -4,7 +4,7 @@ import { findEmissionTable, tableSum, type EmissionTable } from '../domain/emiss
 import { isContentsText, stripPageFurniture } from '../domain/page-furniture.js';
 import { splitSentences } from '../domain/sentences.js';
 import { parseRawRecordLeniently } from '../domain/lenient-raw-record.js';
-import type { ProjectRef } from '../domain/project-ref.js';
+import { projectKey, type ProjectRef } from '../domain/project-ref.js';
 import { attributeValues, firstAttribute } from '../domain/raw-record.js';
 import { reductionActivities } from '../domain/reduction-activity.js';
 import { exportMappingForFormat } from '../domain/registry-exports/index.js';
@@ -222,7 +222,7 @@ function estimateByYear(facts: ProjectFacts): Record<string, number> {
 
 export async function enrichProject(input: EnrichProjectInput): Promise<ProjectEnrichment> {
   const { ref, stored, texts, documents, summarizer, records } = input;
-  const log = input.logger?.child({ project: `${ref.registry}:${ref.projectId}` });
+  const log = input.logger?.child({ project: projectKey(ref) });
   const facts = projectFacts(stored, input.countries ?? NO_COUNTRIES);
 
   const states = (await documents.list({ projects: [ref], status: 'indexed' })).sort(

@@ -1,14 +1,10 @@
 import type { CleanedRecord } from '../domain/cleaned-record.js';
 import { deriveCleaned } from '../domain/derive-cleaned.js';
-import { projectKey, type ProjectRef } from '../domain/project-ref.js';
+import { projectKey, type ProjectRef, type RequestedProject } from '../domain/project-ref.js';
 import type { CountryLookup } from '../ports/country-lookup.js';
 import type { RecordStore, StoredProject } from '../ports/record-store.js';
 
-/** A project as a caller asked for it: the canonical reference, and the registry spelled as the caller spelled it. */
-export interface RequestedProject {
-  ref: ProjectRef;
-  requestedRegistry: string;
-}
+export type { RequestedProject } from '../domain/project-ref.js';
 
 /** A cleaned record (SPEC 2.1), or the stored raw record (SPEC 2.4, or a CSV export row) when raw was asked for. */
 export type ProjectView = CleanedRecord | Record<string, unknown>;

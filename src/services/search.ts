@@ -1,4 +1,5 @@
-import { projectKey, type ProjectRef } from '../domain/project-ref.js';
+import { DEFAULT_MAX_TOP_K, DEFAULT_TOP_K, MAX_QUERY_CHARS } from '../domain/search-limits.js';
+import { distinctProjects, projectKey, type ProjectRef, type RequestedProject } from '../domain/project-ref.js';
 import { aggregateByPage, collapseNearDuplicates, convexCombination, reciprocalRankFusion, type RankedList } from '../domain/fusion.js';
 import { findEvidence, type Evidence, type EvidencePassage, type Quote } from '../domain/evidence.js';
 import { validateMarkers } from '../domain/markers.js';
@@ -20,14 +21,10 @@ import type { ChunkFilter, ScoredChunk, VectorIndex } from '../ports/vector-inde
 export type SearchMode = 'hybrid' | 'text' | 'vector';
 export const SEARCH_MODES: readonly SearchMode[] = ['hybrid', 'text', 'vector'];
 
-/** A requested project: the canonical ref plus the registry as the request spelled it (echoed back, SPEC 2.1). */
-export interface SearchProject extends ProjectRef {
-  requestedRegistry: string;
-}
 
 export interface SearchRequest {
   /** Distinct projects in request order (the HTTP layer resolved registries and rejected ambiguous ids). */
-  projects: SearchProject[];
+  projects: RequestedProject[];
   query: string;
   /** Citations to return. @default SearchServiceOptions.defaultTopK */
   topK?: number;
@@ -288,16 +285,16 @@ function projectLabel(p: { registry: string; projectId: number }): string {
   return `${p.registry} ${p.projectId}`;
 }
 
-function describeProjects(projects: SearchProject[]): string {
-  const names = projects.map((p) => `${p.requestedRegistry} ${p.projectId}`);
+function describeProjects(projects: RequestedProject[]): string {
+  const names = projects.map((p) => `${p.requestedRegistry} ${p.ref.projectId}`);
   if (names.length <= 1) return names.join('');
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 export function createSearchService(opts: SearchServiceOptions): SearchService {
-  const defaultTopK = opts.defaultTopK ?? 8;
-  const maxTopK = opts.maxTopK ?? 50;
-  const maxQueryChars = opts.maxQueryChars ?? 2000;
+  const defaultTopK = opts.defaultTopK ?? DEFAULT_TOP_K;
+  const maxTopK = opts.maxTopK ?? DEFAULT_MAX_TOP_K;
+  const maxQueryChars = opts.maxQueryChars ?? MAX_QUERY_CHARS;
   const minCandidates = opts.minCandidates ?? 40;
   const candidateFactor = opts.candidateFactor ?? 4;
   const fusion = opts.fusion ?? 'convex';
@@ -372,7 +369,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
   }
 
   /** The answer when the evidence does not answer the question (CONTRACT 2: said plainly; citations still returned). */
-  function notFound(scope: SearchProject[]): string {
+  function notFound(scope: RequestedProject[]): string {
     return (
       `The indexed documents of ${describeProjects(scope)} do not appear to answer this question; ` +
       'the closest passages found are cited for checking.'
@@ -387,7 +384,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     query: string,
     citations: Citation[],
     evidence: Evidence,
-    scope: SearchProject[],
+    scope: RequestedProject[],
     signal?: AbortSignal,
   ): Promise<{ text: string; model: string }> {
     if (!evidence.answered) return { text: notFound(scope), model: opts.fallbackSummarizer.model };
@@ -504,11 +501,11 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
    * The request's document types (case-insensitive) as the spellings the projects' indexed documents carry, which
    * the index matches exactly; undefined when the request has none.
    */
-  async function documentFilter(types: string[] | undefined, scope: SearchProject[]): Promise<ChunkFilter | undefined> {
+  async function documentFilter(types: string[] | undefined, scope: RequestedProject[]): Promise<ChunkFilter | undefined> {
     if (!types) return undefined;
     const wanted = new Set(types.map((t) => t.trim().toLowerCase()));
     const docs = await opts.documents.list({
-      projects: scope.map((p) => ({ registry: p.registry, projectId: p.projectId })),
+      projects: scope.map((p) => p.ref),
       status: 'indexed',
     });
     return { documentTypes: [...new Set(docs.map((d) => d.documentType).filter((t) => wanted.has(t.trim().toLowerCase())))] };
@@ -556,15 +553,8 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const mode = request.mode ?? 'hybrid';
 
       // Distinct projects in request order; the first spelling of a registry is the one echoed.
-      const projects: SearchProject[] = [];
-      const seen = new Set<string>();
-      for (const p of request.projects) {
-        const key = projectKey(p);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        projects.push(p);
-      }
-      const refs: ProjectRef[] = projects.map((p) => ({ registry: p.registry, projectId: p.projectId }));
+      const projects = distinctProjects(request.projects);
+      const refs: ProjectRef[] = projects.map((p) => p.ref);
       // The query embedding is the slowest step and needs nothing else: start it (or take the one prepare() started)
       // before the store lookups.
       const queryVector =
@@ -581,16 +571,16 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         opts.documents.countIndexed(refs),
         opts.records ? opts.records.getMany(refs) : Promise.resolve(null),
       ]);
-      const indexedDocuments = (p: SearchProject): number =>
-        known && !known.has(projectKey(p)) ? 0 : (counts.get(projectKey(p)) ?? 0);
+      const indexedDocuments = (p: RequestedProject): number =>
+        known && !known.has(projectKey(p.ref)) ? 0 : (counts.get(projectKey(p.ref)) ?? 0);
       const states: ProjectIndexState[] = projects.map((p) => ({
-        projectId: p.projectId,
+        projectId: p.ref.projectId,
         registry: p.requestedRegistry,
         indexedDocuments: indexedDocuments(p),
       }));
       const searchable = projects.filter((p) => indexedDocuments(p) > 0);
       const unindexed = projects.filter((p) => indexedDocuments(p) === 0);
-      const requestedSpelling = new Map(projects.map((p) => [projectKey(p), p.requestedRegistry]));
+      const requestedSpelling = new Map(projects.map((p) => [projectKey(p.ref), p.requestedRegistry]));
 
       if (searchable.length === 0) {
         const answerText =
@@ -604,11 +594,11 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const started = performance.now();
       const filter = await documentFilter(request.documentTypes, searchable);
       // Per project, each gets its own share of the citations, so that none is crowded out of its answer.
-      const groups: SearchProject[][] = request.perProject ? searchable.map((p) => [p]) : [searchable];
+      const groups: RequestedProject[][] = request.perProject ? searchable.map((p) => [p]) : [searchable];
       const groupTopK = request.perProject ? Math.max(2, Math.ceil(topK / searchable.length)) : topK;
       const rankedGroups = await Promise.all(
         groups.map(async (group) => {
-          const groupRefs = group.map((p) => ({ registry: p.registry, projectId: p.projectId }));
+          const groupRefs = group.map((p) => p.ref);
           const candidates = await retrieve(query, groupRefs, mode, groupTopK, queryVector, filter);
           return (await opts.reranker.rerank(query, candidates, groupTopK)).slice(0, groupTopK);
         }),
@@ -663,7 +653,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         const perProject = await Promise.all(
           searchable.map(async (p) => {
             // Citations carry the registry as requested; the ranked chunks beside them carry the canonical one.
-            const own = citations.filter((_, i) => ranked[i] !== undefined && projectKey(ranked[i] as ScoredChunk) === projectKey(p));
+            const own = citations.filter((_, i) => ranked[i] !== undefined && projectKey(ranked[i] as ScoredChunk) === projectKey(p.ref));
             const ownEvidence = evidenceOf(own);
             const written =
               own.length === 0
@@ -672,9 +662,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
             return { p, own, answered: own.length > 0 && ownEvidence.answered, written };
           }),
         );
-        const stateOf = new Map(projects.map((p, i) => [projectKey(p), states[i]]));
+        const stateOf = new Map(projects.map((p, i) => [projectKey(p.ref), states[i]]));
         for (const r of perProject) {
-          const state = stateOf.get(projectKey(r.p));
+          const state = stateOf.get(projectKey(r.p.ref));
           if (state) {
             state.answer = r.written.text;
             state.answered = r.answered;
@@ -682,7 +672,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           }
         }
         answered = perProject.some((r) => r.answered);
-        answerText = perProject.map((r) => `${projectLabel({ registry: r.p.requestedRegistry, projectId: r.p.projectId })}: ${r.written.text}`).join('\n\n');
+        answerText = perProject.map((r) => `${projectLabel({ registry: r.p.requestedRegistry, projectId: r.p.ref.projectId })}: ${r.written.text}`).join('\n\n');
         const models = new Set(perProject.filter((r) => r.answered).map((r) => r.written.model));
         answerModel = models.size === 1 ? ([...models][0] ?? opts.summarizer.model) : opts.fallbackSummarizer.model;
       } else {

@@ -63,7 +63,7 @@ describe('search while another process ingests', () => {
       if (rounds > 0 && rounds < 40) searchesDuringWrites++;
       for (const mode of ['hybrid', 'text', 'vector'] as const) {
         const res = await search.search({
-          projects: [{ ...REQUESTED, requestedRegistry: 'Verra' }],
+          projects: [{ ref: REQUESTED, requestedRegistry: 'Verra' }],
           query: 'crediting period 15/07/2022',
           mode,
           topK: 50,

@@ -11,7 +11,8 @@ import { createOpenAIEmbedder } from '../../src/adapters/embedders/openai.js';
 import { createLogger } from '../../src/logger.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
 import type { VectorIndex } from '../../src/ports/vector-index.js';
-import { createSearchService, type SearchProject, type SearchServiceOptions } from '../../src/services/search.js';
+import type { RequestedProject } from '../../src/domain/project-ref.js';
+import { createSearchService, type SearchServiceOptions } from '../../src/services/search.js';
 import { startOpenAIReplayServer, openaiError, type OpenAIReplayServer } from '../support/openai-replay-server.js';
 import { createSearchFixture, type SearchFixture } from './support/fixtures.js';
 
@@ -19,8 +20,8 @@ const A = { registry: 'Verra', projectId: 5533 };
 const B = { registry: 'CDM', projectId: 9199 };
 const OTHER = { registry: 'Verra', projectId: 4086 };
 const EMPTY = { registry: 'Verra', projectId: 777 };
-const asRequested = (ref: { registry: string; projectId: number }, spelling = ref.registry): SearchProject => ({
-  ...ref,
+const asRequested = (ref: { registry: string; projectId: number }, spelling = ref.registry): RequestedProject => ({
+  ref,
   requestedRegistry: spelling,
 });
 

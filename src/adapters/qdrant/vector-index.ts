@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { z } from 'zod';
 import type { ProjectRef } from '../../domain/project-ref.js';
-import { projectKey } from '../../domain/project-ref.js';
+import { distinctRefs, projectKey } from '../../domain/project-ref.js';
 import { DependencyError, EmbedderMismatchError } from '../../errors.js';
 import type { ChunkFilter, ChunkWithVector, IndexInfo, ScoredChunk, VectorIndex } from '../../ports/vector-index.js';
 import { indexedContext } from '../full-text/chunk-context.js';
@@ -108,12 +108,8 @@ const NOT_PENDING: FieldCondition[] = [{ key: PENDING, match: { value: true } }]
  * of a generation not yet switched live.
  */
 export function projectsFilter(projects: ProjectRef[], filter?: ChunkFilter): ProjectsFilter {
-  const seen = new Set<string>();
   const should: { must: FieldCondition[] }[] = [];
-  for (const p of projects) {
-    const key = projectKey(p);
-    if (seen.has(key)) continue;
-    seen.add(key);
+  for (const p of distinctRefs(projects)) {
     should.push({
       must: [
         { key: 'registry', match: { value: p.registry } },
@@ -433,7 +429,7 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
     async countChunks(projects) {
       opened();
       const out = new Map<string, number>();
-      const distinct = new Map(projects.map((p) => [projectKey(p), p]));
+      const distinct = new Map(distinctRefs(projects).map((p) => [projectKey(p), p]));
       await Promise.all(
         [...distinct].map(async ([key, p]) => {
           const { count } = await call(`counting chunks of ${key}`, () =>

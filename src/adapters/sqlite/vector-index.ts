@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { cosineScores, exactTopKAvailable, topIndices } from '../exact-top-k.js';
 import type { ProjectRef } from '../../domain/project-ref.js';
-import { projectKey } from '../../domain/project-ref.js';
+import { distinctRefs, projectKey } from '../../domain/project-ref.js';
 import { EmbedderMismatchError } from '../../errors.js';
 import type { ChunkFilter, ChunkWithVector, IndexInfo, ScoredChunk, VectorIndex } from '../../ports/vector-index.js';
 import { indexedContext } from '../full-text/chunk-context.js';
@@ -223,15 +223,7 @@ function typesJson(filter: ChunkFilter | undefined): string | null {
 }
 
 function pairsJson(projects: ProjectRef[]): string {
-  const seen = new Set<string>();
-  const pairs: [string, number][] = [];
-  for (const p of projects) {
-    const key = projectKey(p);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    pairs.push([p.registry, p.projectId]);
-  }
-  return JSON.stringify(pairs);
+  return JSON.stringify(distinctRefs(projects).map((p) => [p.registry, p.projectId]));
 }
 
 function toScored(row: ChunkRow): ScoredChunk {

@@ -1,6 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
+import { MAX_QUERY_CHARS as MAX_SEARCH_QUERY_CHARS } from '../../domain/search-limits.js';
 import { AppError } from '../../errors.js';
 import { SEARCH_MODES, type SearchMode } from '../../services/search.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -13,7 +14,6 @@ export const BATCH_SEARCH_PATH = '/projects-documents/batch-search';
 /** CONTRACT 1: also served under the singular spelling of the two metadata paths. */
 export const BATCH_SEARCH_ALIAS_PATH = '/project-documents/batch-search';
 
-export const MAX_SEARCH_QUERY_CHARS = 2000;
 
 type SearchLimits = { MAX_BATCH_PROJECTS: number; SEARCH_MAX_TOP_K: number; SEARCH_DEFAULT_TOP_K: number };
 
@@ -224,7 +224,7 @@ export function registerBatchSearch(app: OpenAPIHono<AppEnv>, deps: AppDeps): vo
         });
       }
       const result = await deps.search.search({
-        projects: projects.map((p) => ({ ...p.ref, requestedRegistry: p.requestedRegistry })),
+        projects,
         query: body.query,
         ...(body.topK !== undefined ? { topK: body.topK } : {}),
         ...(body.mode !== undefined ? { mode: body.mode } : {}),

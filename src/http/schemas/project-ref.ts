@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { canonicalRegistry, knownRegistryNames } from '../../domain/registries.js';
 import { AppError, type ErrorDetail } from '../../errors.js';
 import { cut, quoted } from '../echo.js';
-import type { RequestedProject } from '../../services/metadata.js';
+import { projectKey, type RequestedProject } from '../../domain/project-ref.js';
 
 /**
  * Request pieces shared by every endpoint that names projects (metadata, batch-metadata, batch-search): the
@@ -215,7 +215,7 @@ export function resolveProjectList(
   items.forEach((item, index) => {
     const path = `${field}.${index}`;
     const project = resolveProject(item, `${path}.registry`);
-    const key = `${project.ref.registry}:${project.ref.projectId}`;
+    const key = projectKey(project.ref);
     if (seen.has(key)) return;
     seen.set(key, index);
     const earlier = byId.get(project.ref.projectId);
