@@ -22,7 +22,8 @@ import type { DocumentStateStore } from '../../src/ports/document-state-store.js
 import type { DocumentTextStore } from '../../src/ports/document-text-store.js';
 import type { RecordStore } from '../../src/ports/record-store.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
-import { documentRank, enrichProject, stripMarkers, summaryPassages } from '../../src/services/enrich-project.js';
+import { enrichProject } from '../../src/services/enrich-project.js';
+import { documentRank, stripMarkers, summaryPassages } from '../../src/domain/project-summary.js';
 import { corpusAvailable, corpusPath } from '../support/corpus.js';
 import { pgAvailability, pgBackend } from '../contract/store-backends.js';
 import { describeWithService } from '../support/services.js';
