@@ -8,15 +8,15 @@ import { corpusAvailable, corpusDir } from './test/support/corpus.js';
  * corpus tests themselves (describeWithService) do not.
  */
 const CORPUS_FILES = [
-  'test/adapters/sqlite-cross-process.test.ts',
-  'test/adapters/sqlite-record-store.test.ts',
+  'test/adapters/sqlite/cross-process.test.ts',
+  'test/adapters/sqlite/record-store.test.ts',
   'test/domain/derive-cleaned.test.ts',
   'test/domain/lenient-raw-record.test.ts',
   'test/e2e/server.test.ts',
   'test/http/batch-metadata.test.ts',
   'test/http/batch-search.test.ts',
   'test/http/json-body.test.ts',
-  'test/http/metadata-service.test.ts',
+  'test/services/metadata.test.ts',
   'test/http/metadata.test.ts',
   'test/http/openapi.test.ts',
   'test/http/platform.test.ts',

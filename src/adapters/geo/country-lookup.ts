@@ -5,7 +5,7 @@ import type { CountryLookup } from '../../ports/country-lookup.js';
 /**
  * Offline reverse geocoding with @rapideditor/country-coder (bundled borders, no network).
  *
- * Behaviour worth knowing (checked in test/adapters/country-lookup.test.ts):
+ * Behaviour worth knowing (checked in test/adapters/geo/country-lookup.test.ts):
  * - the answer is the sovereign country: Hong Kong gives China, Puerto Rico the United States, Greenland Denmark;
  * - names are short English names from src/domain/countries.ts ("China", "United States"), not the library's
  *   official forms ("People's Republic of China");

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqlite } from '../../src/adapters/sqlite/database.js';
+import { openSqlite } from '../../../src/adapters/sqlite/database.js';
 
 /** A DATA_DIR that cannot hold the database is named in the error, not left to SQLite's pathless message. */
 describe('openSqlite with an unusable DATA_DIR', () => {

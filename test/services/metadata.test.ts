@@ -5,7 +5,7 @@ import { openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/datab
 import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
 import type { RecordStore } from '../../src/ports/record-store.js';
 import { createMetadataService, type MetadataService } from '../../src/services/metadata.js';
-import { EVAL_RECORDS } from './fixture.js';
+import { EVAL_RECORDS } from '../http/fixture.js';
 
 let db: SqliteDatabase;
 let records: RecordStore;

@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
-import { createPgPool, type PgPool } from '../../src/adapters/postgres/database.js';
-import { pgAvailability } from '../contract/store-backends.js';
-import { describeWithService, postgresUrl } from '../support/services.js';
+import { createPgPool, type PgPool } from '../../../src/adapters/postgres/database.js';
+import { pgAvailability } from '../../contract/store-backends.js';
+import { describeWithService, postgresUrl } from '../../support/services.js';
 
 describeWithService('PostgreSQL pool', pgAvailability, () => {
   let pool: PgPool | undefined;

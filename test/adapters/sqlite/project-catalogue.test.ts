@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
-import { openSqlite } from '../../src/adapters/sqlite/database.js';
-import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
-import { projectRecord, projectSearchContract } from '../contract/project-search.contract.js';
-import { sqliteBackend } from '../contract/store-backends.js';
+import { openSqlite } from '../../../src/adapters/sqlite/database.js';
+import { createSqliteRecordStore } from '../../../src/adapters/sqlite/record-store.js';
+import { projectRecord, projectSearchContract } from '../../contract/project-search.contract.js';
+import { sqliteBackend } from '../../contract/store-backends.js';
 
 projectSearchContract('SQLite project discovery', sqliteBackend((db) => createSqliteRecordStore({ db })));
 

@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
-import { createPgRecordStore } from '../../src/adapters/postgres/record-store.js';
-import type { PgPool } from '../../src/adapters/postgres/database.js';
-import type { RecordStore } from '../../src/ports/record-store.js';
-import { projectRecord, projectSearchContract } from '../contract/project-search.contract.js';
-import { pgAvailability, pgBackend } from '../contract/store-backends.js';
-import { describeWithService } from '../support/services.js';
+import { createPgRecordStore } from '../../../src/adapters/postgres/record-store.js';
+import type { PgPool } from '../../../src/adapters/postgres/database.js';
+import type { RecordStore } from '../../../src/ports/record-store.js';
+import { projectRecord, projectSearchContract } from '../../contract/project-search.contract.js';
+import { pgAvailability, pgBackend } from '../../contract/store-backends.js';
+import { describeWithService } from '../../support/services.js';
 
 describeWithService('PostgreSQL project discovery', pgAvailability, () => {
   projectSearchContract('contract', pgBackend((pool) => createPgRecordStore({ pool })));

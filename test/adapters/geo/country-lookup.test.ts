@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCountryLookup } from '../../src/adapters/geo/country-lookup.js';
+import { createCountryLookup } from '../../../src/adapters/geo/country-lookup.js';
 
 describe('createCountryLookup (country-coder, offline)', () => {
   const countries = createCountryLookup();

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createQdrantVectorIndex, pointId, projectsFilter } from '../../src/adapters/qdrant/vector-index.js';
-import { documentSparseVector, querySparseVector, termId } from '../../src/adapters/qdrant/sparse-vector.js';
-import { DependencyError } from '../../src/errors.js';
-import type { VectorIndex } from '../../src/ports/vector-index.js';
-import { EMBEDDER, axis, chunk, vectorIndexContract, type VectorIndexStore } from '../contract/vector-index.contract.js';
-import { startFakeQdrant, type FakeQdrant } from '../support/fake-qdrant.js';
-import { describeWithService } from '../support/services.js';
+import { createQdrantVectorIndex, pointId, projectsFilter } from '../../../src/adapters/qdrant/vector-index.js';
+import { documentSparseVector, querySparseVector, termId } from '../../../src/adapters/qdrant/sparse-vector.js';
+import { DependencyError } from '../../../src/errors.js';
+import type { VectorIndex } from '../../../src/ports/vector-index.js';
+import { EMBEDDER, axis, chunk, vectorIndexContract, type VectorIndexStore } from '../../contract/vector-index.contract.js';
+import { startFakeQdrant, type FakeQdrant } from '../../support/fake-qdrant.js';
+import { describeWithService } from '../../support/services.js';
 
 /** A store is a fresh collection on the server; dropping it is the dispose. */
 function collectionStore(url: string, apiKey?: string): () => Promise<VectorIndexStore> {

@@ -2,11 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createVerraClient } from '../../src/adapters/verra/registry-client.js';
-import { RegistryError } from '../../src/ports/registry-client.js';
-import { parseRetryAfter } from '../../src/domain/retry-after.js';
-import { corpusAvailable, corpusPath } from '../support/corpus.js';
-import { describeWithService } from '../support/services.js';
+import { createVerraClient } from '../../../src/adapters/verra/registry-client.js';
+import { RegistryError } from '../../../src/ports/registry-client.js';
+import { parseRetryAfter } from '../../../src/domain/retry-after.js';
+import { corpusAvailable, corpusPath } from '../../support/corpus.js';
+import { describeWithService } from '../../support/services.js';
 
 interface Seen {
   method: string;

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
-import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
-import type { RecordStore } from '../../src/ports/record-store.js';
-import { corpusPath, repoRoot } from '../support/corpus.js';
+import { openSqlite, type SqliteDatabase } from '../../../src/adapters/sqlite/database.js';
+import { createSqliteRecordStore } from '../../../src/adapters/sqlite/record-store.js';
+import type { RecordStore } from '../../../src/ports/record-store.js';
+import { corpusPath, repoRoot } from '../../support/corpus.js';
 
 const child = path.join(repoRoot, 'test/adapters/children/sqlite-record-writer.ts');
 

@@ -3,15 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrateSqlite, openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
-import { PRELOAD_CHUNKS, VECTOR_MIGRATIONS, createSqliteVectorIndex, ftsTextExpression, scopeToken } from '../../src/adapters/sqlite/vector-index.js';
-import { loadConfig } from '../../src/config.js';
-import { EmbedderMismatchError } from '../../src/errors.js';
-import type { ChunkWithVector, VectorIndex } from '../../src/ports/vector-index.js';
-import { EMBEDDER, axis, chunk, randomUnitVector, vectorIndexContract, type VectorIndexStore } from '../contract/vector-index.contract.js';
-import { rng } from '../support/rng.js';
-import { repoRoot } from '../support/corpus.js';
-import { indexedContext } from '../../src/adapters/full-text/chunk-context.js';
+import { migrateSqlite, openSqlite, type SqliteDatabase } from '../../../src/adapters/sqlite/database.js';
+import { PRELOAD_CHUNKS, VECTOR_MIGRATIONS, createSqliteVectorIndex, ftsTextExpression, scopeToken } from '../../../src/adapters/sqlite/vector-index.js';
+import { loadConfig } from '../../../src/config.js';
+import { EmbedderMismatchError } from '../../../src/errors.js';
+import type { ChunkWithVector, VectorIndex } from '../../../src/ports/vector-index.js';
+import { EMBEDDER, axis, chunk, randomUnitVector, vectorIndexContract, type VectorIndexStore } from '../../contract/vector-index.contract.js';
+import { rng } from '../../support/rng.js';
+import { repoRoot } from '../../support/corpus.js';
+import { indexedContext } from '../../../src/adapters/full-text/chunk-context.js';
 
 function tempDir(): string {
   return mkdtempSync(path.join(os.tmpdir(), 'vector-index-'));
