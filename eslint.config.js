@@ -10,7 +10,10 @@ import tseslint from 'typescript-eslint';
 const ban = (regex, message) => ({ regex, message });
 
 const NOT_FROM_DOMAIN = [
-  ban(String.raw`(^|/)(ports|adapters|services|http)/`, 'src/domain imports nothing from ports, adapters, services or http: move the type into src/domain.'),
+  ban(
+    String.raw`(^|/)(ports|adapters|services|http)/`,
+    'src/domain imports nothing from ports, adapters, services or http: move the type into src/domain.',
+  ),
   ban(String.raw`(^|/)ingest/`, 'src/domain imports nothing from the worker (ingest/).'),
   ban(String.raw`(^|/)(config|deps|main|logger)\.js$`, 'src/domain is pure: no configuration, composition root or logger.'),
 ];
@@ -60,7 +63,10 @@ export default tseslint.config(
   },
   // Layering. Later blocks for the same file replace the rule, so each block lists every ban its files need.
   restrict(['src/**/*.ts'], [ADAPTERS_ONLY_IN_ROOTS, NOT_INTO_WORKER], ['src/deps.ts', 'src/main.ts', 'src/adapters/**']),
-  restrict(['src/main.ts'], [ADAPTERS_ONLY_IN_ROOTS, ban(String.raw`(^|/)ingest/(?!demo\.js$)`, 'The API reaches the worker only through ingest/demo.ts.')]),
+  restrict(
+    ['src/main.ts'],
+    [ADAPTERS_ONLY_IN_ROOTS, ban(String.raw`(^|/)ingest/(?!demo\.js$)`, 'The API reaches the worker only through ingest/demo.ts.')],
+  ),
   restrict(['src/domain/**/*.ts'], NOT_FROM_DOMAIN),
   restrict(['src/ports/**/*.ts'], NOT_FROM_PORTS),
   restrict(['src/services/**/*.ts'], [...NOT_FROM_SERVICES, NOT_INTO_WORKER]),

@@ -72,7 +72,10 @@ a project the store does not hold), 2 on bad arguments, 130 when interrupted.`;
 /** Parses `Verra:4086,Gold Standard:123`; the registry is matched case-insensitively, aliases allowed. */
 export function parseProjectList(value: string, flag = '--projects'): ProjectRef[] {
   const out: ProjectRef[] = [];
-  for (const part of value.split(',').map((s) => s.trim()).filter((s) => s.length > 0)) {
+  for (const part of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)) {
     const colon = part.lastIndexOf(':');
     if (colon <= 0) throw new UsageError(`${flag}: expected <registry>:<id>, got ${JSON.stringify(part)}`);
     const name = part.slice(0, colon).trim();
@@ -90,14 +93,17 @@ export function parseProjectList(value: string, flag = '--projects'): ProjectRef
 
 /** Optimal string alignment distance (Levenshtein plus adjacent transpositions: "regsitry" is 1 from "registry"). */
 function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       const row = d[i] as number[];
       const prev = d[i - 1] as number[];
       row[j] = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j] ?? 0, ((d[i - 2] as number[])[j - 2] ?? 0) + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j] ?? 0, ((d[i - 2] as number[])[j - 2] ?? 0) + 1);
     }
   }
   return (d[a.length] as number[])[b.length] ?? Math.max(a.length, b.length);
@@ -108,7 +114,7 @@ function unknownOptionMessage(argv: string[], known: string[]): string | null {
   for (const arg of argv) {
     if (arg === '--') break;
     if (!arg.startsWith('-') || arg === '-') continue;
-    const name = arg.startsWith('--') ? arg.slice(2).split('=')[0] ?? '' : arg.slice(1, 2);
+    const name = arg.startsWith('--') ? (arg.slice(2).split('=')[0] ?? '') : arg.slice(1, 2);
     if (arg.startsWith('--') ? known.includes(name) : name === 'h') continue;
     const shown = arg.startsWith('--') ? `--${name}` : `-${name}`;
     const best = known

@@ -36,7 +36,9 @@ export async function runTransactionsCommand(
   );
   for (const e of r.errors) out.write(`  ${e.source}: ${e.error}\n`);
   if (r.unknownProjects.length > 0) {
-    out.write(`  not in the store (import their records first): ${r.unknownProjects.slice(0, 20).join(', ')}${r.unknownProjects.length > 20 ? ', ...' : ''}\n`);
+    out.write(
+      `  not in the store (import their records first): ${r.unknownProjects.slice(0, 20).join(', ')}${r.unknownProjects.length > 20 ? ', ...' : ''}\n`,
+    );
   }
   return r;
 }
@@ -99,7 +101,17 @@ export async function runEnrichCommand(
       continue;
     }
     try {
-      await enrichProject({ ref, stored, texts: deps.texts, documents: deps.states, records: deps.records, summarizer, countries, logger, ...defined({ signal: opts.signal }) });
+      await enrichProject({
+        ref,
+        stored,
+        texts: deps.texts,
+        documents: deps.states,
+        records: deps.records,
+        summarizer,
+        countries,
+        logger,
+        ...defined({ signal: opts.signal }),
+      });
       enriched++;
     } catch (err) {
       // A store that cannot be reached ends the run; anything else is this project's problem.

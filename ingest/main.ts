@@ -102,9 +102,7 @@ async function run(opts: CliOptions, config: Config, logger: Logger, logSink: Lo
       runRegistryFetchCommand(stores.records, buildRegistryClient(registry, config, logger), ids, logger, { signal }),
     );
     if (!opts.documents) return EXIT.ok;
-    projects = opts.projects
-      ? fetched.refs.filter((r) => opts.projects?.some((p) => projectKey(p) === projectKey(r)))
-      : fetched.refs;
+    projects = opts.projects ? fetched.refs.filter((r) => opts.projects?.some((p) => projectKey(p) === projectKey(r))) : fetched.refs;
   }
   if (opts.records) {
     const stores = await buildStores(config);

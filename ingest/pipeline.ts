@@ -241,9 +241,7 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
       summary.documents.removed += work.removed;
       summary.documents.total += work.items.length;
       progress.addTotal(work.items.length);
-      const docs = work.items.map((item) =>
-        prepare.add(() => processDocument(item), { throwOnTimeout: true }),
-      );
+      const docs = work.items.map((item) => prepare.add(() => processDocument(item), { throwOnTimeout: true }));
       projectRuns.push(
         Promise.allSettled(docs).then(async (settled) => {
           if (abort.signal.aborted || !opts.afterProject) return;

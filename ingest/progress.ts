@@ -130,7 +130,8 @@ export function createLogProgress(logger: Logger, everyMs = 10_000): ProgressRep
       chunks += info.chunks;
       const base = { document: info.label, outcome: info.outcome.kind, pages: info.pages, chunks: info.chunks };
       if (info.outcome.kind === 'failed') logger.warn({ ...base, reason: info.outcome.reason }, 'document failed');
-      else if (info.outcome.kind === 'skipped' || info.outcome.kind === 'needs_ocr') logger.info({ ...base, reason: info.outcome.reason }, `document ${info.outcome.kind}`);
+      else if (info.outcome.kind === 'skipped' || info.outcome.kind === 'needs_ocr')
+        logger.info({ ...base, reason: info.outcome.reason }, `document ${info.outcome.kind}`);
       else logger.info(base, `document ${info.outcome.kind}`);
       if (Date.now() - lastReport >= everyMs) {
         lastReport = Date.now();

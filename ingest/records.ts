@@ -60,9 +60,7 @@ export async function recordFiles(inputPath: string): Promise<string[]> {
     info = await stat(inputPath);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(
-      code === 'ENOENT' ? `records path not found: ${inputPath}` : `cannot read records path ${inputPath}: ${String(err)}`,
-    );
+    throw new Error(code === 'ENOENT' ? `records path not found: ${inputPath}` : `cannot read records path ${inputPath}: ${String(err)}`);
   }
   if (info.isFile()) {
     const ext = path.extname(inputPath).toLowerCase();
@@ -167,10 +165,7 @@ function failure(source: string, error: string): RecordReadResult {
   return { source, error };
 }
 
-async function* readJsonl(
-  file: string,
-  opts: { defaultRegistry?: string; replaceBase?: string },
-): AsyncGenerator<RecordReadResult> {
+async function* readJsonl(file: string, opts: { defaultRegistry?: string; replaceBase?: string }): AsyncGenerator<RecordReadResult> {
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let lineNo = 0;
   for await (const rawLine of lines) {
@@ -189,10 +184,7 @@ async function* readJsonl(
   }
 }
 
-async function* readJson(
-  file: string,
-  opts: { defaultRegistry?: string; replaceBase?: string },
-): AsyncGenerator<RecordReadResult> {
+async function* readJson(file: string, opts: { defaultRegistry?: string; replaceBase?: string }): AsyncGenerator<RecordReadResult> {
   const text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
   let value: unknown;
   try {
@@ -214,10 +206,7 @@ async function* readJson(
  * *.json / *.jsonl in it, sorted by name). Throws only for a path that cannot be used at all; a file that cannot be
  * read or parsed, or a record that fails validation, is yielded as an error and reading goes on.
  */
-export async function* readRecordFiles(
-  inputPath: string,
-  opts: ReadRecordsOptions = {},
-): AsyncGenerator<RecordReadResult> {
+export async function* readRecordFiles(inputPath: string, opts: ReadRecordsOptions = {}): AsyncGenerator<RecordReadResult> {
   const recordOpts = { defaultRegistry: canonicalDefault(opts.defaultRegistry), replaceBase: opts.replaceBase };
   for (const file of await recordFiles(inputPath)) {
     const ext = path.extname(file).toLowerCase();
@@ -235,7 +224,10 @@ function placeholderUris(record: ProjectRecordInput): string[] {
   const groups = Array.isArray(record.raw.documentGroups) ? (record.raw.documentGroups as unknown[]) : [];
   const out: string[] = [];
   for (const g of groups) {
-    const docs = typeof g === 'object' && g !== null && Array.isArray((g as { documents?: unknown }).documents) ? (g as { documents: unknown[] }).documents : [];
+    const docs =
+      typeof g === 'object' && g !== null && Array.isArray((g as { documents?: unknown }).documents)
+        ? (g as { documents: unknown[] }).documents
+        : [];
     for (const d of docs) {
       const uri = typeof d === 'object' && d !== null ? (d as { uri?: unknown }).uri : undefined;
       if (typeof uri === 'string' && URI_PLACEHOLDER.test(uri)) out.push(uri);
@@ -249,11 +241,7 @@ function placeholderUris(record: ProjectRecordInput): string[] {
  * and lists each record that could not be imported with its source and reason. Store failures (DependencyError)
  * abort the import: it can be run again, since imports are idempotent.
  */
-export async function importRecords(
-  store: RecordStore,
-  inputPath: string,
-  opts: ImportRecordsOptions = {},
-): Promise<ImportRecordsResult> {
+export async function importRecords(store: RecordStore, inputPath: string, opts: ImportRecordsOptions = {}): Promise<ImportRecordsResult> {
   const batchSize = opts.batchSize ?? 500;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new Error(`batchSize must be a positive integer (got ${batchSize})`);
   const log = opts.logger;

@@ -35,9 +35,20 @@ export function statusTable(states: DocumentState[], columns = process.stdout.co
   const reasonBeside = rest >= 70 || rows.every((r) => r[5] === '');
   const documentWidth = reasonBeside ? Math.min(contentWidth(4), Math.max(30, Math.floor(rest * 0.45))) : rest;
   const widths = [...fixed, documentWidth, Math.max(10, rest - documentWidth - 2)];
-  const line = (r: string[], upTo: number): string => r.slice(0, upTo).map((v, i) => cell(v, widths[i] ?? 20)).join('  ').trimEnd();
+  const line = (r: string[], upTo: number): string =>
+    r
+      .slice(0, upTo)
+      .map((v, i) => cell(v, widths[i] ?? 20))
+      .join('  ')
+      .trimEnd();
   const shownColumns = reasonBeside ? 6 : 5;
-  const out = [line(header, shownColumns), line(widths.map((w) => '-'.repeat(w)), shownColumns)];
+  const out = [
+    line(header, shownColumns),
+    line(
+      widths.map((w) => '-'.repeat(w)),
+      shownColumns,
+    ),
+  ];
   const indent = ' '.repeat(fixed.reduce((a, b) => a + b + 2, 0));
   for (const r of rows) {
     out.push(line(r, shownColumns));

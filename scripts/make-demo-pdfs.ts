@@ -76,9 +76,7 @@ function pageContent(lines: PdfLine[], footer: string): string {
       y -= LEADING + 4;
     } else if ('row' in line) {
       // One text object per row; each cell is positioned at its column so extractors keep the columns apart.
-      const cells = line.row
-        .map((cell, i) => `1 0 0 1 ${MARGIN + (COLUMN_X[i] ?? i * 100)} ${y} Tm ${pdfString(cell)} Tj`)
-        .join(' ');
+      const cells = line.row.map((cell, i) => `1 0 0 1 ${MARGIN + (COLUMN_X[i] ?? i * 100)} ${y} Tm ${pdfString(cell)} Tj`).join(' ');
       ops.push(`BT /F1 ${FONT_SIZE} Tf ${cells} ET`);
       y -= LEADING;
     } else {

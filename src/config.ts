@@ -169,7 +169,12 @@ export const configSchema = z
     ALLOW_REMOTE_MODELS: bool.default(false),
 
     /** `extractive` (default), `openai`, or `local:<path to .gguf>`. Defaults to `openai` when OPENAI_MODEL is set. */
-    LLM: optionalString.pipe(z.string().regex(/^(extractive|openai|local:.+)$/, 'expected "extractive", "openai" or "local:<path>"').optional()),
+    LLM: optionalString.pipe(
+      z
+        .string()
+        .regex(/^(extractive|openai|local:.+)$/, 'expected "extractive", "openai" or "local:<path>"')
+        .optional(),
+    ),
     OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),
     OPENAI_API_KEY: optionalString,
     OPENAI_MODEL: optionalString,

@@ -56,11 +56,7 @@ export class AppError extends Error {
   /** Extra response headers, e.g. Retry-After or Allow. */
   readonly headers: Record<string, string>;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    opts: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, opts: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {}) {
     super(message, { cause: opts.cause });
     this.name = 'AppError';
     this.code = code;

@@ -31,7 +31,18 @@ async function main(): Promise<void> {
   });
   const { port } = http.address;
   const baseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
-  logger.info({ host: config.HOST, port, baseUrl, records: deps.stores.backends.records, index: deps.stores.backends.index, embedder: deps.embedder.id, answers: deps.summarizer.model }, 'listening');
+  logger.info(
+    {
+      host: config.HOST,
+      port,
+      baseUrl,
+      records: deps.stores.backends.records,
+      index: deps.stores.backends.index,
+      embedder: deps.embedder.id,
+      answers: deps.summarizer.model,
+    },
+    'listening',
+  );
 
   // Background demo indexing stops with the process rather than writing into closed stores.
   const background = new AbortController();
@@ -46,7 +57,8 @@ async function main(): Promise<void> {
     http
       .drain(config.SHUTDOWN_GRACE_MS)
       .then((how) => {
-        if (how === 'forced') logger.warn({ graceMs: config.SHUTDOWN_GRACE_MS }, 'requests still open after the grace period; their connections were closed');
+        if (how === 'forced')
+          logger.warn({ graceMs: config.SHUTDOWN_GRACE_MS }, 'requests still open after the grace period; their connections were closed');
         return deps.close();
       })
       .then(() => {

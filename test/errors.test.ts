@@ -16,7 +16,8 @@ describe('EmbedderMismatchError', () => {
   });
 
   it('suggests no EMBEDDER value when the index does not say which embedder built it', () => {
-    const message = new EmbedderMismatchError('unknown (collection chunks has no embedder metadata)', 'use-lite-512 (512 dimensions)').message;
+    const message = new EmbedderMismatchError('unknown (collection chunks has no embedder metadata)', 'use-lite-512 (512 dimensions)')
+      .message;
     expect(message).not.toMatch(/set EMBEDDER/);
     expect(message).toMatch(/--reindex`$/);
   });

@@ -70,7 +70,8 @@ export function readUnanswerable(file: string): UnanswerableQuestion[] {
     .filter((l) => l.trim() !== '')
     .map((l, i) => {
       const q = JSON.parse(l) as Partial<UnanswerableQuestion>;
-      if (typeof q.question !== 'string' || !Array.isArray(q.projects)) throw new Error(`${file}:${i + 1}: expected {id, question, projects}`);
+      if (typeof q.question !== 'string' || !Array.isArray(q.projects))
+        throw new Error(`${file}:${i + 1}: expected {id, question, projects}`);
       return { id: q.id ?? `line-${i + 1}`, question: q.question, projects: q.projects };
     });
 }

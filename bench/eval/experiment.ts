@@ -53,13 +53,18 @@ function withRm3(index: VectorIndex, p: { fbDocs: number; fbTerms: number; origW
       const total = top.reduce((s, c) => s + c.score, 0) || 1;
       const rel = new Map<string, number>();
       for (const c of top) {
-        const words = tokenize(c.text).map((w) => w.toLowerCase()).filter((w) => w.length >= 3 && /\p{L}/u.test(w) && !isQueryStopword(w));
+        const words = tokenize(c.text)
+          .map((w) => w.toLowerCase())
+          .filter((w) => w.length >= 3 && /\p{L}/u.test(w) && !isQueryStopword(w));
         const tf = new Map<string, number>();
         for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
         for (const [w, n] of tf) rel.set(w, (rel.get(w) ?? 0) + (n / words.length) * (c.score / total));
       }
       const qSet = new Set(qTerms);
-      const fb = [...rel].filter(([w]) => !qSet.has(w)).sort((a, b) => b[1] - a[1]).slice(0, p.fbTerms);
+      const fb = [...rel]
+        .filter(([w]) => !qSet.has(w))
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, p.fbTerms);
       const fbTotal = fb.reduce((s, [, x]) => s + x, 0) || 1;
       const weighted: [string, number][] = [
         ...qTerms.map((t) => [t, p.origWeight / qTerms.length] as [string, number]),
@@ -147,7 +152,9 @@ async function main(): Promise<void> {
     const recordStore = await createSqliteRecordStore({ db });
     const countries = createCountryLookup();
     const docs = db.prepare('SELECT DISTINCT registry, project_id, document_id FROM chunks').all() as {
-      registry: string; project_id: number; document_id: string;
+      registry: string;
+      project_id: number;
+      document_id: string;
     }[];
     const contextOf = new Map<string, string>();
     for (const d of docs) {
@@ -157,7 +164,13 @@ async function main(): Promise<void> {
       contextOf.set(`${d.registry}:${d.project_id}:${d.document_id}`, project);
     }
     const rows = db.prepare('SELECT rowid, registry, project_id, document_id, document_title, document_type, text FROM chunks').all() as {
-      rowid: number; registry: string; project_id: number; document_id: string; document_title: string; document_type: string; text: string;
+      rowid: number;
+      registry: string;
+      project_id: number;
+      document_id: string;
+      document_title: string;
+      document_type: string;
+      text: string;
     }[];
     for (const r of rows) {
       const ctx = contextOf.get(`${r.registry}:${r.project_id}:${r.document_id}`) ?? '';
@@ -171,25 +184,37 @@ async function main(): Promise<void> {
     // as "<indexed context: document title and type, project>\n<text>" (the citation text is unchanged), with the
     // context --project-context wrote when given.
     const rows = db.prepare('SELECT rowid, context, text FROM chunks ORDER BY rowid').all() as {
-      rowid: number; context: string; text: string;
+      rowid: number;
+      context: string;
+      text: string;
     }[];
     const update = db.prepare('UPDATE chunks SET embedding = ? WHERE rowid = ?');
     const started = performance.now();
     for (let i = 0; i < rows.length; i += real.maxBatchSize) {
       const batch = rows.slice(i, i + real.maxBatchSize);
-      const out = await real.embed(batch.map((r) => `${fullText.get(r.rowid)?.context ?? r.context}\n${r.text}`), 'document');
+      const out = await real.embed(
+        batch.map((r) => `${fullText.get(r.rowid)?.context ?? r.context}\n${r.text}`),
+        'document',
+      );
       batch.forEach((r, j) => {
         const v = out[j];
         if (v) update.run(Buffer.from(v.buffer, v.byteOffset, v.byteLength), r.rowid);
       });
-      if (i % (real.maxBatchSize * 20) === 0) process.stderr.write(`re-embedded ${i}/${rows.length} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+      if (i % (real.maxBatchSize * 20) === 0)
+        process.stderr.write(`re-embedded ${i}/${rows.length} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
     }
   }
   if (process.argv.includes('--strip-running-headers')) {
     // What moving running headers/footers out of the indexed text into the context would give (full text only):
     // a line (digits masked) on at least half of a document's pages, and on 3 or more, is a running line.
     const rows = db.prepare('SELECT rowid, registry, project_id, document_id, page, context, text FROM chunks').all() as {
-      rowid: number; registry: string; project_id: number; document_id: string; page: number; context: string; text: string;
+      rowid: number;
+      registry: string;
+      project_id: number;
+      document_id: string;
+      page: number;
+      context: string;
+      text: string;
     }[];
     const norm = (l: string) => l.trim().toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ');
     const byDoc = new Map<string, typeof rows>();
@@ -200,11 +225,12 @@ async function main(): Promise<void> {
     let stripped = 0;
     for (const docRows of byDoc.values()) {
       const pagesWith = new Map<string, Set<number>>();
-      for (const r of docRows) for (const l of r.text.split('\n')) {
-        const n = norm(l);
-        if (n.length < 8) continue;
-        pagesWith.set(n, (pagesWith.get(n) ?? new Set()).add(r.page));
-      }
+      for (const r of docRows)
+        for (const l of r.text.split('\n')) {
+          const n = norm(l);
+          if (n.length < 8) continue;
+          pagesWith.set(n, (pagesWith.get(n) ?? new Set()).add(r.page));
+        }
       const pages = new Set(docRows.map((r) => r.page)).size;
       const running = new Set([...pagesWith].filter(([, ps]) => ps.size >= Math.max(3, pages / 2)).map(([n]) => n));
       const header = [...running].join('\n');
@@ -218,16 +244,33 @@ async function main(): Promise<void> {
     process.stderr.write(`stripped ${stripped} running lines from ${rows.length} chunks\n`);
   }
   if (fullText.size > 0) rewriteFullText(db, fullText);
-  const refs = [...new Map((db.prepare('SELECT DISTINCT registry, project_id FROM chunks').all() as { registry: string; project_id: number }[])
-    .map((r) => [projectKey({ registry: r.registry, projectId: r.project_id }), { ref: { registry: r.registry, projectId: r.project_id }, requestedRegistry: r.registry }])).values()];
+  const refs = [
+    ...new Map(
+      (db.prepare('SELECT DISTINCT registry, project_id FROM chunks').all() as { registry: string; project_id: number }[]).map((r) => [
+        projectKey({ registry: r.registry, projectId: r.project_id }),
+        { ref: { registry: r.registry, projectId: r.project_id }, requestedRegistry: r.registry },
+      ]),
+    ).values(),
+  ];
 
   const contextWeights = (arg('context-weights') ?? '0,0.5,1').split(',').map(Number);
   const variants: { name: string; opts: Partial<SearchServiceOptions> }[] = [];
   for (const pageBonus of (arg('page-bonus') ?? 'null,0.2').split(',').map((x) => (x === 'null' ? null : Number(x)))) {
-    for (const [tw, vw, k] of process.argv.includes('--no-rrf') ? [] : ([[1, 0.25, 10], [1, 0.5, 10], [1, 1, 10], [1, 0.5, 30], [1, 1, 60]] as const)) {
+    for (const [tw, vw, k] of process.argv.includes('--no-rrf')
+      ? []
+      : ([
+          [1, 0.25, 10],
+          [1, 0.5, 10],
+          [1, 1, 10],
+          [1, 0.5, 30],
+          [1, 1, 60],
+        ] as const)) {
       variants.push({ name: `page=${pageBonus} w=${tw}/${vw} k=${k}`, opts: { pageBonus, textWeight: tw, vectorWeight: vw, rrfK: k } });
     }
-    for (const alpha of (arg('convex') ?? '').split(',').filter((x) => x !== '').map(Number)) {
+    for (const alpha of (arg('convex') ?? '')
+      .split(',')
+      .filter((x) => x !== '')
+      .map(Number)) {
       for (const minCandidates of (arg('candidates') ?? '40').split(',').map(Number)) {
         variants.push({
           name: `page=${pageBonus} convex text=${alpha} candidates=${minCandidates}`,
@@ -237,47 +280,58 @@ async function main(): Promise<void> {
     }
   }
   const modes = (arg('modes') ?? 'hybrid,text,vector').split(',') as SearchMode[];
-  const rm3 = (arg('rm3') ?? '').split(';').filter((x) => x !== '').map((x) => {
-    const [fbDocs, fbTerms, origWeight] = x.split(',').map(Number);
-    return { fbDocs: fbDocs ?? 10, fbTerms: fbTerms ?? 10, origWeight: origWeight ?? 0.5 };
-  });
-  for (const cw of contextWeights) for (const r of [null, ...rm3]) {
-    const base = await createSqliteVectorIndex({ db, contextWeight: cw });
-    await base.open({ embedderId: real.id, dimensions: real.dimensions });
-    const index = r ? withRm3(base, r) : base;
-    process.stdout.write(`--- rm3 ${r ? JSON.stringify(r) : 'off'}\n`);
-    const lines: string[] = [];
-    for (const v of variants) {
-      const service = createSearchService({
-        index,
-        embedder,
-        documents,
-        summarizer: createExtractiveSummarizer(),
-        fallbackSummarizer: createExtractiveSummarizer(),
-        reranker: createPassThroughReranker(),
-        logger,
-        maxTopK: 50,
-        ...v.opts,
-      });
-      for (const mode of modes) {
-        if (mode !== 'hybrid' && !(v.opts.textWeight === 1 && v.opts.vectorWeight === 0.25) && !process.argv.includes('--no-rrf')) continue;
-        const ranks: (number | null)[] = [];
-        const byKind = new Map<string, number[]>();
-        for (const q of questions) {
-          const res = await service.search({ projects: refs, query: q.question, topK: 10, mode });
-          const rank = hitRank(q, res.citations);
-          ranks.push(rank);
-          byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), rank !== null && rank <= 5 ? 1 : 0]);
+  const rm3 = (arg('rm3') ?? '')
+    .split(';')
+    .filter((x) => x !== '')
+    .map((x) => {
+      const [fbDocs, fbTerms, origWeight] = x.split(',').map(Number);
+      return { fbDocs: fbDocs ?? 10, fbTerms: fbTerms ?? 10, origWeight: origWeight ?? 0.5 };
+    });
+  for (const cw of contextWeights)
+    for (const r of [null, ...rm3]) {
+      const base = await createSqliteVectorIndex({ db, contextWeight: cw });
+      await base.open({ embedderId: real.id, dimensions: real.dimensions });
+      const index = r ? withRm3(base, r) : base;
+      process.stdout.write(`--- rm3 ${r ? JSON.stringify(r) : 'off'}\n`);
+      const lines: string[] = [];
+      for (const v of variants) {
+        const service = createSearchService({
+          index,
+          embedder,
+          documents,
+          summarizer: createExtractiveSummarizer(),
+          fallbackSummarizer: createExtractiveSummarizer(),
+          reranker: createPassThroughReranker(),
+          logger,
+          maxTopK: 50,
+          ...v.opts,
+        });
+        for (const mode of modes) {
+          if (mode !== 'hybrid' && !(v.opts.textWeight === 1 && v.opts.vectorWeight === 0.25) && !process.argv.includes('--no-rrf'))
+            continue;
+          const ranks: (number | null)[] = [];
+          const byKind = new Map<string, number[]>();
+          for (const q of questions) {
+            const res = await service.search({ projects: refs, query: q.question, topK: 10, mode });
+            const rank = hitRank(q, res.citations);
+            ranks.push(rank);
+            byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), rank !== null && rank <= 5 ? 1 : 0]);
+          }
+          const at = (k: number) => (ranks.filter((r) => r !== null && r <= k).length / ranks.length).toFixed(2);
+          const mrr = (ranks.reduce<number>((s, r) => s + (r ? 1 / r : 0), 0) / ranks.length).toFixed(2);
+          const kinds = [...byKind].map(([k, xs]) => `${k} ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2)}`).join(' ');
+          const misses = questions
+            .filter((_, i) => {
+              const r = ranks[i];
+              return r === null || r === undefined || r > 5;
+            })
+            .map((q) => q.id.replace('dev-', ''))
+            .join(',');
+          lines.push(`cw=${cw} ${v.name} ${mode}: r1 ${at(1)} r5 ${at(5)} r10 ${at(10)} mrr ${mrr} | ${kinds} | miss@5 ${misses}`);
         }
-        const at = (k: number) => (ranks.filter((r) => r !== null && r <= k).length / ranks.length).toFixed(2);
-        const mrr = (ranks.reduce<number>((s, r) => s + (r ? 1 / r : 0), 0) / ranks.length).toFixed(2);
-        const kinds = [...byKind].map(([k, xs]) => `${k} ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2)}`).join(' ');
-        const misses = questions.filter((_, i) => { const r = ranks[i]; return r === null || r === undefined || r > 5; }).map((q) => q.id.replace('dev-', '')).join(',');
-        lines.push(`cw=${cw} ${v.name} ${mode}: r1 ${at(1)} r5 ${at(5)} r10 ${at(10)} mrr ${mrr} | ${kinds} | miss@5 ${misses}`);
       }
+      process.stdout.write(`${lines.join('\n')}\n`);
     }
-    process.stdout.write(`${lines.join('\n')}\n`);
-  }
   await real.close();
   db.close();
 }

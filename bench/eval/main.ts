@@ -96,7 +96,9 @@ const INDEXING_SOURCES = [
   'src/domain/search-context.ts',
   'src/domain/sentences.ts',
   'src/adapters/full-text/chunk-context.ts',
-  ...readdirSync(path.join(repoRoot, 'ingest', 'stages')).sort().map((f) => `ingest/stages/${f}`),
+  ...readdirSync(path.join(repoRoot, 'ingest', 'stages'))
+    .sort()
+    .map((f) => `ingest/stages/${f}`),
 ];
 
 /** Changes when the PDFs, the records or the indexing code change, so a stale cached index is rebuilt. */
@@ -270,7 +272,9 @@ function report(all: QuestionResult[], questions: Question[]): string {
     });
     const ms = rs.map((r) => r.ms).sort((a, b) => a - b);
     const p50 = ms[Math.floor(ms.length / 2)] ?? 0;
-    lines.push(`| ${embedder} | ${mode} | ${m.n} | ${f2(m.r1)} | ${f2(m.r5)} | ${f2(m.r10)} | ${f2(m.mrr)} | ${perKind.join(' | ')} | ${p50.toFixed(0)} |`);
+    lines.push(
+      `| ${embedder} | ${mode} | ${m.n} | ${f2(m.r1)} | ${f2(m.r5)} | ${f2(m.r10)} | ${f2(m.mrr)} | ${perKind.join(' | ')} | ${p50.toFixed(0)} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -291,7 +295,8 @@ function answerReport(all: AnswerResult[], results: QuestionResult[], questions:
     const mine = all.filter((a) => a.embedder === embedder);
     const answerable = mine.filter((a) => a.answerable);
     const unanswerable = mine.filter((a) => !a.answerable);
-    const share = (xs: AnswerResult[], f: (a: AnswerResult) => boolean): string => `${f2(xs.filter(f).length / Math.max(1, xs.length))} (${xs.filter(f).length}/${xs.length})`;
+    const share = (xs: AnswerResult[], f: (a: AnswerResult) => boolean): string =>
+      `${f2(xs.filter(f).length / Math.max(1, xs.length))} (${xs.filter(f).length}/${xs.length})`;
     const supported = (xs: AnswerResult[]): string => f2(xs.filter((a) => a.supported).length / Math.max(1, xs.length));
     const hybrid = results.filter((r) => r.embedder === embedder && r.mode === 'hybrid');
     const r5 = (xs: QuestionResult[]): string => f2(metrics(xs).r5);
@@ -332,7 +337,9 @@ async function main(): Promise<void> {
   const table = report(all, questions);
   process.stdout.write(`\n${questions.length} questions from ${qaFile}\n\n${table}\n`);
   if (modes.includes('hybrid')) {
-    process.stdout.write(`\nAnswers (hybrid, default topK; ${unanswerable.length} unanswerable questions)\n\n${answerReport(answers, all, questions)}\n`);
+    process.stdout.write(
+      `\nAnswers (hybrid, default topK; ${unanswerable.length} unanswerable questions)\n\n${answerReport(answers, all, questions)}\n`,
+    );
   }
   if (flag('answers')) {
     for (const a of answers) {
@@ -344,7 +351,9 @@ async function main(): Promise<void> {
   if (flag('misses')) {
     for (const r of all.filter((x) => x.mode === 'hybrid' && (x.rank === null || x.rank > 5))) {
       const q = questions.find((x) => x.id === r.id);
-      process.stdout.write(`\nmiss ${r.embedder} ${r.id} (${r.kind}) rank=${r.rank ?? '-'} want ${q?.file}#${q?.pages.join(',')}\n  got ${r.top.join('  ')}\n`);
+      process.stdout.write(
+        `\nmiss ${r.embedder} ${r.id} (${r.kind}) rank=${r.rank ?? '-'} want ${q?.file}#${q?.pages.join(',')}\n  got ${r.top.join('  ')}\n`,
+      );
     }
   }
   const out = arg('json');

@@ -51,7 +51,10 @@ const files = all.slice(0, limit);
 const server = await startStaticServer({ root: corpusPath('pdf'), mount: '/pdf' });
 const rows: string[] = [];
 
-for (const spec of (values.embedders ?? 'use').split(',').map((s) => s.trim()).filter(Boolean)) {
+for (const spec of (values.embedders ?? 'use')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean)) {
   // As the worker would run this embedder (SENTENCE_VECTORS, `auto` by default: on for onnx models).
   const config = loadConfig({ ...process.env, EMBEDDER: spec });
   const sentenceVectors = config.SENTENCE_VECTORS;
@@ -146,7 +149,9 @@ for (const spec of (values.embedders ?? 'use').split(',').map((s) => s.trim()).f
 }
 
 await server.close();
-console.log('\n| embedder | documents | pages | chunks | pipeline s | pages/s | pipeline chunks/s | raw embedder chunks/s (before / after) | pipeline / raw | embedder busy |');
+console.log(
+  '\n| embedder | documents | pages | chunks | pipeline s | pages/s | pipeline chunks/s | raw embedder chunks/s (before / after) | pipeline / raw | embedder busy |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
 process.exit(0);

@@ -90,7 +90,9 @@ async function buildCases(file: string, n: number): Promise<Case[]> {
     .map((l) => JSON.parse(l) as GoldQuestion)
     .filter((q) => typeof q.evidence === 'string' && q.evidence.length > 0);
   const step = all.length / n;
-  const picked = Array.from({ length: Math.min(n, all.length) }, (_, i) => all[Math.floor(i * step)]).filter((q): q is GoldQuestion => q !== undefined);
+  const picked = Array.from({ length: Math.min(n, all.length) }, (_, i) => all[Math.floor(i * step)]).filter(
+    (q): q is GoldQuestion => q !== undefined,
+  );
   const pdfPages = new Map<string, string[]>();
   const cases: Case[] = [];
   for (const [i, q] of picked.entries()) {
@@ -108,7 +110,13 @@ async function buildCases(file: string, n: number): Promise<Case[]> {
       const text = pages[p - 1] ?? '';
       const found = locate(text, evidence);
       if (found) {
-        gold = { id: 0, documentTitle: q.file, page: p, text: windowAround(text, found.at, found.length), quote: text.slice(found.at, found.at + found.length) };
+        gold = {
+          id: 0,
+          documentTitle: q.file,
+          page: p,
+          text: windowAround(text, found.at, found.length),
+          quote: text.slice(found.at, found.at + found.length),
+        };
         break;
       }
     }
@@ -117,7 +125,13 @@ async function buildCases(file: string, n: number): Promise<Case[]> {
       const p = q.pages[0] ?? 1;
       const text = pages[p - 1] ?? '';
       const half = Math.max(0, Math.floor((PASSAGE_CHARS - evidence.length) / 2));
-      gold = { id: 0, documentTitle: q.file, page: p, text: `${text.slice(0, half)} ${evidence} ${text.slice(-half)}`.trim(), quote: evidence };
+      gold = {
+        id: 0,
+        documentTitle: q.file,
+        page: p,
+        text: `${text.slice(0, half)} ${evidence} ${text.slice(-half)}`.trim(),
+        quote: evidence,
+      };
     }
     // Distractors: the two non-gold pages with the most text among those near the gold page.
     const near = pages
@@ -209,13 +223,13 @@ async function main(): Promise<void> {
   const n = Number(arg('n') ?? 10);
   const threads = Number(arg('threads') ?? 1);
   const maxChars = Number(arg('max-chars') ?? 600);
-  const models = (arg('models')?.split(',') ?? ['SmolLM2-135M-Instruct.Q4_1.gguf', 'gemma-3-270m-q4_k_m.gguf'].map((f) => path.join(modelsDir, f))).filter(
-    (m) => {
-      if (existsSync(m)) return true;
-      process.stderr.write(`skipping ${m}: not found\n`);
-      return false;
-    },
-  );
+  const models = (
+    arg('models')?.split(',') ?? ['SmolLM2-135M-Instruct.Q4_1.gguf', 'gemma-3-270m-q4_k_m.gguf'].map((f) => path.join(modelsDir, f))
+  ).filter((m) => {
+    if (existsSync(m)) return true;
+    process.stderr.write(`skipping ${m}: not found\n`);
+    return false;
+  });
   const cases = await buildCases(qa, n);
   process.stderr.write(`${cases.length} questions, ${cases.reduce((s, c) => s + c.passages.length, 0)} passages\n`);
 
@@ -239,7 +253,12 @@ async function main(): Promise<void> {
     const chat = await createLlamaChatModel({ modelPath, threads, contextSize: 4096, timeoutMs: 120_000, maxAnswerTokens: 200 });
     process.stderr.write(`${chat.model}: loaded in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     try {
-      rows.push(await run(chat.model, createLlmSummarizer(chat, { logger }), cases, maxChars, { loops: () => chat.stats.loopsCut, dropped: () => dropped }));
+      rows.push(
+        await run(chat.model, createLlmSummarizer(chat, { logger }), cases, maxChars, {
+          loops: () => chat.stats.loopsCut,
+          dropped: () => dropped,
+        }),
+      );
     } finally {
       await chat.close();
     }

@@ -46,14 +46,116 @@ const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
 const autocannonBin = path.join(repoRoot, 'node_modules', '.bin', 'autocannon');
 const work = mkdtempSync(path.join(tmpdir(), 'bench-discovery-'));
 
-
-const PLACES = ['Rio', 'Alto', 'Kisaru', 'Northbrook', 'Sundara', 'Mekong', 'Andes', 'Sahel', 'Borneo', 'Chaco', 'Zambezi', 'Atlas', 'Ganges', 'Yucatan', 'Katanga', 'Pampas', 'Taiga', 'Delta', 'Savanna', 'Highland'];
-const ACTIVITIES = ['Forest', 'Cookstoves', 'Wetland', 'Mangrove', 'Rice', 'Solar', 'Wind', 'Biogas', 'Landfill', 'Hydro', 'Peatland', 'Agroforestry', 'REDD+', 'Grassland', 'Methane', 'Efficiency', 'Water', 'Biochar', 'Seagrass', 'Bamboo'];
+const PLACES = [
+  'Rio',
+  'Alto',
+  'Kisaru',
+  'Northbrook',
+  'Sundara',
+  'Mekong',
+  'Andes',
+  'Sahel',
+  'Borneo',
+  'Chaco',
+  'Zambezi',
+  'Atlas',
+  'Ganges',
+  'Yucatan',
+  'Katanga',
+  'Pampas',
+  'Taiga',
+  'Delta',
+  'Savanna',
+  'Highland',
+];
+const ACTIVITIES = [
+  'Forest',
+  'Cookstoves',
+  'Wetland',
+  'Mangrove',
+  'Rice',
+  'Solar',
+  'Wind',
+  'Biogas',
+  'Landfill',
+  'Hydro',
+  'Peatland',
+  'Agroforestry',
+  'REDD+',
+  'Grassland',
+  'Methane',
+  'Efficiency',
+  'Water',
+  'Biochar',
+  'Seagrass',
+  'Bamboo',
+];
 const KINDS = ['Restoration', 'Conservation', 'Project', 'Programme', 'Initiative', 'Corridor', 'Management', 'Grouped Project'];
-const COUNTRIES = ['Brazil', 'India', 'China', 'Indonesia', 'Colombia', 'Kenya', 'Peru', 'Vietnam', 'Mexico', 'Uganda', 'Zambia', 'Cambodia', 'Bolivia', 'Paraguay', 'Tanzania', 'Ghana', 'Ethiopia', 'Malawi', 'Turkey', 'Chile', 'United States', 'Canada', 'Madagascar', 'Nepal', 'Bangladesh', 'Pakistan', 'Thailand', 'Philippines', 'Argentina', 'Guatemala'];
-const TYPES = ['Agriculture Forestry and Other Land Use', 'Energy industries (renewable/non-renewable sources)', 'Energy demand', 'Waste handling and disposal', 'Manufacturing industries', 'Livestock, enteric fermentation, and manure management', 'Transport', 'Chemical industry'];
+const COUNTRIES = [
+  'Brazil',
+  'India',
+  'China',
+  'Indonesia',
+  'Colombia',
+  'Kenya',
+  'Peru',
+  'Vietnam',
+  'Mexico',
+  'Uganda',
+  'Zambia',
+  'Cambodia',
+  'Bolivia',
+  'Paraguay',
+  'Tanzania',
+  'Ghana',
+  'Ethiopia',
+  'Malawi',
+  'Turkey',
+  'Chile',
+  'United States',
+  'Canada',
+  'Madagascar',
+  'Nepal',
+  'Bangladesh',
+  'Pakistan',
+  'Thailand',
+  'Philippines',
+  'Argentina',
+  'Guatemala',
+];
+const TYPES = [
+  'Agriculture Forestry and Other Land Use',
+  'Energy industries (renewable/non-renewable sources)',
+  'Energy demand',
+  'Waste handling and disposal',
+  'Manufacturing industries',
+  'Livestock, enteric fermentation, and manure management',
+  'Transport',
+  'Chemical industry',
+];
 const STATUSES = ['Registered', 'Under validation', 'Registration requested', 'Under development', 'Withdrawn', 'Inactive', 'On Hold'];
-const METHODOLOGIES = ['VM0007', 'VM0015', 'VM0047', 'VM0042', 'VM0048', 'VMR0006', 'AMS-I.D.', 'AMS-II.G.', 'AMS-III.AU', 'ACM0002', 'AR-ACM0003', 'VM0033', 'VM0036', 'ACM0001', 'AMS-I.E.', 'VM0010', 'VM0009', 'ACM0022', 'AMS-III.D.', 'VM0044'];
+const METHODOLOGIES = [
+  'VM0007',
+  'VM0015',
+  'VM0047',
+  'VM0042',
+  'VM0048',
+  'VMR0006',
+  'AMS-I.D.',
+  'AMS-II.G.',
+  'AMS-III.AU',
+  'ACM0002',
+  'AR-ACM0003',
+  'VM0033',
+  'VM0036',
+  'ACM0001',
+  'AMS-I.E.',
+  'VM0010',
+  'VM0009',
+  'ACM0022',
+  'AMS-III.D.',
+  'VM0044',
+];
 const DESCRIPTION_WORDS = (
   'the project restores degraded land through native species planting and protects standing forest from conversion ' +
   'households receive improved stoves that reduce fuelwood use and indoor smoke while communities manage the ' +
@@ -86,7 +188,9 @@ export function records(n: number): ProjectRecordInput[] {
           {
             programCode: 'VCS',
             attributes: [
-              attr('PROPONENT_NAME', [`${pick(r, PLACES)} ${pick(r, ['Carbon', 'Green', 'Climate', 'Earth'])} ${pick(r, ['Ltd', 'SA', 'Foundation', 'Trust'])}`]),
+              attr('PROPONENT_NAME', [
+                `${pick(r, PLACES)} ${pick(r, ['Carbon', 'Green', 'Climate', 'Earth'])} ${pick(r, ['Ltd', 'SA', 'Foundation', 'Trust'])}`,
+              ]),
               attr('PROTOCOL_NAME', methodologies),
               attr('PRIMARY_PROJECT_CATEGORY_NAME', [pick(r, TYPES)]),
               attr('PROJECT_STATUS', [pick(r, STATUSES)]),
@@ -132,7 +236,12 @@ async function inProcess(store: RecordStore): Promise<{ p50: number; p99: number
   }
   times.sort((a, b) => a - b);
   const round = (x: number) => Math.round(x * 100) / 100;
-  return { p50: round(percentile(times, 50)), p99: round(percentile(times, 99)), meanHits: round(hits / qs.length), meanTotal: round(total / qs.length) };
+  return {
+    p50: round(percentile(times, 50)),
+    p99: round(percentile(times, 99)),
+    meanHits: round(hits / qs.length),
+    meanTotal: round(total / qs.length),
+  };
 }
 
 function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; port: number }> {
@@ -179,7 +288,27 @@ interface AutocannonResult {
 function autocannon(url: string, body: unknown): Promise<AutocannonResult> {
   const file = path.join(work, `body-${randomBytes(4).toString('hex')}.json`);
   writeFileSync(file, JSON.stringify(body));
-  const args = ['-j', '-c', String(connections), '-d', String(duration), '-m', 'POST', '-H', 'Content-Type=application/json', '-i', file, '-W', '[', '-c', '1', '-d', '2', ']', url];
+  const args = [
+    '-j',
+    '-c',
+    String(connections),
+    '-d',
+    String(duration),
+    '-m',
+    'POST',
+    '-H',
+    'Content-Type=application/json',
+    '-i',
+    file,
+    '-W',
+    '[',
+    '-c',
+    '1',
+    '-d',
+    '2',
+    ']',
+    url,
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(autocannonBin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -199,26 +328,34 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   const seed = records(PROJECTS);
   // LOG_LEVEL info, as in production: the harness reads the listening line; request logs are drained and dropped.
-  const baseEnv: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'false', LOG_LEVEL: 'info' };
+  const baseEnv: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DEMO_DATA: 'false',
+    LOG_LEVEL: 'info',
+  };
 
-  const backends: Array<{ name: string; open: () => Promise<{ store: RecordStore; env: NodeJS.ProcessEnv; close: () => Promise<void> }> }> = [
-    {
-      name: 'sqlite',
-      async open() {
-        const dataDir = path.join(work, 'sqlite');
-        const db = openSqlite({ dataDir });
-        const store = await createSqliteRecordStore({ db });
-        return {
-          store,
-          env: { ...baseEnv, DATA_DIR: dataDir },
-          async close() {
-            await store.close();
-            db.close();
-          },
-        };
+  const backends: Array<{ name: string; open: () => Promise<{ store: RecordStore; env: NodeJS.ProcessEnv; close: () => Promise<void> }> }> =
+    [
+      {
+        name: 'sqlite',
+        async open() {
+          const dataDir = path.join(work, 'sqlite');
+          const db = openSqlite({ dataDir });
+          const store = await createSqliteRecordStore({ db });
+          return {
+            store,
+            env: { ...baseEnv, DATA_DIR: dataDir },
+            async close() {
+              await store.close();
+              db.close();
+            },
+          };
+        },
       },
-    },
-  ];
+    ];
   const pgUrl = process.env.DATABASE_URL;
   if (pgUrl) {
     backends.push({
@@ -256,19 +393,40 @@ async function main(): Promise<void> {
       console.log(JSON.stringify({ store: backend.name, seeded: seed.length, seconds: seedS }));
 
       const local = await inProcess(opened.store);
-      console.log(JSON.stringify({ store: backend.name, measure: 'searchProjects in process, a word + two filters, limit 20', queries: QUERIES, ...local }));
-      rows.push(`| ${backend.name} | searchProjects in process (${QUERIES} varied: a word + country + status) | 1 | ${local.p50} | ${local.p99} | - | ${local.meanTotal} |`);
+      console.log(
+        JSON.stringify({
+          store: backend.name,
+          measure: 'searchProjects in process, a word + two filters, limit 20',
+          queries: QUERIES,
+          ...local,
+        }),
+      );
+      rows.push(
+        `| ${backend.name} | searchProjects in process (${QUERIES} varied: a word + country + status) | 1 | ${local.p50} | ${local.p99} | - | ${local.meanTotal} |`,
+      );
 
       const server = await startServer(opened.env);
       try {
         const url = `http://127.0.0.1:${server.port}/projects/search`;
-        const check = (await (await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(FIXED_FILTERED) })).json()) as { total: number };
+        const check = (await (
+          await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(FIXED_FILTERED) })
+        ).json()) as { total: number };
         for (const [label, body] of [
           [`HTTP "forest" + country + status (total ${check.total})`, FIXED_FILTERED],
           ['HTTP "forest", no filter', FIXED_WORD],
         ] as const) {
           const r = await autocannon(url, body);
-          const line = { store: backend.name, measure: label, connections, reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, avgMs: r.latency.average, non2xx: r.non2xx, errors: r.errors };
+          const line = {
+            store: backend.name,
+            measure: label,
+            connections,
+            reqPerSec: Math.round(r.requests.average),
+            p50Ms: r.latency.p50,
+            p99Ms: r.latency.p99,
+            avgMs: r.latency.average,
+            non2xx: r.non2xx,
+            errors: r.errors,
+          };
           console.log(JSON.stringify(line));
           rows.push(`| ${backend.name} | ${label} | ${connections} | ${r.latency.p50} | ${r.latency.p99} | ${line.reqPerSec} | - |`);
         }
@@ -280,12 +438,15 @@ async function main(): Promise<void> {
     }
   }
   rmSync(work, { recursive: true, force: true });
-  console.log(`\n${PROJECTS.toLocaleString('en')} projects\n\n| store | measure | connections | p50 ms | p99 ms | req/s | mean total |\n|---|---|---|---|---|---|---|`);
+  console.log(
+    `\n${PROJECTS.toLocaleString('en')} projects\n\n| store | measure | connections | p50 ms | p99 ms | req/s | mean total |\n|---|---|---|---|---|---|---|`,
+  );
   console.log(rows.join('\n'));
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) main().catch((err: unknown) => {
-  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
-  rmSync(work, { recursive: true, force: true });
-  process.exit(1);
-});
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+    rmSync(work, { recursive: true, force: true });
+    process.exit(1);
+  });

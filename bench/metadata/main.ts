@@ -23,7 +23,8 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 if (!Number.isInteger(duration) || duration < 1) throw new Error(`--duration must be a whole number of seconds (got ${values.duration})`);
-if (!Number.isInteger(connections) || connections < 1) throw new Error(`--connections must be a positive integer (got ${values.connections})`);
+if (!Number.isInteger(connections) || connections < 1)
+  throw new Error(`--connections must be a positive integer (got ${values.connections})`);
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
@@ -33,7 +34,10 @@ const FIRST_ID = 910001;
 const PROJECTS = 100;
 
 async function seed(dataDir: string): Promise<void> {
-  const sample = JSON.parse(readFileSync(path.resolve(repoRoot, '../shared/corpus/records/verra_4086_raw.json'), 'utf8')) as Record<string, unknown>;
+  const sample = JSON.parse(readFileSync(path.resolve(repoRoot, '../shared/corpus/records/verra_4086_raw.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
   const db = openSqlite({ dataDir });
   const store = await createSqliteRecordStore({ db });
   await store.upsert(
@@ -138,11 +142,41 @@ async function main(): Promise<void> {
 
   const scenarios: Array<{ name: string; url: string; method: 'GET' | 'POST'; body?: string; connections: number }> = [
     { name: 'hello-world GET (bare Hono)', url: `http://127.0.0.1:${hello.port}/hello`, method: 'GET', connections },
-    { name: 'stored bytes from SQLite (bare Hono)', url: `http://127.0.0.1:${stored.port}/project-documents/metadata`, method: 'POST', body: JSON.stringify({ projectId: FIRST_ID, registry: 'Verra' }), connections },
-    { name: 'metadata, cleaned', url: `${apiUrl}/project-documents/metadata`, method: 'POST', body: JSON.stringify({ projectId: FIRST_ID, registry: 'Verra' }), connections },
-    { name: 'metadata, raw', url: `${apiUrl}/project-documents/metadata`, method: 'POST', body: JSON.stringify({ projectId: FIRST_ID, registry: 'Verra', raw: true }), connections },
-    { name: 'batch-metadata x100, 1 connection', url: `${apiUrl}/project-documents/batch-metadata`, method: 'POST', body: batch100, connections: 1 },
-    { name: `batch-metadata x100, ${connections} connections`, url: `${apiUrl}/project-documents/batch-metadata`, method: 'POST', body: batch100, connections },
+    {
+      name: 'stored bytes from SQLite (bare Hono)',
+      url: `http://127.0.0.1:${stored.port}/project-documents/metadata`,
+      method: 'POST',
+      body: JSON.stringify({ projectId: FIRST_ID, registry: 'Verra' }),
+      connections,
+    },
+    {
+      name: 'metadata, cleaned',
+      url: `${apiUrl}/project-documents/metadata`,
+      method: 'POST',
+      body: JSON.stringify({ projectId: FIRST_ID, registry: 'Verra' }),
+      connections,
+    },
+    {
+      name: 'metadata, raw',
+      url: `${apiUrl}/project-documents/metadata`,
+      method: 'POST',
+      body: JSON.stringify({ projectId: FIRST_ID, registry: 'Verra', raw: true }),
+      connections,
+    },
+    {
+      name: 'batch-metadata x100, 1 connection',
+      url: `${apiUrl}/project-documents/batch-metadata`,
+      method: 'POST',
+      body: batch100,
+      connections: 1,
+    },
+    {
+      name: `batch-metadata x100, ${connections} connections`,
+      url: `${apiUrl}/project-documents/batch-metadata`,
+      method: 'POST',
+      body: batch100,
+      connections,
+    },
   ];
 
   const rows: string[] = [];
@@ -164,7 +198,9 @@ async function main(): Promise<void> {
       };
       console.log(JSON.stringify(line));
       results.set(s.name, line);
-      rows.push(`| ${s.name} | ${s.connections} | ${line.reqPerSec} | ${line.p50Ms} | ${line.p99Ms} | ${line.mbPerSec} | ${line.non2xx + line.errors} |`);
+      rows.push(
+        `| ${s.name} | ${s.connections} | ${line.reqPerSec} | ${line.p50Ms} | ${line.p99Ms} | ${line.mbPerSec} | ${line.non2xx + line.errors} |`,
+      );
     }
   } finally {
     await stop(api.child);

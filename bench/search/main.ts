@@ -84,8 +84,19 @@ async function main(): Promise<void> {
 
     // Vocabulary with a Zipf-like frequency, plus codes and numbers as real documents have.
     const rand = rng(42);
-    const base = 'project carbon forest credit period monitoring emission reduction removal baseline leakage buffer risk validation verification hectare planting density spacing methodology area land owner community species tree soil biomass stock stratum sample plot year annual total estimate'.split(' ');
-    const vocab = [...base, ...Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`), 'VM0047', 'VM0007', 'AR-AM0001', '26,752', '15/07/2022'];
+    const base =
+      'project carbon forest credit period monitoring emission reduction removal baseline leakage buffer risk validation verification hectare planting density spacing methodology area land owner community species tree soil biomass stock stratum sample plot year annual total estimate'.split(
+        ' ',
+      );
+    const vocab = [
+      ...base,
+      ...Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}`),
+      'VM0047',
+      'VM0007',
+      'AR-AM0001',
+      '26,752',
+      '15/07/2022',
+    ];
     const word = (): string => vocab[Math.floor(vocab.length * Math.pow(rand(), 2.2))] ?? 'project';
     const perProject = Math.ceil(totalChunks / projectCount);
     // --no-pages: no page texts stored, so the answer step quotes the passages alone (what it costs to read pages).
@@ -136,7 +147,13 @@ async function main(): Promise<void> {
         pages[c.page - 1] = `${c.text}\n${Array.from({ length: 120 }, word).join(' ')}.`;
         pagesByDoc.set(c.documentId, pages);
       }
-      if (!noPages) for (const [doc, pages] of pagesByDoc) await texts.put(ref, doc, Array.from(pages, (t) => t ?? ''));
+      if (!noPages)
+        for (const [doc, pages] of pagesByDoc)
+          await texts.put(
+            ref,
+            doc,
+            Array.from(pages, (t) => t ?? ''),
+          );
       await records.upsert([{ ref, format: 'registry-json', raw: { registry: 'Verra', resourceIdentifier: String(p) } }]);
       for (const doc of ['doc0', 'doc1', 'doc2']) {
         await states.put({
@@ -213,7 +230,10 @@ async function main(): Promise<void> {
         const first = 1 + ((i * 37) % (projectCount - filterSize));
         const t0 = performance.now();
         await service.search({
-          projects: Array.from({ length: filterSize }, (_, k) => ({ ref: { registry: 'Verra', projectId: first + k }, requestedRegistry: 'Verra' })),
+          projects: Array.from({ length: filterSize }, (_, k) => ({
+            ref: { registry: 'Verra', projectId: first + k },
+            requestedRegistry: 'Verra',
+          })),
           query: QUERIES[i % QUERIES.length] ?? '',
         });
         return performance.now() - t0;
@@ -253,9 +273,18 @@ async function main(): Promise<void> {
       `| measurement | p50 ms | p99 ms |`,
       `|---|---|---|`,
       `| batch-search over HTTP (hybrid, extractive answer, topK 8; node:http client) | ${s50.toFixed(1)} | ${percentile(searchMs, 99).toFixed(1)} |`,
-      `| the same with a fetch (undici) client | ${percentile(fetchMs.sort((a, b) => a - b), 50).toFixed(1)} | ${percentile(fetchMs, 99).toFixed(1)} |`,
-      `| the same (node:http), vectors scored in SQL without read-ahead (preloadChunks 0) | ${percentile(sqlMs.sort((a, b) => a - b), 50).toFixed(1)} | ${percentile(sqlMs, 99).toFixed(1)} |`,
-      `| search service in-process (same work, no HTTP) | ${percentile(serviceMs.sort((a, b) => a - b), 50).toFixed(1)} | ${percentile(serviceMs, 99).toFixed(1)} |`,
+      `| the same with a fetch (undici) client | ${percentile(
+        fetchMs.sort((a, b) => a - b),
+        50,
+      ).toFixed(1)} | ${percentile(fetchMs, 99).toFixed(1)} |`,
+      `| the same (node:http), vectors scored in SQL without read-ahead (preloadChunks 0) | ${percentile(
+        sqlMs.sort((a, b) => a - b),
+        50,
+      ).toFixed(1)} | ${percentile(sqlMs, 99).toFixed(1)} |`,
+      `| search service in-process (same work, no HTTP) | ${percentile(
+        serviceMs.sort((a, b) => a - b),
+        50,
+      ).toFixed(1)} | ${percentile(serviceMs, 99).toFixed(1)} |`,
       `| query embedding alone | ${e50.toFixed(1)} | ${percentile(embedMs, 99).toFixed(1)} |`,
       `| ratio search / embedding (p50), over HTTP / in-process / over HTTP scored in SQL | ${(s50 / e50).toFixed(2)} / ${(percentile(serviceMs, 50) / e50).toFixed(2)} / ${(percentile(sqlMs, 50) / e50).toFixed(2)} | |`,
     ];

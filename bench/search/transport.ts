@@ -60,7 +60,13 @@ async function main(): Promise<void> {
   const records = await createSqliteRecordStore({ db });
   const embedder = await buildEmbedder(config, logger);
   const search: SearchService = { search: async () => RESPONSE };
-  const app = createApp({ config, logger, metadata: createMetadataService({ records, countries: createCountryLookup() }), readiness: [], search });
+  const app = createApp({
+    config,
+    logger,
+    metadata: createMetadataService({ records, countries: createCountryLookup() }),
+    readiness: [],
+    search,
+  });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
   });

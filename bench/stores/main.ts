@@ -19,9 +19,10 @@ import type { ProjectRecordInput, RecordStore } from '../../src/ports/record-sto
 const { values } = parseArgs({ options: { records: { type: 'string', default: '5000' } } });
 const total = Number(values.records);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const sample = JSON.parse(
-  readFileSync(path.resolve(repoRoot, '../shared/corpus/records/verra_4086_raw.json'), 'utf8'),
-) as Record<string, unknown>;
+const sample = JSON.parse(readFileSync(path.resolve(repoRoot, '../shared/corpus/records/verra_4086_raw.json'), 'utf8')) as Record<
+  string,
+  unknown
+>;
 
 const refs: ProjectRef[] = Array.from({ length: total }, (_, i) => ({ registry: 'Verra', projectId: i + 1 }));
 const inputs: ProjectRecordInput[] = refs.map((ref) => ({
@@ -43,7 +44,8 @@ async function measure(store: RecordStore): Promise<Record<string, number>> {
   const insertMs = await timed(batches);
   const unchangedMs = await timed(batches);
   let getMs = 0;
-  for (let i = 0; i < 1000; i++) getMs += await timed(() => store.get(refs[(i * 7919) % total] ?? refs[0] ?? { registry: 'Verra', projectId: 1 }));
+  for (let i = 0; i < 1000; i++)
+    getMs += await timed(() => store.get(refs[(i * 7919) % total] ?? refs[0] ?? { registry: 'Verra', projectId: 1 }));
   let manyMs = 0;
   for (let i = 0; i < 100; i++) {
     const batch = Array.from({ length: 100 }, (_, k) => refs[(i * 100 + k * 37) % total] ?? { registry: 'Verra', projectId: 1 });

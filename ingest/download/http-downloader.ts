@@ -102,10 +102,14 @@ export function createDownloader(opts: DownloaderOptions): Downloader {
         return await withRetry(() => queues.run(host, () => attemptDownload(settings, uri, signal)), retry, {
           signal,
           classify: (err) =>
-            err instanceof DownloadError ? { retryable: err.retryable, retryAfterMs: err.retryAfterMs } : { retryable: false, retryAfterMs: null },
+            err instanceof DownloadError
+              ? { retryable: err.retryable, retryAfterMs: err.retryAfterMs }
+              : { retryable: false, retryAfterMs: null },
           onRetry: ({ attempt, delayMs, error }) => opts.onRetry?.({ uri, attempt, delayMs, reason: error.message }),
           retryAfterTooLong: (error, retryAfterMs) =>
-            new DownloadError(`${error.message}; the server asked to retry after ${Math.round(retryAfterMs / 1000)} s, longer than the downloader waits`),
+            new DownloadError(
+              `${error.message}; the server asked to retry after ${Math.round(retryAfterMs / 1000)} s, longer than the downloader waits`,
+            ),
         });
       } catch (err) {
         if (!(err instanceof DownloadError)) throw new DownloadError(describeNetError(err).message);
@@ -293,7 +297,12 @@ function findPdfMagic(buf: Buffer): boolean {
 }
 
 function printable(buf: Buffer): string {
-  return JSON.stringify(buf.subarray(0, 16).toString('latin1').replace(/[^\x20-\x7e]/g, '.'));
+  return JSON.stringify(
+    buf
+      .subarray(0, 16)
+      .toString('latin1')
+      .replace(/[^\x20-\x7e]/g, '.'),
+  );
 }
 
 /** Why a body is not a PDF: skipped when it plainly is another kind of file, failed otherwise. */

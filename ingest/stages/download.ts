@@ -14,7 +14,11 @@ export const download: Stage = async (item: DocumentWorkItem, ctx) => {
     return { ...item, content };
   } catch (err) {
     if (err instanceof DownloadError) {
-      return { ...item, outcome: err.outcome === 'skipped' ? { kind: 'skipped', reason: err.message } : { kind: 'failed', reason: `download: ${err.message}` } };
+      return {
+        ...item,
+        outcome:
+          err.outcome === 'skipped' ? { kind: 'skipped', reason: err.message } : { kind: 'failed', reason: `download: ${err.message}` },
+      };
     }
     throw err;
   }

@@ -38,7 +38,8 @@ export const embed: Stage = async (item, ctx) => {
     const out = await next.result;
     if (out.length !== next.texts) throw new Error(`embedder returned ${out.length} vectors for ${next.texts} texts`);
     for (const v of out) {
-      if (v.length !== embedder.dimensions) throw new Error(`embedder returned a ${v.length}-dimensional vector, expected ${embedder.dimensions}`);
+      if (v.length !== embedder.dimensions)
+        throw new Error(`embedder returned a ${v.length}-dimensional vector, expected ${embedder.dimensions}`);
     }
     vectors.push(...out);
   };

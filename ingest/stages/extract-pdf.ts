@@ -7,9 +7,7 @@ import { normalizePageText } from '../../src/domain/chunking.js';
  * the page and text caps are checked here, page by page, so a document over them stops as soon as it is over.
  */
 
-export type ExtractResult =
-  | { ok: true; pages: string[] }
-  | { ok: false; kind: 'failed' | 'needs_ocr'; reason: string };
+export type ExtractResult = { ok: true; pages: string[] } | { ok: false; kind: 'failed' | 'needs_ocr'; reason: string };
 
 /** Caps checked while extracting (the time and memory limits are the worker's: extract.ts). */
 export interface ExtractCaps {

@@ -11,7 +11,11 @@ export type ExtractResponse = { type: 'ready' } | { type: 'result'; id: number; 
 
 /** The smallest PDF with one (empty) page: parsing it once loads pdf.js's own worker code before `ready`. */
 function emptyPdf(): Uint8Array {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>'];
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 10 10] >>',
+  ];
   let out = '%PDF-1.4\n';
   const offsets = objects.map((body, i) => {
     const at = out.length;

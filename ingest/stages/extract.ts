@@ -81,7 +81,10 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
     worker.stdout.on('data', (d: Buffer) => process.stderr.write(d));
     const thread: Thread = { worker, ready: Promise.resolve(), onDeath: null, idleTimer: null, dead: false };
     thread.ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the extraction thread did not start within ${THREAD_START_MS} ms`)), THREAD_START_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`the extraction thread did not start within ${THREAD_START_MS} ms`)),
+        THREAD_START_MS,
+      );
       worker.once('message', (msg: ExtractResponse) => {
         clearTimeout(timer);
         if (msg.type === 'ready') resolve();
@@ -214,7 +217,10 @@ export const extract: Stage = async (item, ctx) => {
   if (!item.content) throw new Error(`extract: document ${item.documentId} has no downloaded content`);
   const r = await extractPdfPages(item.content.bytes, ctx.extractor ?? defaultPdfExtractor());
   if (!r.ok) {
-    return { ...item, outcome: r.kind === 'needs_ocr' ? { kind: 'needs_ocr', reason: r.reason } : { kind: 'failed', reason: `extract: ${r.reason}` } };
+    return {
+      ...item,
+      outcome: r.kind === 'needs_ocr' ? { kind: 'needs_ocr', reason: r.reason } : { kind: 'failed', reason: `extract: ${r.reason}` },
+    };
   }
   return { ...item, pages: r.pages };
 };

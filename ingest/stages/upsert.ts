@@ -12,7 +12,9 @@ import type { DocumentWorkItem, Stage, StageContext } from '../types.js';
  * of the new ones.
  */
 
-function baseState(item: DocumentWorkItem): Omit<DocumentStateInput, 'status' | 'reason' | 'contentHash' | 'pages' | 'chunks' | 'embedderId'> {
+function baseState(
+  item: DocumentWorkItem,
+): Omit<DocumentStateInput, 'status' | 'reason' | 'contentHash' | 'pages' | 'chunks' | 'embedderId'> {
   return {
     registry: item.ref.registry,
     projectId: item.ref.projectId,
@@ -32,7 +34,13 @@ export function toChunkRecords(item: DocumentWorkItem): ChunkWithVector[] {
   // The project's record (domain/search-context.ts): indexed for full text with every chunk, never cited.
   const context = item.projectContext ?? '';
   return chunks.map((c, i) => ({
-    id: chunkIdFor({ registry: item.ref.registry, projectId: item.ref.projectId, documentId: item.documentId, page: c.page, offset: c.offset }),
+    id: chunkIdFor({
+      registry: item.ref.registry,
+      projectId: item.ref.projectId,
+      documentId: item.documentId,
+      page: c.page,
+      offset: c.offset,
+    }),
     registry: item.ref.registry,
     projectId: item.ref.projectId,
     documentId: item.documentId,

@@ -252,7 +252,9 @@ export function repetitionStart(text: string): number | null {
   const seen = new Set<string>();
   const sentence = /[^.!?\n]+(?:[.!?]+|\n|$)(?:\s*\[[\d,\s\u2013-]+\])*/gu;
   for (const m of text.matchAll(sentence)) {
-    const key = folded(m[0].replace(MARKER_GROUP, ' ')).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+    const key = folded(m[0].replace(MARKER_GROUP, ' '))
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim();
     if (key.length < 12) continue;
     if (seen.has(key)) {
       if (cut === null || m.index < cut) cut = m.index;

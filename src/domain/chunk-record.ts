@@ -27,4 +27,3 @@ export interface ScoredChunk extends ChunkRecord {
    */
   score: number;
 }
-

@@ -72,12 +72,7 @@ export interface Span {
  * Separators from the strongest boundary to the weakest: paragraph, sentence end, line break, word.
  * Each matches the whitespace between two pieces; that whitespace stays with the earlier piece.
  */
-const SEPARATORS: readonly RegExp[] = [
-  /\n[ ]*\n\s*/g,
-  /(?<=[.!?;:\u3002]["'\u201D\u2019)\]]?)\s+/g,
-  /\n\s*/g,
-  /\s+/g,
-];
+const SEPARATORS: readonly RegExp[] = [/\n[ ]*\n\s*/g, /(?<=[.!?;:\u3002]["'\u201D\u2019)\]]?)\s+/g, /\n\s*/g, /\s+/g];
 
 /** Splits [start, end) of text into pieces of at most maxTokens each, using the strongest separator that helps. */
 function splitSpan(text: string, span: Span, maxTokens: number, level: number, out: Span[]): void {
@@ -170,8 +165,7 @@ export function chunkPage(text: string, page: number, opts: ChunkOptions): TextC
     }
     spans.push(current);
     const ov = overlapStart(text, current, pieces, overlapTokens);
-    current =
-      ov !== null && estimateTokens(text.slice(ov, piece.end)) <= maxTokens ? { start: ov, end: piece.end } : { ...piece };
+    current = ov !== null && estimateTokens(text.slice(ov, piece.end)) <= maxTokens ? { start: ov, end: piece.end } : { ...piece };
   }
   if (current) spans.push(current);
 
@@ -230,13 +224,7 @@ export function documentIdFor(uri: string): string {
 }
 
 /** Chunk id from (registry, projectId, documentId, page, offset), as a UUID string. */
-export function chunkIdFor(parts: {
-  registry: string;
-  projectId: number;
-  documentId: string;
-  page: number;
-  offset: number;
-}): string {
+export function chunkIdFor(parts: { registry: string; projectId: number; documentId: string; page: number; offset: number }): string {
   const key = ['chunk', parts.registry, String(parts.projectId), parts.documentId, String(parts.page), String(parts.offset)];
   return uuidFromHex(sha256Hex(key.join('\u0000')));
 }

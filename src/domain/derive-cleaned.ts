@@ -75,7 +75,6 @@ function text(value: string | undefined): string {
   return (value ?? '').trim();
 }
 
-
 /**
  * One name per PROPONENT_NAME attribute: its first value (the others are the proponent's location and contact
  * strings, as in record 4086). The same name under two programs counts once.
@@ -95,4 +94,3 @@ function defaultProgram(raw: RawRecord, registry: string): string {
   if (program !== undefined) return program;
   return registry === 'Verra' ? 'VCS' : registry;
 }
-

@@ -13,10 +13,7 @@ import { cell } from './registry-exports/common.js';
  * registry's export does not carry gets the same fallbacks as a registry record (0, null, '', empty lists), and
  * enrichment (documents, issuance imports) wins over both. Total: an unknown source or odd cells never throw.
  */
-export function deriveFromExport(
-  stored: StoredProject,
-  ctx: { requestedRegistry: string; countries: CountryLookup },
-): CleanedRecord {
+export function deriveFromExport(stored: StoredProject, ctx: { requestedRegistry: string; countries: CountryLookup }): CleanedRecord {
   const row = toRow(stored.raw);
   const mapping = exportMappingForFormat(stored.format);
   const fields = mapping ? safeFields(() => mapping.fields(row, ctx.countries), row) : genericFields(row);
@@ -101,4 +98,3 @@ function genericFields(row: ExportRow): ExportFields {
     reductionActivity: distinct([type]),
   };
 }
-

@@ -157,12 +157,7 @@ export function tokenize(pages: readonly string[]): Token[] {
   const joined: { text: string; page: number; line: number }[] = [];
   for (const t of raw) {
     const prev = joined[joined.length - 1];
-    if (
-      prev &&
-      /[A-Za-z\d][-/]$/.test(prev.text) &&
-      classify(prev.text) === 'fragment' &&
-      /^([A-Za-z]|(19|20)\d{2}\b)/.test(t.text)
-    ) {
+    if (prev && /[A-Za-z\d][-/]$/.test(prev.text) && classify(prev.text) === 'fragment' && /^([A-Za-z]|(19|20)\d{2}\b)/.test(t.text)) {
       prev.text += t.text;
       continue;
     }
@@ -445,7 +440,9 @@ export function findEmissionTables(pages: readonly string[]): EmissionTable[] {
     const values: Record<string, number> = {};
     for (const r of rows) values[String(r.year)] = roundSum((values[String(r.year)] ?? 0) + r.value);
     const totalRow = run.rows.find((r) => r.total);
-    const total = totalRow ? (totalRow.values[totalRow.values.length - 1 - fromEnd] ?? totalRow.values[totalRow.values.length - 1] ?? null) : null;
+    const total = totalRow
+      ? (totalRow.values[totalRow.values.length - 1 - fromEnd] ?? totalRow.values[totalRow.values.length - 1] ?? null)
+      : null;
     tables.push({
       values,
       rows,
@@ -458,10 +455,7 @@ export function findEmissionTables(pages: readonly string[]): EmissionTable[] {
 }
 
 /** The emission-reduction table of a document, or null when none is found. `pages[0]` is page 1. */
-export function findEmissionTable(
-  pages: readonly string[],
-  opts: FindEmissionTableOptions = {},
-): EmissionTable | null {
+export function findEmissionTable(pages: readonly string[], opts: FindEmissionTableOptions = {}): EmissionTable | null {
   const tables = findEmissionTables(pages);
   let best: EmissionTable | null = null;
   let bestKey: [number, number] = [Infinity, 0];

@@ -165,11 +165,7 @@ function furnitureLines(text: string, running: ReadonlySet<string> = NO_RUNNING_
 }
 
 /** A span minus the ranges it overlaps, as trimmed pieces (empty ones dropped). */
-function withoutRanges(
-  text: string,
-  span: Span,
-  ranges: readonly Span[],
-): Span[] {
+function withoutRanges(text: string, span: Span, ranges: readonly Span[]): Span[] {
   const pieces: Span[] = [];
   let start = span.start;
   for (const r of ranges) {

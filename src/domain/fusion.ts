@@ -153,7 +153,7 @@ function jaccard(a: Uint32Array, b: Uint32Array, atLeast = 0): number {
   // |A n B| / |A u B| <= min / max: most candidate pairs differ in size too much to be near-duplicates.
   if (Math.min(a.length, b.length) / Math.max(a.length, b.length) < atLeast) return 0;
   let inter = 0;
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     const x = a[i] as number;
     const y = b[j] as number;
     if (x === y) {

@@ -9,15 +9,11 @@ import { type RawRecord, rawRecordSchema } from './raw-record.js';
  *   attribute value written as a number is kept as its string; a document without a name is titled from its uri);
  * - any other top-level field that still fails is dropped, and its schema default applies.
  */
-export function parseRawRecordLeniently(
-  input: unknown,
-  key: { registry: string; projectId: number },
-): RawRecord {
+export function parseRawRecordLeniently(input: unknown, key: { registry: string; projectId: number }): RawRecord {
   const source: Record<string, unknown> = isObject(input) ? { ...input } : {};
   if (typeof source.registry !== 'string' || source.registry.trim() === '') source.registry = key.registry;
   const id = source.resourceIdentifier;
-  const idOk =
-    (typeof id === 'string' && /^\d+$/.test(id)) || (typeof id === 'number' && Number.isInteger(id) && id > 0);
+  const idOk = (typeof id === 'string' && /^\d+$/.test(id)) || (typeof id === 'number' && Number.isInteger(id) && id > 0);
   if (!idOk) source.resourceIdentifier = String(key.projectId);
 
   const first = rawRecordSchema.safeParse(source);
@@ -77,13 +73,11 @@ function sanitizeAttributes(x: unknown): unknown[] {
 
 function sanitizeParticipations(x: unknown): unknown[] {
   if (!Array.isArray(x)) return [];
-  return x
-    .filter(isObject)
-    .map((p) => ({
-      ...p,
-      programCode: typeof p.programCode === 'string' ? p.programCode : '',
-      attributes: sanitizeAttributes(p.attributes),
-    }));
+  return x.filter(isObject).map((p) => ({
+    ...p,
+    programCode: typeof p.programCode === 'string' ? p.programCode : '',
+    attributes: sanitizeAttributes(p.attributes),
+  }));
 }
 
 function sanitizeGroups(x: unknown): unknown[] {
@@ -115,7 +109,10 @@ function sanitizeDocuments(x: unknown): unknown[] {
 /** Last path segment of a uri ("…/VCS5533_project_description.pdf"), else the uri itself. */
 export function titleFromUri(uri: string): string {
   const path = uri.split(/[?#]/)[0] ?? '';
-  const last = path.split('/').filter((s) => s !== '').pop();
+  const last = path
+    .split('/')
+    .filter((s) => s !== '')
+    .pop();
   if (last === undefined || /^[a-z]+:$/i.test(last)) return uri;
   try {
     return decodeURIComponent(last);

@@ -48,7 +48,10 @@ export interface CatalogueEntry extends ProjectListing {
 
 /** Lower-case runs of letters and digits, accents removed. Empty for a text without any. */
 export function searchWords(text: string): string[] {
-  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  const folded = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
   return folded.match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
@@ -89,7 +92,13 @@ export function catalogueEntry(stored: StoredProject, countries: CountryLookup):
     words: {
       name: searchWords(cleaned.name),
       about: searchWords(
-        [cleaned.proponent, ...(cleaned.metadata.specific_proponents ?? []), cleaned.methodology, cleaned.location, String(stored.ref.projectId)].join(' '),
+        [
+          cleaned.proponent,
+          ...(cleaned.metadata.specific_proponents ?? []),
+          cleaned.methodology,
+          cleaned.location,
+          String(stored.ref.projectId),
+        ].join(' '),
       ),
       description: searchWords(cleaned.description),
     },

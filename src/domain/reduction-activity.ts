@@ -54,14 +54,15 @@ const MAX_FROM_VOCABULARY = 5;
 const MAX_LABEL_CHARS = 120;
 
 function clean(value: string): string {
-  return value
-    .replace(/\s+/g, ' ')
-    // Footnote markers glued to the end of a value ("Afforestation2").
-    .replace(/(\p{L})\d{1,2}$/u, '$1')
-    .replace(/[.;:,]+$/, '')
-    .trim();
+  return (
+    value
+      .replace(/\s+/g, ' ')
+      // Footnote markers glued to the end of a value ("Afforestation2").
+      .replace(/(\p{L})\d{1,2}$/u, '$1')
+      .replace(/[.;:,]+$/, '')
+      .trim()
+  );
 }
-
 
 /** Values of labelled activity lines ("Project activity type Afforestation") in page texts. */
 export function labelledActivities(pages: readonly string[]): string[] {
@@ -81,7 +82,10 @@ export function labelledActivities(pages: readonly string[]): string[] {
 
 /** Activities of the vocabulary named at least `minMentions` times, most mentioned first. */
 export function namedActivities(pages: readonly string[], minMentions = 2): string[] {
-  const text = pages.join('\n').replace(/-\s*\n\s*/g, '').replace(/\s+/g, ' ');
+  const text = pages
+    .join('\n')
+    .replace(/-\s*\n\s*/g, '')
+    .replace(/\s+/g, ' ');
   const counts: { name: string; n: number; order: number }[] = [];
   VOCABULARY.forEach(([re, name], order) => {
     const n = text.match(re)?.length ?? 0;

@@ -25,7 +25,9 @@ function clip(text: string, max: number): string {
 }
 
 /** The project's part of the context, from its cleaned record. */
-export function projectSearchContext(cleaned: Pick<CleanedRecord, 'name' | 'registry' | 'resourceIdentifier' | 'location' | 'methodology' | 'type' | 'description'>): string {
+export function projectSearchContext(
+  cleaned: Pick<CleanedRecord, 'name' | 'registry' | 'resourceIdentifier' | 'location' | 'methodology' | 'type' | 'description'>,
+): string {
   const lines = [
     cleaned.name,
     `${cleaned.registry} project ${cleaned.resourceIdentifier}`,

@@ -44,7 +44,8 @@ export interface SentenceSpan extends Span {
 }
 
 /** "3.4 Baseline scenario", "A.2. Description of the project", "ANNEX 3": numbered or all-capital short lines. */
-const HEADING_LINE = /^(?:(?:section|annex|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*\.?)\s+\p{Lu}[^.!?;:]{0,90}$|^[^\p{Ll}]{4,90}$/u;
+const HEADING_LINE =
+  /^(?:(?:section|annex|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*\.?)\s+\p{Lu}[^.!?;:]{0,90}$|^[^\p{Ll}]{4,90}$/u;
 
 function isHeadingLine(line: string): boolean {
   const l = line.trim();

@@ -104,15 +104,7 @@ export function checkAddress(rule: HostRule, address: string): { ok: true } | { 
 }
 
 export type AddressRange =
-  | 'public'
-  | 'loopback'
-  | 'private'
-  | 'link-local'
-  | 'unspecified'
-  | 'multicast'
-  | 'reserved'
-  | 'shared'
-  | 'invalid';
+  'public' | 'loopback' | 'private' | 'link-local' | 'unspecified' | 'multicast' | 'reserved' | 'shared' | 'invalid';
 
 function ipv4ToInt(a: string): number | null {
   const parts = a.split('.');

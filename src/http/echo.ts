@@ -8,5 +8,7 @@ export function cut(value: string): string {
 
 /** `cut(value)` quoted as JSON, for a message: `unknown registry "Verr"`. */
 export function quoted(value: string): string {
-  return value.length <= MAX_ECHO_CHARS ? JSON.stringify(value) : `${JSON.stringify(value.slice(0, MAX_ECHO_CHARS))}... (${value.length} characters)`;
+  return value.length <= MAX_ECHO_CHARS
+    ? JSON.stringify(value)
+    : `${JSON.stringify(value.slice(0, MAX_ECHO_CHARS))}... (${value.length} characters)`;
 }

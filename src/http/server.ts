@@ -72,7 +72,12 @@ function rawErrorResponse(status: number, reason: string, code: ErrorCode, messa
 export function clientErrorResponse(err: NodeJS.ErrnoException): string {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return rawErrorResponse(431, 'Request Header Fields Too Large', 'payload_too_large', 'the request headers are larger than the limit of 16 kB');
+      return rawErrorResponse(
+        431,
+        'Request Header Fields Too Large',
+        'payload_too_large',
+        'the request headers are larger than the limit of 16 kB',
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return rawErrorResponse(408, 'Request Timeout', 'invalid_request', 'the request was not received in time');
     case 'HPE_INVALID_METHOD':

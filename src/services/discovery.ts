@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { FACETS, MAX_SEARCH_WORDS, normaliseValue, searchWords, type CataloguePosition, type Facet, type ProjectListing } from '../domain/project-catalogue.js';
+import {
+  FACETS,
+  MAX_SEARCH_WORDS,
+  normaliseValue,
+  searchWords,
+  type CataloguePosition,
+  type Facet,
+  type ProjectListing,
+} from '../domain/project-catalogue.js';
 import { projectKey } from '../domain/project-ref.js';
 import { canonicalRegistry, knownRegistryNames } from '../domain/registries.js';
 import { AppError } from '../errors.js';
@@ -101,9 +109,13 @@ export function createDiscoveryService(opts: DiscoveryServiceOptions): Discovery
       for (const name of request.registry ?? []) {
         const canonical = canonicalRegistry(name);
         if (canonical === null) {
-          throw new AppError('unknown_registry', `registry: unknown registry ${JSON.stringify(name)}; known: ${knownRegistryNames().join(', ')}`, {
-            details: [{ path: 'registry', message: `unknown registry ${JSON.stringify(name)}` }],
-          });
+          throw new AppError(
+            'unknown_registry',
+            `registry: unknown registry ${JSON.stringify(name)}; known: ${knownRegistryNames().join(', ')}`,
+            {
+              details: [{ path: 'registry', message: `unknown registry ${JSON.stringify(name)}` }],
+            },
+          );
         }
         if (!registries.includes(canonical)) registries.push(canonical);
       }

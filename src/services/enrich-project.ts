@@ -1,7 +1,14 @@
 import type { ProjectEnrichment } from '../domain/cleaned-record.js';
 import { parseCreditPeriods, spreadAnnualEstimate, type CreditPeriod } from '../domain/credit-period.js';
 import { findEmissionTable, tableSum, type EmissionTable } from '../domain/emission-table.js';
-import { documentRank, firstSentences, isDescriptionDocument, stripMarkers, summaryPassages, type DocText } from '../domain/project-summary.js';
+import {
+  documentRank,
+  firstSentences,
+  isDescriptionDocument,
+  stripMarkers,
+  summaryPassages,
+  type DocText,
+} from '../domain/project-summary.js';
 import { parseRawRecordLeniently } from '../domain/lenient-raw-record.js';
 import { projectKey, type ProjectRef } from '../domain/project-ref.js';
 import { attributeValues, firstAttribute } from '../domain/raw-record.js';
@@ -57,7 +64,13 @@ function projectFacts(stored: StoredProject, countries: CountryLookup): ProjectF
     for (const [k, v] of Object.entries(stored.raw)) if (typeof v === 'string') row[k] = v;
     try {
       const f = mapping.fields(row, countries);
-      return { annualEstimate: f.reductions, periods: f.creditPeriods, subcategoryCodes: [], activityNames: f.reductionActivity, category: f.type };
+      return {
+        annualEstimate: f.reductions,
+        periods: f.creditPeriods,
+        subcategoryCodes: [],
+        activityNames: f.reductionActivity,
+        category: f.type,
+      };
     } catch {
       return { annualEstimate: 0, periods: [], subcategoryCodes: [], activityNames: [], category: '' };
     }
@@ -117,14 +130,29 @@ export async function enrichProject(input: EnrichProjectInput): Promise<ProjectE
     const sum = tableSum(table);
     const mismatch = table.total !== null && Math.abs(sum - table.total) > Math.max(1, Math.abs(table.total) * 0.01);
     log?.info(
-      { field: 'emissions_reductions', source: 'document', document: tableDoc.state.title, pages: table.pages, years: table.rows.length, total: table.total, sum },
-      mismatch ? 'emission table rows do not add up to its total row (kept as read)' : 'emission reductions read from the project description',
+      {
+        field: 'emissions_reductions',
+        source: 'document',
+        document: tableDoc.state.title,
+        pages: table.pages,
+        years: table.rows.length,
+        total: table.total,
+        sum,
+      },
+      mismatch
+        ? 'emission table rows do not add up to its total row (kept as read)'
+        : 'emission reductions read from the project description',
     );
   } else {
     enrichment.emissionsReductions = estimateByYear(facts);
     enrichment.emissionsReductionsSource = 'estimate';
     log?.info(
-      { field: 'emissions_reductions', source: 'estimate', annualEstimate: facts.annualEstimate, descriptionDocuments: descriptions.length },
+      {
+        field: 'emissions_reductions',
+        source: 'estimate',
+        annualEstimate: facts.annualEstimate,
+        descriptionDocuments: descriptions.length,
+      },
       'no emission table found; the annual estimate is spread over the crediting period when the record is read',
     );
   }
@@ -145,7 +173,10 @@ export async function enrichProject(input: EnrichProjectInput): Promise<ProjectE
     if (passages.length > 0) {
       try {
         summary = stripMarkers(
-          await summarizer.summarize({ question: SUMMARY_QUESTION, passages, maxChars: SUMMARY_MAX_CHARS, purpose: 'summary' }, input.signal),
+          await summarizer.summarize(
+            { question: SUMMARY_QUESTION, passages, maxChars: SUMMARY_MAX_CHARS, purpose: 'summary' },
+            input.signal,
+          ),
         );
       } catch (err) {
         if (input.signal?.aborted) throw err;
@@ -169,5 +200,3 @@ export async function enrichProject(input: EnrichProjectInput): Promise<ProjectE
   await records.updateEnrichment(ref, enrichment);
   return enrichment;
 }
-
-

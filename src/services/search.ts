@@ -21,7 +21,6 @@ import type { ChunkFilter, ScoredChunk, VectorIndex } from '../ports/vector-inde
 export type SearchMode = 'hybrid' | 'text' | 'vector';
 export const SEARCH_MODES: readonly SearchMode[] = ['hybrid', 'text', 'vector'];
 
-
 export interface SearchRequest {
   /** Distinct projects in request order (the HTTP layer resolved registries and rejected ambiguous ids). */
   projects: RequestedProject[];
@@ -265,7 +264,10 @@ function projectScope(
         // A record that cannot be derived still has its label.
       }
     }
-    out.set(outKey, names.filter((n): n is string => typeof n === 'string' && n !== ''));
+    out.set(
+      outKey,
+      names.filter((n): n is string => typeof n === 'string' && n !== ''),
+    );
   }
   return out;
 }
@@ -333,9 +335,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     const lists: Promise<RankedList>[] = [];
     if (mode !== 'vector') {
       const q = textSearchQuery(query);
-      lists.push(
-        opts.index.searchText(q, refs, candidates, filter).then((items) => ({ name: 'text', weight: weights.text, items })),
-      );
+      lists.push(opts.index.searchText(q, refs, candidates, filter).then((items) => ({ name: 'text', weight: weights.text, items })));
     }
     if (queryVector) {
       // The index is handed the pending embedding, so it can read the candidates meanwhile.
@@ -354,7 +354,8 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           : vectorList,
       );
     }
-    const fused = fusion === 'convex' ? convexCombination(await Promise.all(lists)) : reciprocalRankFusion(await Promise.all(lists), { k: rrfK });
+    const fused =
+      fusion === 'convex' ? convexCombination(await Promise.all(lists)) : reciprocalRankFusion(await Promise.all(lists), { k: rrfK });
     // The index filters before scoring; checking again here means a chunk of an unrequested project can never be
     // cited, whatever an adapter does under concurrent writes.
     const allowed = new Set(refs.map(projectKey));
@@ -413,7 +414,10 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       text = await opts.fallbackSummarizer.summarize(input, signal);
       model = opts.fallbackSummarizer.model;
     }
-    const validated = validateMarkers(text, citations.map((c) => c.id));
+    const validated = validateMarkers(
+      text,
+      citations.map((c) => c.id),
+    );
     if (validated.removed.length > 0) {
       log.warn({ removed: validated.removed, model }, 'answer cited passages that do not exist; markers removed');
     }
@@ -516,7 +520,10 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     if (query === '') return { message: 'query must not be empty', detail: 'empty' };
     if (!/[\p{L}\p{N}]/u.test(query)) return { message: 'query must contain a word', detail: 'no letter or digit' };
     if (query.length > maxQueryChars) {
-      return { message: `query is longer than ${maxQueryChars} characters (got ${query.length})`, detail: `at most ${maxQueryChars} characters` };
+      return {
+        message: `query is longer than ${maxQueryChars} characters (got ${query.length})`,
+        detail: `at most ${maxQueryChars} characters`,
+      };
     }
     return null;
   }
@@ -672,7 +679,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           }
         }
         answered = perProject.some((r) => r.answered);
-        answerText = perProject.map((r) => `${projectLabel({ registry: r.p.requestedRegistry, projectId: r.p.ref.projectId })}: ${r.written.text}`).join('\n\n');
+        answerText = perProject
+          .map((r) => `${projectLabel({ registry: r.p.requestedRegistry, projectId: r.p.ref.projectId })}: ${r.written.text}`)
+          .join('\n\n');
         const models = new Set(perProject.filter((r) => r.answered).map((r) => r.written.model));
         answerModel = models.size === 1 ? ([...models][0] ?? opts.summarizer.model) : opts.fallbackSummarizer.model;
       } else {
@@ -686,7 +695,15 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         if (request.perProject) answerUnindexed(states);
       }
       log.debug(
-        { mode, projects: projects.length, citations: citations.length, answered, support: evidence.support, retrievedMs, totalMs: performance.now() - started },
+        {
+          mode,
+          projects: projects.length,
+          citations: citations.length,
+          answered,
+          support: evidence.support,
+          retrievedMs,
+          totalMs: performance.now() - started,
+        },
         'batch search',
       );
       return { answer: answerText, answered, citations, answerModel, projects: states };

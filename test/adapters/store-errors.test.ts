@@ -40,9 +40,7 @@ describe('SQLite failures the API must answer with 503', () => {
     const store = await createSqliteRecordStore({ db });
     db.pragma('busy_timeout = 50');
     locker.exec('BEGIN IMMEDIATE');
-    const err = await rejection(
-      store.upsert([{ ref: { registry: 'Verra', projectId: 1 }, format: 'registry-json', raw: { a: 1 } }]),
-    );
+    const err = await rejection(store.upsert([{ ref: { registry: 'Verra', projectId: 1 }, format: 'registry-json', raw: { a: 1 } }]));
     expect(err).toBeInstanceOf(DependencyError);
     expect((err as DependencyError).dependency).toBe('record store');
     expect((err as DependencyError).retryable).toBe(true);
@@ -50,9 +48,11 @@ describe('SQLite failures the API must answer with 503', () => {
     // Readers are not blocked by a writer in WAL mode.
     await expect(store.count()).resolves.toBe(0);
     locker.exec('ROLLBACK');
-    await expect(
-      store.upsert([{ ref: { registry: 'Verra', projectId: 1 }, format: 'registry-json', raw: { a: 1 } }]),
-    ).resolves.toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+    await expect(store.upsert([{ ref: { registry: 'Verra', projectId: 1 }, format: 'registry-json', raw: { a: 1 } }])).resolves.toEqual({
+      inserted: 1,
+      updated: 0,
+      unchanged: 0,
+    });
   });
 
   it('a statement error is not mistaken for an outage', () => {

@@ -51,7 +51,12 @@ const pgAll = (pool: PgPool) =>
     }),
   );
 
-const EXPECTED = ['document-state/0001-document-states', 'document-text/0001-document-texts', 'records/0001-projects', 'records/0002-project-catalogue'];
+const EXPECTED = [
+  'document-state/0001-document-states',
+  'document-text/0001-document-texts',
+  'records/0001-projects',
+  'records/0002-project-catalogue',
+];
 
 function startupSuite(makeBackend: () => Promise<StoreBackend<AllStores>>): void {
   let backend: StoreBackend<AllStores>;

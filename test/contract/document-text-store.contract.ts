@@ -8,7 +8,10 @@ const verra = (projectId: number): ProjectRef => ({ registry: 'Verra', projectId
 
 /** 250 pages of about 3,000 characters, each different, like a long methodology PDF. */
 const longDocument = (): string[] =>
-  Array.from({ length: 250 }, (_, i) => `Page ${i + 1}\n${`Emission reductions of year ${2000 + (i % 30)} are 1,234.5 tCO2e. `.repeat(45)}`);
+  Array.from(
+    { length: 250 },
+    (_, i) => `Page ${i + 1}\n${`Emission reductions of year ${2000 + (i % 30)} are 1,234.5 tCO2e. `.repeat(45)}`,
+  );
 
 /** What every DocumentTextStore must do, run against each backend; each test starts on an empty backend. */
 export function documentTextStoreContract(name: string, makeBackend: MakeBackend<DocumentTextStore>): void {

@@ -189,11 +189,11 @@ export function projectSearchContract(name: string, makeBackend: MakeBackend<Rec
         'Verra:101',
         'Verra:104',
       ]);
-      expect(keys((await search({ facets: { status: ['Registered'], type: ['Energy demand'] } })).hits)).toEqual([
-        'Gold Standard:101',
-      ]);
+      expect(keys((await search({ facets: { status: ['Registered'], type: ['Energy demand'] } })).hits)).toEqual(['Gold Standard:101']);
       expect(
-        keys((await search({ text: 'cookstoves', registries: ['Verra'], facets: { country: ['Kenya'], status: ['under validation'] } })).hits),
+        keys(
+          (await search({ text: 'cookstoves', registries: ['Verra'], facets: { country: ['Kenya'], status: ['under validation'] } })).hits,
+        ),
       ).toEqual(['Verra:102']);
       // A filter value matches whole values only: "Register" is not "Registered".
       expect((await search({ facets: { status: ['Register'] } })).total).toBe(0);
@@ -257,7 +257,9 @@ export function projectSearchContract(name: string, makeBackend: MakeBackend<Rec
     });
 
     it('a position stays valid while projects are added: no result is repeated or skipped', async () => {
-      const base = Array.from({ length: 20 }, (_, i) => projectRecord({ ref: verra(2000 + i), name: `Mangrove ${String(i).padStart(2, '0')}` }));
+      const base = Array.from({ length: 20 }, (_, i) =>
+        projectRecord({ ref: verra(2000 + i), name: `Mangrove ${String(i).padStart(2, '0')}` }),
+      );
       await store.upsert(base);
       const first = await search({ text: 'mangrove', limit: 8 });
       const lastOfFirst = first.hits[7]?.position;
@@ -285,9 +287,9 @@ export function projectSearchContract(name: string, makeBackend: MakeBackend<Rec
       await expect(store.searchProjects({ text: '', limit: 5, facets: { country: 'Kenya' as unknown as string[] } })).rejects.toThrow(
         /facets\.country must be an array of strings/,
       );
-      await expect(
-        store.searchProjects({ text: '', limit: 5, after: { tier: 'x' } as unknown as CataloguePosition }),
-      ).rejects.toThrow(/after must be a position/);
+      await expect(store.searchProjects({ text: '', limit: 5, after: { tier: 'x' } as unknown as CataloguePosition })).rejects.toThrow(
+        /after must be a position/,
+      );
     });
   });
 }

@@ -308,12 +308,12 @@ export function recordStoreContract(name: string, makeBackend: MakeBackend<Recor
         { ref: { registry: 'Verra', projectId: -4 }, format: 'registry-json', raw: {} },
       ] as ProjectRecordInput[];
       await expect(store.upsert(bad)).rejects.toThrow(/records\[1\]\.ref\.projectId must be a positive integer \(got -4\)/);
-      await expect(
-        store.upsert([{ ref: verra(2), format: 'xml', raw: {} } as unknown as ProjectRecordInput]),
-      ).rejects.toThrow(/records\[0\]\.format/);
-      await expect(
-        store.upsert([{ ref: verra(2), format: 'registry-json', raw: [] } as unknown as ProjectRecordInput]),
-      ).rejects.toThrow(/records\[0\]\.raw must be a JSON object/);
+      await expect(store.upsert([{ ref: verra(2), format: 'xml', raw: {} } as unknown as ProjectRecordInput])).rejects.toThrow(
+        /records\[0\]\.format/,
+      );
+      await expect(store.upsert([{ ref: verra(2), format: 'registry-json', raw: [] } as unknown as ProjectRecordInput])).rejects.toThrow(
+        /records\[0\]\.raw must be a JSON object/,
+      );
       await expect(
         store.upsert([{ ref: verra(2), format: 'registry-json', raw: { n: 10n } } as unknown as ProjectRecordInput]),
       ).rejects.toThrow(/records\[0\]\.raw cannot be stored as JSON/);

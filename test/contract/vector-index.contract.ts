@@ -38,9 +38,7 @@ export function axis(i: number, dims = DIMS): Float32Array {
   return v;
 }
 
-export function chunk(
-  over: Partial<ChunkWithVector> & Pick<ChunkWithVector, 'id' | 'projectId'>,
-): ChunkWithVector {
+export function chunk(over: Partial<ChunkWithVector> & Pick<ChunkWithVector, 'id' | 'projectId'>): ChunkWithVector {
   return {
     registry: 'Verra',
     documentId: 'doc-1',
@@ -76,8 +74,22 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
     it('narrows both searches to the given document types, exactly, and finds nothing for an empty list', async () => {
       await index.upsert([
         chunk({ id: 'pd', projectId: 1, text: 'mangrove restoration baseline', vector: axis(1) }),
-        chunk({ id: 'vr', projectId: 1, documentId: 'doc-2', documentType: 'Validation Report', text: 'mangrove validation', vector: axis(2) }),
-        chunk({ id: 'mr', projectId: 1, documentId: 'doc-3', documentType: 'Monitoring Report', text: 'mangrove monitoring', vector: axis(3) }),
+        chunk({
+          id: 'vr',
+          projectId: 1,
+          documentId: 'doc-2',
+          documentType: 'Validation Report',
+          text: 'mangrove validation',
+          vector: axis(2),
+        }),
+        chunk({
+          id: 'mr',
+          projectId: 1,
+          documentId: 'doc-3',
+          documentType: 'Monitoring Report',
+          text: 'mangrove monitoring',
+          vector: axis(3),
+        }),
       ]);
       const only = { documentTypes: ['Validation Report', 'Monitoring Report'] };
       expect(ids(await index.searchText('mangrove', [V(1)], 10, only)).sort()).toEqual(['mr', 'vr']);
@@ -144,11 +156,7 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
       ]);
       expect(ids(await index.searchVector(axis(0), [V(7)], 10))).toEqual(['verra-7']);
       expect(ids(await index.searchText('cookstove', [gs], 10))).toEqual(['gs-7']);
-      expect((await index.searchVector(axis(0), [V(7), gs], 10)).map((r) => r.id).sort()).toEqual([
-        'gs-7',
-        'gs-7b',
-        'verra-7',
-      ]);
+      expect((await index.searchVector(axis(0), [V(7), gs], 10)).map((r) => r.id).sort()).toEqual(['gs-7', 'gs-7b', 'verra-7']);
       const counts = await index.countChunks([V(7), gs]);
       expect(counts.get('Verra:7')).toBe(1);
       expect(counts.get('Gold Standard:7')).toBe(2);
@@ -179,7 +187,7 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
       }
     });
 
-    it('scores a chunk with sentence vectors by the mean of its own and its best sentence\'s cosine, exactly', async () => {
+    it("scores a chunk with sentence vectors by the mean of its own and its best sentence's cosine, exactly", async () => {
       const rand = rng(20261123);
       const cos = (a: Float32Array, b: Float32Array): number => {
         const n = Math.hypot(...a) * Math.hypot(...b);
@@ -245,10 +253,7 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
     });
 
     it('takes a query vector that is still being computed, and fails with its error', async () => {
-      await index.upsert([
-        chunk({ id: 'near', projectId: 1, vector: axis(1) }),
-        chunk({ id: 'far', projectId: 1, vector: axis(2) }),
-      ]);
+      await index.upsert([chunk({ id: 'near', projectId: 1, vector: axis(1) }), chunk({ id: 'far', projectId: 1, vector: axis(2) })]);
       let resolve: (v: Float32Array) => void = () => undefined;
       const pending = new Promise<Float32Array>((r) => (resolve = r));
       const search = index.searchVector(pending, [V(1)], 1);
@@ -287,9 +292,7 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
         n2: 'The area covers 256 hectares and 109 households.',
         n3: 'Total of 5,35,052 credits over the crediting period.',
       };
-      await index.upsert(
-        Object.entries(texts).map(([id, text], i) => chunk({ id, projectId: 1, text, vector: axis(i % DIMS) })),
-      );
+      await index.upsert(Object.entries(texts).map(([id, text], i) => chunk({ id, projectId: 1, text, vector: axis(i % DIMS) })));
       const top = async (q: string) => ids(await index.searchText(q, [V(1)], 10));
       expect(await top('VM0007')).toEqual(['vm7']);
       expect(await top('vm0006')).toEqual(['vm6']);
@@ -324,8 +327,22 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
     it('finds a chunk by its document title, type and context in full text, but returns its text alone', async () => {
       const text = 'The permanence period is 40 years from the project start date.';
       await index.upsert([
-        chunk({ id: 'fonthill', projectId: 1, documentTitle: 'REGEN_fonthill_farms_plan.pdf', text, context: 'Section 1.10 Permanence', vector: axis(0) }),
-        chunk({ id: 'botany', projectId: 1, documentTitle: 'REGEN_botany_farm_plan.pdf', documentType: 'Monitoring Report', text, vector: axis(1) }),
+        chunk({
+          id: 'fonthill',
+          projectId: 1,
+          documentTitle: 'REGEN_fonthill_farms_plan.pdf',
+          text,
+          context: 'Section 1.10 Permanence',
+          vector: axis(0),
+        }),
+        chunk({
+          id: 'botany',
+          projectId: 1,
+          documentTitle: 'REGEN_botany_farm_plan.pdf',
+          documentType: 'Monitoring Report',
+          text,
+          vector: axis(1),
+        }),
         ...Array.from({ length: 4 }, (_, i) => chunk({ id: `filler${i}`, projectId: 1, text: 'soil sampling protocol', vector: axis(2) })),
       ]);
       const rows = await index.searchText('permanence period of Fonthill Farms', [V(1)], 10);
@@ -341,7 +358,31 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
 
     it('never fails on hostile or empty text queries', async () => {
       await index.upsert([chunk({ id: 'c', projectId: 1, text: 'NEAR the AND gate OR not "quoted" text*', vector: axis(0) })]);
-      for (const q of ['"', '""', 'AND', 'OR OR', 'NOT', 'NEAR(a b)', '*', 'text*', '(', ')', ':', 'a:b', '^x', '-', '+', '{x}', 'col : x', "it's", '🌳🌳', '   ', '', 'the of and', '\u0000']) {
+      for (const q of [
+        '"',
+        '""',
+        'AND',
+        'OR OR',
+        'NOT',
+        'NEAR(a b)',
+        '*',
+        'text*',
+        '(',
+        ')',
+        ':',
+        'a:b',
+        '^x',
+        '-',
+        '+',
+        '{x}',
+        'col : x',
+        "it's",
+        '🌳🌳',
+        '   ',
+        '',
+        'the of and',
+        '\u0000',
+      ]) {
         const rows = await index.searchText(q, [V(1)], 5);
         expect(Array.isArray(rows)).toBe(true);
       }
@@ -366,7 +407,7 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
       await index.deleteDocument(V(9), 'none');
     });
 
-    it('replaces one document\'s chunks with a new set, leaving other documents alone', async () => {
+    it("replaces one document's chunks with a new set, leaving other documents alone", async () => {
       await index.upsert([
         chunk({ id: 'a1', projectId: 1, documentId: 'A', text: 'old alpha one', vector: axis(0) }),
         chunk({ id: 'a2', projectId: 1, documentId: 'A', page: 2, text: 'old alpha two', vector: axis(1) }),
@@ -420,7 +461,7 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
       expect(Object.fromEntries(counts)).toEqual({ 'Verra:1': 2, 'Verra:2': 1, 'Verra:3': 0 });
     });
 
-    it('lists a document\'s chunk ids, sorted', async () => {
+    it("lists a document's chunk ids, sorted", async () => {
       await index.upsert([
         chunk({ id: 'z', projectId: 1, page: 1 }),
         chunk({ id: 'a', projectId: 1, page: 3 }),
@@ -436,9 +477,7 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
       const other = await store.connect();
       await expect(other.open({ embedderId: 'another-model', dimensions: DIMS })).rejects.toThrow(EmbedderMismatchError);
       await expect(other.open({ embedderId: 'another-model', dimensions: DIMS })).rejects.toThrow(/re-index/);
-      await expect(other.open({ embedderId: EMBEDDER.embedderId, dimensions: DIMS * 2 })).rejects.toThrow(
-        EmbedderMismatchError,
-      );
+      await expect(other.open({ embedderId: EMBEDDER.embedderId, dimensions: DIMS * 2 })).rejects.toThrow(EmbedderMismatchError);
       // Refused: nothing can be written or searched through it.
       await expect(other.upsert([chunk({ id: 'new', projectId: 1 })])).rejects.toThrow(/not open/);
       await expect(other.searchVector(axis(0), [V(1)], 1)).rejects.toThrow(/not open/);
@@ -467,9 +506,9 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
       await expect(index.upsert([chunk({ id: 'bad', projectId: 1, vector: axis(0, DIMS + 1) })])).rejects.toThrow(
         new RegExp(`${DIMS} dimensions, got ${DIMS + 1}`),
       );
-      await expect(
-        index.upsert([chunk({ id: 'bad', projectId: 1, sentenceVectors: [axis(1), new Float32Array(3)] })]),
-      ).rejects.toThrow(/sentenceVectors\[1\] must be a Float32Array of 16 dimensions, got 3 dimensions/);
+      await expect(index.upsert([chunk({ id: 'bad', projectId: 1, sentenceVectors: [axis(1), new Float32Array(3)] })])).rejects.toThrow(
+        /sentenceVectors\[1\] must be a Float32Array of 16 dimensions, got 3 dimensions/,
+      );
       await expect(index.searchVector(new Float32Array(3), [V(1)], 5)).rejects.toThrow(/dimensions, got 3/);
       expect((await index.countChunks([V(1)])).get('Verra:1')).toBe(0);
     });

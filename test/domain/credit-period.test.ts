@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  mergedDayIntervals,
-  parseCreditPeriods,
-  reportedPeriodYears,
-  spreadAnnualEstimate,
-} from '../../src/domain/credit-period.js';
+import { mergedDayIntervals, parseCreditPeriods, reportedPeriodYears, spreadAnnualEstimate } from '../../src/domain/credit-period.js';
 
 const years = (...values: string[]): number => reportedPeriodYears(parseCreditPeriods(values));
 
@@ -16,10 +11,7 @@ describe('parseCreditPeriods', () => {
   });
 
   it('reads several periods in one value and across values, with dashes, "to" and ISO dates', () => {
-    const periods = parseCreditPeriods([
-      '1st, 01/01/2010 - 31/12/2019; 2nd, 01/01/2020 – 31/12/2029',
-      '3rd, 2030-01-01 to 2039-12-31',
-    ]);
+    const periods = parseCreditPeriods(['1st, 01/01/2010 - 31/12/2019; 2nd, 01/01/2020 – 31/12/2029', '3rd, 2030-01-01 to 2039-12-31']);
     expect(periods).toHaveLength(3);
     expect(periods[2]).toEqual({ start: { year: 2030, month: 1, day: 1 }, end: { year: 2039, month: 12, day: 31 } });
   });
@@ -57,8 +49,7 @@ describe('reportedPeriodYears', () => {
   it('counts a period repeated under two programs, or overlapping periods, once', () => {
     expect(years('1st, 01/01/2010 - 31/12/2019', '1st, 01/01/2010 - 31/12/2019')).toBe(10);
     expect(years('1st, 01/01/2010 - 31/12/2019', '2nd, 01/01/2015 - 31/12/2024')).toBe(15);
-    expect(mergedDayIntervals(parseCreditPeriods(['1st, 01/01/2010 - 31/12/2019', '2nd, 01/01/2020 - 31/12/2029'])))
-      .toHaveLength(1);
+    expect(mergedDayIntervals(parseCreditPeriods(['1st, 01/01/2010 - 31/12/2019', '2nd, 01/01/2020 - 31/12/2029']))).toHaveLength(1);
   });
 
   it('is 0 when there is no usable period', () => {
@@ -70,9 +61,7 @@ describe('reportedPeriodYears', () => {
 describe('spreadAnnualEstimate', () => {
   it('gives full years the annual estimate and partial years their share of days', () => {
     const spread = spreadAnnualEstimate(59906, parseCreditPeriods(['1st, 02/03/2020 - 01/03/2030']));
-    expect(Object.keys(spread)).toEqual([
-      '2020', '2021', '2022', '2023', '2024', '2025', '2026', '2027', '2028', '2029', '2030',
-    ]);
+    expect(Object.keys(spread)).toEqual(['2020', '2021', '2022', '2023', '2024', '2025', '2026', '2027', '2028', '2029', '2030']);
     expect(spread['2021']).toBe(59906);
     // Each period year (02/03 to 01/03, 365 days) is split at 1 January: 305 days fall in 2020, 60 in 2030.
     expect(spread['2020']).toBeCloseTo((59906 * 305) / 365, 2);

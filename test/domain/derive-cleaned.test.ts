@@ -87,9 +87,24 @@ describe('deriveCleaned on the real Verra record 4086', () => {
     });
     expect(Object.keys(cleaned).sort()).toEqual(
       [
-        'name', 'description', 'hidden', 'location', 'methodology', 'proponent', 'reductions', 'registration',
-        'registry', 'resourceIdentifier', 'status', 'type', 'Reported Period', 'Size (Hectares)',
-        'Total Reported Sequestration', 'summary', 'metadata', 'documentGroups',
+        'name',
+        'description',
+        'hidden',
+        'location',
+        'methodology',
+        'proponent',
+        'reductions',
+        'registration',
+        'registry',
+        'resourceIdentifier',
+        'status',
+        'type',
+        'Reported Period',
+        'Size (Hectares)',
+        'Total Reported Sequestration',
+        'summary',
+        'metadata',
+        'documentGroups',
       ].sort(),
     );
   });
@@ -103,10 +118,7 @@ describe('deriveCleaned on the real Verra record 4086', () => {
   it('gives the fallback metadata: spread estimate, zero issuances and retirements, expanded subcategory', () => {
     expect(cleaned.metadata.issuances).toBe(0);
     expect(cleaned.metadata.retirements).toBe(0);
-    expect(cleaned.metadata.reduction_activity).toEqual([
-      'Agricultural Land Management',
-      'Agriculture Forestry and Other Land Use',
-    ]);
+    expect(cleaned.metadata.reduction_activity).toEqual(['Agricultural Land Management', 'Agriculture Forestry and Other Land Use']);
     expect(cleaned.metadata.specific_proponents).toBeUndefined();
     expect('specific_proponents' in cleaned.metadata).toBe(false);
     const er = cleaned.metadata.emissions_reductions;
@@ -134,10 +146,7 @@ describe('deriveCleaned on the real Verra record 4086', () => {
     ]);
     expect(cleaned.documentGroups[1]?.documents).toEqual([]);
     expect(cleaned.documentGroups[2]?.documents).toEqual([]);
-    expect(cleaned.documentGroups[3]?.documents.map((d) => d.title)).toEqual([
-      'COMMS_AGREE_4086_28DEC2022.pdf',
-      'KML_4086.kml',
-    ]);
+    expect(cleaned.documentGroups[3]?.documents.map((d) => d.title)).toEqual(['COMMS_AGREE_4086_28DEC2022.pdf', 'KML_4086.kml']);
   });
 
   it('does not modify the stored raw record', () => {
@@ -152,10 +161,7 @@ describe('deriveCleaned on the real Verra record 4086', () => {
 });
 
 describe('deriveCleaned reproduces the published cleaned sample of 4074', () => {
-  const sample = JSON.parse(readFileSync(corpusPath('records', 'published_cleaned_sample_4074.json'), 'utf8')) as Record<
-    string,
-    unknown
-  >;
+  const sample = JSON.parse(readFileSync(corpusPath('records', 'published_cleaned_sample_4074.json'), 'utf8')) as Record<string, unknown>;
   // The raw attributes the published record implies: 18069 a year over a 30-year period on 1950 ha near
   // Miramichi, New Brunswick; the proponent's location string names Canada too.
   const raw4074 = rawRecord(
@@ -219,7 +225,7 @@ describe('deriveCleaned on the evaluation corpus records', () => {
     expect(cleaned.metadata.reduction_activity[0]).toBe('Afforestation, Reforestation and Revegetation');
   });
 
-  it('derives the other registries\' records with their own group names and registration dates', () => {
+  it("derives the other registries' records with their own group names and registration dates", () => {
     const byId = new Map(evalRecords.map((r) => [String(r.resourceIdentifier), r]));
     const gfl = derive(stored(byId.get('1') ?? {}, { registry: 'CDM' }), 'cdm');
     expect(gfl).toMatchObject({ location: 'India', registration: '08/03/2005', 'Reported Period': 7, registry: 'cdm' });
@@ -240,9 +246,7 @@ describe('deriveCleaned on the evaluation corpus records', () => {
 
 describe('deriveCleaned edge cases', () => {
   it('gives Reported Period 0, total 0 and no yearly spread when CREDIT_PERIOD_INFO is missing', () => {
-    const cleaned = derive(
-      stored(rawRecord({}, [attr('PROPONENT_NAME', 'A'), attr('EST_ANNUAL_EMISSION_REDCT', '1000')])),
-    );
+    const cleaned = derive(stored(rawRecord({}, [attr('PROPONENT_NAME', 'A'), attr('EST_ANNUAL_EMISSION_REDCT', '1000')])));
     expect(cleaned['Reported Period']).toBe(0);
     expect(cleaned['Total Reported Sequestration']).toBe(0);
     expect(cleaned.reductions).toBe(1000);
@@ -287,8 +291,7 @@ describe('deriveCleaned edge cases', () => {
   });
 
   it('formats registration as dd/mm/yyyy, also from single digits or an ISO date', () => {
-    const reg = (value: string) =>
-      derive(stored(rawRecord({}, [attr('PROJECT_REGISTRATION_DATE', value)]))).registration;
+    const reg = (value: string) => derive(stored(rawRecord({}, [attr('PROJECT_REGISTRATION_DATE', value)]))).registration;
     expect(reg('08/03/2005')).toBe('08/03/2005');
     expect(reg('8/3/2005')).toBe('08/03/2005');
     expect(reg('2005-03-08T00:00:00Z')).toBe('08/03/2005');
@@ -302,12 +305,7 @@ describe('deriveCleaned edge cases', () => {
 
   it('keeps a fractional estimate and rounds the total to cents', () => {
     const cleaned = derive(
-      stored(
-        rawRecord({}, [
-          attr('EST_ANNUAL_EMISSION_REDCT', '18069.1'),
-          attr('CREDIT_PERIOD_INFO', '1st, 01/01/2021 - 31/12/2050'),
-        ]),
-      ),
+      stored(rawRecord({}, [attr('EST_ANNUAL_EMISSION_REDCT', '18069.1'), attr('CREDIT_PERIOD_INFO', '1st, 01/01/2021 - 31/12/2050')])),
     );
     expect(cleaned.reductions).toBe(18069.1);
     expect(cleaned['Total Reported Sequestration']).toBe(542073);
@@ -445,9 +443,7 @@ describe('deriveCleaned edge cases', () => {
     expect(cleaned.reductions).toBe(500);
     expect(cleaned.status).toBe('');
     expect(cleaned.location).toBe('');
-    expect(cleaned.documentGroups[0]?.documents).toEqual([
-      { title: 'pd v2.pdf', uri: 'https://example.org/files/pd%20v2.pdf' },
-    ]);
+    expect(cleaned.documentGroups[0]?.documents).toEqual([{ title: 'pd v2.pdf', uri: 'https://example.org/files/pd%20v2.pdf' }]);
     expect(() => derive(stored({}, { projectId: 1 }))).not.toThrow();
     expect(() => derive(stored(null as unknown as Record<string, unknown>, { projectId: 2 }))).not.toThrow();
     expect(() => derive(stored({ resourceIdentifier: '-5' }, { registry: '', projectId: -5 }))).not.toThrow();
@@ -457,13 +453,8 @@ describe('deriveCleaned edge cases', () => {
 
 describe('deriveCleaned location', () => {
   const withLocation = (location: unknown, attributes: unknown[] = [], proponent = ['Acme']) =>
-    derive(
-      stored(
-        rawRecord({ location, attributes: [attr('PROJECT_ID', '9001'), ...attributes] }, [
-          attr('PROPONENT_NAME', ...proponent),
-        ]),
-      ),
-    ).location;
+    derive(stored(rawRecord({ location, attributes: [attr('PROJECT_ID', '9001'), ...attributes] }, [attr('PROPONENT_NAME', ...proponent)])))
+      .location;
 
   it('prefers the coordinates over a proponent location string naming another country', () => {
     expect(withLocation({ latitude: 23.33, longitude: 86.36 }, [], ['Acme', 'London, United Kingdom'])).toBe('India');
@@ -477,9 +468,7 @@ describe('deriveCleaned location', () => {
 
   it('falls back to STATE_PROVINCE, then the proponent strings, only without coordinates', () => {
     expect(withLocation(null, [attr('STATE_PROVINCE', 'Guangdong Province, China')])).toBe('China');
-    expect(withLocation(null, [attr('STATE_PROVINCE', 'Guangdong Province')], ['Acme', 'Guangdong Province, China'])).toBe(
-      'China',
-    );
+    expect(withLocation(null, [attr('STATE_PROVINCE', 'Guangdong Province')], ['Acme', 'Guangdong Province, China'])).toBe('China');
     expect(withLocation(undefined, [], ['Acme', 'Lima, Peru'])).toBe('Peru');
   });
 

@@ -75,8 +75,12 @@ describe('findEvidence', () => {
   });
 
   it('asks for more support when the words naming what is asked are in no passage', () => {
-    expect(questionFocus('Does the farm irrigate its maize, and with what irrigation system?')).toEqual(['irrigation', 'system'].map((w) => evidenceTerms(w)[0]));
-    expect(questionFocus('How many clarification requests did the validation raise (not the Colombian one)?')).toEqual(evidenceTerms('clarification requests'));
+    expect(questionFocus('Does the farm irrigate its maize, and with what irrigation system?')).toEqual(
+      ['irrigation', 'system'].map((w) => evidenceTerms(w)[0]),
+    );
+    expect(questionFocus('How many clarification requests did the validation raise (not the Colombian one)?')).toEqual(
+      evidenceTerms('clarification requests'),
+    );
     expect(questionFocus('Where is the project located?')).toEqual([]);
     const crops = [{ id: 1, text: 'The rotation grows maize, poppies and winter wheat on the farm with cover crops in winter.' }];
     const about = findEvidence('What irrigation system and pumps water the maize and poppies of the farm?', crops);

@@ -47,7 +47,10 @@ describe('reciprocalRankFusion', () => {
     expect(fused.map((c) => c.id)).toEqual(['b', 'a']);
     expect(fused[0]?.score).toBeCloseTo((1 / 12 + 3 / 11) / (4 / 11), 10);
     expect(fused[1]?.score).toBeCloseTo((1 / 11 + 3 / 12) / (4 / 11), 10);
-    const top = reciprocalRankFusion([{ name: 'x', items: [chunk('z')] }, { name: 'y', items: [chunk('z')] }]);
+    const top = reciprocalRankFusion([
+      { name: 'x', items: [chunk('z')] },
+      { name: 'y', items: [chunk('z')] },
+    ]);
     expect(top[0]?.score).toBeCloseTo(1, 12);
   });
 
@@ -88,8 +91,24 @@ describe('convexCombination', () => {
 
   it('keeps a clear full-text winner ahead of a chunk the dense list prefers', () => {
     const fused = convexCombination([
-      { name: 'text', weight: 0.7, items: bm25([['a', 30], ['b', 12], ['c', 10]]) },
-      { name: 'vector', weight: 0.3, items: bm25([['c', 0.8], ['b', 0.5], ['a', 0.4]]) },
+      {
+        name: 'text',
+        weight: 0.7,
+        items: bm25([
+          ['a', 30],
+          ['b', 12],
+          ['c', 10],
+        ]),
+      },
+      {
+        name: 'vector',
+        weight: 0.3,
+        items: bm25([
+          ['c', 0.8],
+          ['b', 0.5],
+          ['a', 0.4],
+        ]),
+      },
     ]);
     // a: 0.7 x 1 + 0.3 x 0 = 0.7; c: 0.7 x 0 + 0.3 x 1 = 0.3; b: 0.7 x 0.1 + 0.3 x 0.25 = 0.145
     expect(fused.map((c) => c.id)).toEqual(['a', 'c', 'b']);
@@ -102,8 +121,24 @@ describe('convexCombination', () => {
 
   it('lets the dense list decide between near-tied full-text candidates', () => {
     const fused = convexCombination([
-      { name: 'text', weight: 0.7, items: bm25([['a', 20], ['b', 19.5], ['z', 5]]) },
-      { name: 'vector', weight: 0.3, items: bm25([['b', 0.9], ['a', 0.3], ['z', 0.2]]) },
+      {
+        name: 'text',
+        weight: 0.7,
+        items: bm25([
+          ['a', 20],
+          ['b', 19.5],
+          ['z', 5],
+        ]),
+      },
+      {
+        name: 'vector',
+        weight: 0.3,
+        items: bm25([
+          ['b', 0.9],
+          ['a', 0.3],
+          ['z', 0.2],
+        ]),
+      },
     ]);
     expect(fused.map((c) => c.id)).toEqual(['b', 'a', 'z']);
   });
@@ -114,7 +149,10 @@ describe('convexCombination', () => {
       { name: 'vector', weight: 2, items: bm25([['b', 0.5]]) },
       { name: 'none', weight: 1, items: [] },
     ]);
-    expect(fused.map((c) => [c.id, Number(c.score.toFixed(2))])).toEqual([['a', 0.4], ['b', 0.4]]);
+    expect(fused.map((c) => [c.id, Number(c.score.toFixed(2))])).toEqual([
+      ['a', 0.4],
+      ['b', 0.4],
+    ]);
     expect(convexCombination([])).toEqual([]);
     expect(() => convexCombination([{ name: 'x', weight: -1, items: bm25([['a', 1]]) }])).toThrow(/weight of "x"/);
   });
@@ -143,7 +181,10 @@ describe('collapseNearDuplicates', () => {
   it('collapses identical boilerplate repeated in another document, keeping the first', () => {
     const a = chunk('a', { documentId: 'd1', text: long('29,018') });
     const copy = chunk('b', { documentId: 'd2', page: 7, offset: 300, text: `  ${long('29,018')}\n` });
-    const different = chunk('c', { documentId: 'd3', text: 'Crediting period of 20 years from 15/07/2022 to 14/07/2042 for the first instance.' });
+    const different = chunk('c', {
+      documentId: 'd3',
+      text: 'Crediting period of 20 years from 15/07/2022 to 14/07/2042 for the first instance.',
+    });
     expect(collapseNearDuplicates([a, copy, different]).map((c) => c.id)).toEqual(['a', 'c']);
   });
 

@@ -25,10 +25,7 @@ describe('checkAnswerSupport', () => {
   });
 
   it('drops a sentence citing a passage that does not hold its content words', () => {
-    const r = checkAnswerSupport(
-      'The crediting period is 20 years [1]. Lead validator Mariana Ospina approved the design [1].',
-      passages,
-    );
+    const r = checkAnswerSupport('The crediting period is 20 years [1]. Lead validator Mariana Ospina approved the design [1].', passages);
     expect(r.text).toBe('The crediting period is 20 years [1].');
     expect(r.dropped).toHaveLength(1);
     expect(r.dropped[0]?.sentence).toMatch(/Mariana/);
@@ -73,7 +70,14 @@ describe('checkAnswerSupport', () => {
   });
 
   it('never keeps a statement that the passages do not answer, nor a bare marker', () => {
-    for (const reply of ['Not found.', 'The documents do not say [1].', 'The passages don\u2019t mention it [2].', '[1]', 'Yes [1].', '1 [3].']) {
+    for (const reply of [
+      'Not found.',
+      'The documents do not say [1].',
+      'The passages don\u2019t mention it [2].',
+      '[1]',
+      'Yes [1].',
+      '1 [3].',
+    ]) {
       const r = checkAnswerSupport(reply, passages);
       expect(r.text, reply).toBe('');
       expect(r.kept, reply).toEqual([]);
@@ -81,7 +85,8 @@ describe('checkAnswerSupport', () => {
   });
 
   it('drops fragments and lead-ins: a model copying from mid-passage, or echoing the prompt', () => {
-    const reply = 'Passages:\n[1] PD.pdf, page 9:\n\u2026crediting period is 20 years [1]. years, from 15/07/2022 to 14/07/2042 [1]. The crediting period is 20 years [1].';
+    const reply =
+      'Passages:\n[1] PD.pdf, page 9:\n\u2026crediting period is 20 years [1]. years, from 15/07/2022 to 14/07/2042 [1]. The crediting period is 20 years [1].';
     const r = checkAnswerSupport(reply, passages);
     expect(r.text).toBe('The crediting period is 20 years [1].');
     expect(r.dropped.map((d) => d.sentence)).toEqual([
@@ -104,7 +109,10 @@ describe('checkAnswerSupport', () => {
   });
 
   it('keeps the line layout of a list, dropping the unsupported items', () => {
-    const r = checkAnswerSupport('- The crediting period is 20 years [1].\n- The project plants teak [1].\n- GHG removals average 256 109 tCO2e [2].', passages);
+    const r = checkAnswerSupport(
+      '- The crediting period is 20 years [1].\n- The project plants teak [1].\n- GHG removals average 256 109 tCO2e [2].',
+      passages,
+    );
     expect(r.text).toBe('- The crediting period is 20 years [1].\n- GHG removals average 256 109 tCO2e [2].');
   });
 
@@ -113,7 +121,8 @@ describe('checkAnswerSupport', () => {
   });
 
   it('keeps whole sentences within a length budget, the first always', () => {
-    const reply = 'The crediting period is 20 years [1]. GHG removals average 256 109 tCO2e per year [2]. PAI 1 removals are 5,35,052 tCO2e [3].';
+    const reply =
+      'The crediting period is 20 years [1]. GHG removals average 256 109 tCO2e per year [2]. PAI 1 removals are 5,35,052 tCO2e [3].';
     const r = checkAnswerSupport(reply, passages, { maxChars: 90 });
     expect(r.text).toBe('The crediting period is 20 years [1]. GHG removals average 256 109 tCO2e per year [2].');
     expect(r.overBudget).toBe(1);

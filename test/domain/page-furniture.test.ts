@@ -18,7 +18,8 @@ const page = (n: number, body: string): string =>
 
 describe('page furniture lines', () => {
   it('recognises page numbers on their own line, not headings that start with a number', () => {
-    for (const l of ['12', '- 12 -', 'Page 3', 'Page 3 of 40', '3 | Page', 'Page | 3', 'p. 7', 'iv']) expect(isPageNumberLine(l)).toBe(true);
+    for (const l of ['12', '- 12 -', 'Page 3', 'Page 3 of 40', '3 | Page', 'Page | 3', 'p. 7', 'iv'])
+      expect(isPageNumberLine(l)).toBe(true);
     for (const l of ['3 Results', '2021 27,769', 'Page three of the report', 'Table 3']) expect(isPageNumberLine(l)).toBe(false);
   });
 
@@ -36,7 +37,8 @@ describe('page furniture lines', () => {
 
 describe('stripPageFurniture', () => {
   const bodies = ['Alder', 'Birch', 'Cedar', 'Douglas fir', 'Elm', 'Fig', 'Ginkgo', 'Hazel', 'Ironwood', 'Juniper', 'Kapok', 'Larch'];
-  const lines = (tree: string, from: number): string[] => Array.from({ length: 9 }, (_, k) => `${tree} line ${String.fromCharCode(97 + from + k)}.`);
+  const lines = (tree: string, from: number): string[] =>
+    Array.from({ length: 9 }, (_, k) => `${tree} line ${String.fromCharCode(97 + from + k)}.`);
   const body = (tree: string): string => [...lines(tree, 0), 'ACME Carbon Ltd plants trees.', ...lines(tree, 9)].join('\n');
   const pages = bodies.map((tree, i) => page(i + 1, body(tree)));
 
@@ -67,9 +69,21 @@ describe('stripPageFurniture', () => {
 
 describe('isContentsText', () => {
   it('recognises a table of contents by its leaders, or by numbered headings ending in page numbers', () => {
-    const leaders = ['1.9. Project Crediting Period ..................... 5', '1.10. Permanence Period ........... 5', '1.11. Project Area . . . . . . . . 6'];
+    const leaders = [
+      '1.9. Project Crediting Period ..................... 5',
+      '1.10. Permanence Period ........... 5',
+      '1.11. Project Area . . . . . . . . 6',
+    ];
     expect(isContentsText(leaders.join('\n'))).toBe(true);
-    const plain = ['CONTENTS', '1 Project Details 4', '1.1 Summary Description of the Project 4', '1.2 Audit History 5', '2 Safeguards 20', '2.1 No Net Harm 20', '3 Application of Methodology 25'];
+    const plain = [
+      'CONTENTS',
+      '1 Project Details 4',
+      '1.1 Summary Description of the Project 4',
+      '1.2 Audit History 5',
+      '2 Safeguards 20',
+      '2.1 No Net Harm 20',
+      '3 Application of Methodology 25',
+    ];
     expect(isContentsText(plain.join('\n'))).toBe(true);
   });
 

@@ -52,8 +52,22 @@ describe('catalogueEntry', () => {
       }),
       countries,
     );
-    expect(e).toMatchObject({ name: 'Río Verde Agroforestry', location: 'Colombia', methodology: 'VM0007, VM0015', proponent: 'Multiple Proponents', status: 'Registered', hidden: false, sortKey: 'rio verde agroforestry' });
-    expect(e.facets.sort()).toEqual(['country:colombia', 'methodology:vm0007', 'methodology:vm0007 vm0015', 'methodology:vm0015', 'status:registered']);
+    expect(e).toMatchObject({
+      name: 'Río Verde Agroforestry',
+      location: 'Colombia',
+      methodology: 'VM0007, VM0015',
+      proponent: 'Multiple Proponents',
+      status: 'Registered',
+      hidden: false,
+      sortKey: 'rio verde agroforestry',
+    });
+    expect(e.facets.sort()).toEqual([
+      'country:colombia',
+      'methodology:vm0007',
+      'methodology:vm0007 vm0015',
+      'methodology:vm0015',
+      'status:registered',
+    ]);
     expect(e.words.name).toEqual(['rio', 'verde', 'agroforestry']);
     expect(e.words.about).toEqual(expect.arrayContaining(['green', 'hearth', 'fundacion', 'colombia', '7']));
     expect(e.words.description).toEqual(['cacao', 'farms']);
@@ -61,7 +75,17 @@ describe('catalogueEntry', () => {
 
   it('reads a CSV export row through its registry mapping, and never throws on an empty record', () => {
     const e = catalogueEntry(
-      stored({ format: 'csv:verra', raw: { ID: '7', Name: 'Kisaru Cookstoves', Proponent: 'Kisaru Ltd', Status: 'Registered', 'Country/Area': 'Kenya', Methodology: 'VMR0006' } }),
+      stored({
+        format: 'csv:verra',
+        raw: {
+          ID: '7',
+          Name: 'Kisaru Cookstoves',
+          Proponent: 'Kisaru Ltd',
+          Status: 'Registered',
+          'Country/Area': 'Kenya',
+          Methodology: 'VMR0006',
+        },
+      }),
       countries,
     );
     expect(e).toMatchObject({ name: 'Kisaru Cookstoves', location: 'Kenya', methodology: 'VMR0006', status: 'Registered' });

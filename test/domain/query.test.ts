@@ -33,9 +33,7 @@ describe('withoutExclusions', () => {
   });
 
   it('feeds the full-text query', () => {
-    expect(textSearchQuery('What is the permanence period of Fonthill Farms (not Botany Farm)?')).toBe(
-      'permanence period Fonthill Farms',
-    );
+    expect(textSearchQuery('What is the permanence period of Fonthill Farms (not Botany Farm)?')).toBe('permanence period Fonthill Farms');
   });
 });
 

@@ -11,7 +11,8 @@ describe('reduction activities', () => {
   });
 
   it('counts vocabulary activities named at least twice, most mentioned first', () => {
-    const text = 'The project distributes improved cookstoves. Improved cook stoves cut fuelwood use. ' +
+    const text =
+      'The project distributes improved cookstoves. Improved cook stoves cut fuelwood use. ' +
       'Biogas is mentioned once. Landfill gas, landfill gas and landfill gas again.';
     expect(namedActivities([text])).toEqual(['Landfill gas capture', 'Improved cookstoves']);
     // A word broken over a line with a hyphen still counts.
@@ -22,7 +23,9 @@ describe('reduction activities', () => {
 
   it('puts subcategory names first, then export names, labelled and named activities, without repeats', () => {
     const pages = ['Project activity type Afforestation\nafforestation afforestation reforestation reforestation'];
-    expect(reductionActivities({ subcategoryCodes: ['ARR; WRC'], activityNames: ['Agroforestry'], category: 'AFOLU', descriptionPages: pages })).toEqual([
+    expect(
+      reductionActivities({ subcategoryCodes: ['ARR; WRC'], activityNames: ['Agroforestry'], category: 'AFOLU', descriptionPages: pages }),
+    ).toEqual([
       'Afforestation, Reforestation and Revegetation',
       'Wetlands Restoration and Conservation',
       'Agroforestry',

@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatDayMonthYear,
-  parseHectares,
-  parseRegistryDate,
-  parseRegistryNumber,
-} from '../../src/domain/registry-values.js';
+import { formatDayMonthYear, parseHectares, parseRegistryDate, parseRegistryNumber } from '../../src/domain/registry-values.js';
 
 describe('parseRegistryNumber', () => {
   it.each([

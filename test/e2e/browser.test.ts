@@ -85,7 +85,8 @@ const visible = (l: Locator) => l.first().waitFor({ state: 'visible', timeout: 1
 /** Waits until the element with this id has the keyboard focus. */
 const focused = (page: Page, id: string) =>
   expect.poll(() => page.evaluate<string>('document.activeElement ? document.activeElement.id : ""'), { timeout: 5_000 }).toBe(id);
-const classOf = (l: Locator, cls: RegExp) => expect.poll(async () => (await l.getAttribute('class')) ?? '', { timeout: 15_000 }).toMatch(cls);
+const classOf = (l: Locator, cls: RegExp) =>
+  expect.poll(async () => (await l.getAttribute('class')) ?? '', { timeout: 15_000 }).toMatch(cls);
 
 const shot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage });
 
@@ -275,11 +276,18 @@ describeWithService(
     }, 60_000);
 
     it('works on a phone-sized screen: one column, no sideways scrolling, usable controls', async () => {
-      const phone = await browser?.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+      const phone = await browser?.newContext({
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+      });
       if (!phone) throw new Error('no browser');
       phone.on('request', (r) => requested.push(r.url()));
       const page = await phone.newPage();
-      await page.goto(`${server?.baseUrl}/?projects=Verra:900001,Verra:900004&question=${encodeURIComponent('What did the validator find?')}`);
+      await page.goto(
+        `${server?.baseUrl}/?projects=Verra:900001,Verra:900004&question=${encodeURIComponent('What did the validator find?')}`,
+      );
       await page.locator('#citations li').first().waitFor();
       const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
       expect(overflow).toBeLessThanOrEqual(0);

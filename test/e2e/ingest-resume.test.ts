@@ -69,9 +69,7 @@ interface ChunkRow {
 function snapshot(dataDir: string): { chunks: ChunkRow[]; states: { status: string; n: number }[] } {
   const db = new Database(path.join(dataDir, 'carbon-docs.sqlite'), { readonly: true });
   try {
-    const chunks = db
-      .prepare('SELECT id, project_id, document_id, page, "offset", text FROM chunks ORDER BY id')
-      .all() as ChunkRow[];
+    const chunks = db.prepare('SELECT id, project_id, document_id, page, "offset", text FROM chunks ORDER BY id').all() as ChunkRow[];
     const states = db.prepare('SELECT status, count(*) AS n FROM document_states GROUP BY status').all() as { status: string; n: number }[];
     return { chunks, states };
   } finally {

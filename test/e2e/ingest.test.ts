@@ -77,7 +77,12 @@ function faults(req: IncomingMessage, res: ServerResponse): boolean {
 }
 
 function faultDocs(base: string) {
-  const doc = (name: string, uri: string, type = 'Other') => ({ documentName: name, documentType: type, uploadDate: '2024-01-01T00:00:00.000Z', uri });
+  const doc = (name: string, uri: string, type = 'Other') => ({
+    documentName: name,
+    documentType: type,
+    uploadDate: '2024-01-01T00:00:00.000Z',
+    uri,
+  });
   return [
     doc('truncated.pdf', `${base}/fault/truncated.pdf`),
     doc('login.pdf', `${base}/fault/login.pdf`),
@@ -114,7 +119,11 @@ describeWithService('ingest CLI end to end', { available: corpusAvailable, why: 
     const lines = readFileSync(corpusPath('records', 'eval-projects.raw.jsonl'), 'utf8').trim().split('\n');
     const out: string[] = [];
     for (const line of lines) {
-      const rec = JSON.parse(line) as { registry: string; resourceIdentifier: string; documentGroups: { documents: { documentName: string }[] }[] };
+      const rec = JSON.parse(line) as {
+        registry: string;
+        resourceIdentifier: string;
+        documentGroups: { documents: { documentName: string }[] }[];
+      };
       const keep = SUBSET[`${rec.registry}:${rec.resourceIdentifier}`];
       if (!keep) continue;
       for (const g of rec.documentGroups) g.documents = g.documents.filter((d) => keep.includes(d.documentName));
@@ -170,7 +179,11 @@ describeWithService('ingest CLI end to end', { available: corpusAvailable, why: 
 
   it('records each fault document as failed with its reason, and the KML file as skipped', async () => {
     expect(status.code, status.stderr).toBe(0);
-    const byTitle = new Map(statesOf(status.stdout).filter((s) => s.projectId === 990001).map((s) => [s.title, s]));
+    const byTitle = new Map(
+      statesOf(status.stdout)
+        .filter((s) => s.projectId === 990001)
+        .map((s) => [s.title, s]),
+    );
     const expectState = (title: string, status: string, reason: RegExp): void => {
       const s = byTitle.get(title);
       expect(s?.status, title).toBe(status);
@@ -188,9 +201,7 @@ describeWithService('ingest CLI end to end', { available: corpusAvailable, why: 
 
   it('indexes the corpus documents with chunks on the pages the qa-dev evidence is on', async () => {
     const states = statesOf(status.stdout).filter((s) => s.registry === 'CDM' && s.projectId === 1);
-    expect(states.map((s) => [s.title, s.status, s.pages])).toEqual([
-      ['CDM_GFL-HFC23_registration_request_form.pdf', 'indexed', 11],
-    ]);
+    expect(states.map((s) => [s.title, s.status, s.pages])).toEqual([['CDM_GFL-HFC23_registration_request_form.pdf', 'indexed', 11]]);
     const questions = readFileSync(corpusPath('qa-dev.jsonl'), 'utf8')
       .trim()
       .split('\n')

@@ -140,7 +140,13 @@ describe('the API process with a worker importing beside it', () => {
     const body = JSON.stringify({ projectId: 5533, registry: 'Verra' });
     const inFlight = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+        },
         (res) => {
           let text = '';
           res.on('data', (d: Buffer) => (text += d.toString()));
@@ -208,8 +214,12 @@ describe('demo data', () => {
     const started = server;
     const first = JSON.parse(readFileSync(demoRecords, 'utf8').split('\n')[0] ?? '{}') as { registry: string; resourceIdentifier: string };
     // Demo data is loaded just after listening; wait for its log line.
-    for (let i = 0; i < 50 && !started.stdout.some((l) => l.includes('demo data loaded')); i++) await new Promise((r) => setTimeout(r, 100));
-    const res = await post(started.baseUrl, '/project-documents/metadata', { projectId: first.resourceIdentifier, registry: first.registry });
+    for (let i = 0; i < 50 && !started.stdout.some((l) => l.includes('demo data loaded')); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const res = await post(started.baseUrl, '/project-documents/metadata', {
+      projectId: first.resourceIdentifier,
+      registry: first.registry,
+    });
     expect(res.status).toBe(200);
     const cleaned = (await res.json()) as { documentGroups: Array<{ documents: Array<{ uri: string }> }> };
     const uris = cleaned.documentGroups.flatMap((g) => g.documents.map((d) => d.uri));
@@ -219,7 +229,11 @@ describe('demo data', () => {
       expect(uri).toMatch(new RegExp(`^http://localhost:${port}/demo/documents/[^/]+\\.pdf$`));
       const pdf = await fetch(uri.replace('localhost', '127.0.0.1'));
       expect(pdf.status, uri).toBe(200);
-      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
     }
   });
 });

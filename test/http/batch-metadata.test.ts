@@ -34,7 +34,12 @@ describe('POST /project-documents/batch-metadata: success', () => {
   });
 
   it('gives each entry the same record the single endpoint gives', async () => {
-    const r = await batch({ list: [{ id: 5533, registry: 'verra' }, { id: 1, registry: 'cdm' }] });
+    const r = await batch({
+      list: [
+        { id: 5533, registry: 'verra' },
+        { id: 1, registry: 'cdm' },
+      ],
+    });
     const one = await (await postJson(t.app, SINGLE, { id: 5533, registry: 'verra' })).json();
     expect(r.json['5533']).toEqual(one);
   });
@@ -89,14 +94,26 @@ describe('POST /project-documents/batch-metadata: success', () => {
     expect((r.json['5533'] as { registry: string }).registry).toBe('verra');
   });
 
-  it('echoes each item\'s registry spelling', async () => {
-    const r = await batch({ projectList: [{ id: 5533, registry: 'vcs' }, { id: 547, registry: 'Cdm' }] });
+  it("echoes each item's registry spelling", async () => {
+    const r = await batch({
+      projectList: [
+        { id: 5533, registry: 'vcs' },
+        { id: 547, registry: 'Cdm' },
+      ],
+    });
     expect((r.json['5533'] as { registry: string }).registry).toBe('vcs');
     expect((r.json['547'] as { registry: string }).registry).toBe('Cdm');
   });
 
   it('returns raw records when raw is true, for every entry', async () => {
-    const r = await batch({ raw: true, projectList: [{ id: 5533, registry: 'Verra' }, { id: 6006, registry: 'Regen' }, { id: 9, registry: 'Verra' }] });
+    const r = await batch({
+      raw: true,
+      projectList: [
+        { id: 5533, registry: 'Verra' },
+        { id: 6006, registry: 'Regen' },
+        { id: 9, registry: 'Verra' },
+      ],
+    });
     expect(r.status).toBe(200);
     expect((r.json['5533'] as { resourceIdentifier: unknown }).resourceIdentifier).toBe('5533');
     expect(r.json['5533']).toHaveProperty('participationSummaries');
@@ -105,7 +122,10 @@ describe('POST /project-documents/batch-metadata: success', () => {
   });
 
   it('accepts query and gives exactly the same result with or without it', async () => {
-    const projectList = [{ project_id: 5533, registry: 'Verra' }, { project_id: 547, registry: 'CDM' }];
+    const projectList = [
+      { project_id: 5533, registry: 'Verra' },
+      { project_id: 547, registry: 'CDM' },
+    ];
     const without = await batch({ projectList });
     const withQuery = await batch({ projectList, query: 'What methodology does the project use?' });
     expect(withQuery.status).toBe(200);
@@ -146,7 +166,12 @@ describe('POST /project-documents/batch-metadata: errors', () => {
   });
 
   it('400 unknown_registry naming the item and the registry', async () => {
-    const res = await postJson(t.app, PATH, { list: [{ id: 5533, registry: 'Verra' }, { id: 2, registry: 'Nowhere Registry' }] });
+    const res = await postJson(t.app, PATH, {
+      list: [
+        { id: 5533, registry: 'Verra' },
+        { id: 2, registry: 'Nowhere Registry' },
+      ],
+    });
     expect(res.status).toBe(400);
     const err = await errorOf(res);
     expect(err.code).toBe('unknown_registry');
@@ -207,7 +232,11 @@ describe('POST /project-documents/batch-metadata: errors', () => {
     const bad = await postJson(t.app, PATH, '{"list": [');
     expect(bad.status).toBe(400);
     expect((await errorOf(bad)).code).toBe('invalid_request');
-    const form = await t.app.request(PATH, { method: 'POST', body: 'list=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const form = await t.app.request(PATH, {
+      method: 'POST',
+      body: 'list=1',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(415);
     expect((await errorOf(form)).code).toBe('unsupported_media_type');
   });

@@ -79,15 +79,26 @@ describe('POST /projects-documents/batch-search', () => {
     const counting: Embedder = { ...fx.embedder, embed: (texts, kind) => (embedded.push(...texts), fx.embedder.embed(texts, kind)) };
     const app = await createTestApp({}, (d) => ({ ...d, search: createSearchService({ ...serviceOptions(fx), embedder: counting }) }));
     try {
-      const ok = await postJson(app.app, BATCH_SEARCH_PATH, { projectList: [{ project_id: 5533, registry: 'Verra' }], query: 'crediting period?' });
+      const ok = await postJson(app.app, BATCH_SEARCH_PATH, {
+        projectList: [{ project_id: 5533, registry: 'Verra' }],
+        query: 'crediting period?',
+      });
       expect(ok.status).toBe(200);
       expect(embedded).toEqual(['crediting period?']);
       // Started before validation: a request refused for another field has had its question embedded already.
-      const refused = await postJson(app.app, BATCH_SEARCH_PATH, { projectList: [{ project_id: 5533, registry: 'Verra' }], query: 'where?', topK: 0 });
+      const refused = await postJson(app.app, BATCH_SEARCH_PATH, {
+        projectList: [{ project_id: 5533, registry: 'Verra' }],
+        query: 'where?',
+        topK: 0,
+      });
       expect(refused.status).toBe(400);
       expect(embedded).toEqual(['crediting period?', 'where?']);
       // Text-only searches embed nothing; an unparseable body never reaches the embedder.
-      await postJson(app.app, BATCH_SEARCH_PATH, { projectList: [{ project_id: 5533, registry: 'Verra' }], query: 'crediting period?', mode: 'text' });
+      await postJson(app.app, BATCH_SEARCH_PATH, {
+        projectList: [{ project_id: 5533, registry: 'Verra' }],
+        query: 'crediting period?',
+        mode: 'text',
+      });
       await postJson(app.app, BATCH_SEARCH_PATH, '{"query": "crediting period?", ');
       expect(embedded).toHaveLength(2);
     } finally {
@@ -113,21 +124,59 @@ describe('POST /projects-documents/batch-search', () => {
     ]);
     const citations = body.citations as Record<string, unknown>[];
     expect(citations).toHaveLength(2); // SEARCH_DEFAULT_TOP_K
-    expect(Object.keys(citations[0] ?? {})).toEqual(['id', 'projectId', 'registry', 'documentTitle', 'documentType', 'uri', 'page', 'text', 'quote', 'score']);
+    expect(Object.keys(citations[0] ?? {})).toEqual([
+      'id',
+      'projectId',
+      'registry',
+      'documentTitle',
+      'documentType',
+      'uri',
+      'page',
+      'text',
+      'quote',
+      'score',
+    ]);
     expect(citations[0]).toMatchObject({ id: 1, projectId: 5533, registry: 'verra', page: 2 });
     expect(String(body.answer)).toMatch(/15\/07\/2022.*\[1\]/);
   });
 
   it('serves the alias path and accepts the table names, mixed id names and numeric strings', async () => {
-    const a = await (await search({ projectList: [{ project_id: 5533, registry: 'Verra' }, { projectId: '547', registry: 'cdm' }], query: 'crediting period', topK: 5 })).json();
-    const b = await (await search({ list: [{ id: '5533', registry: 'Verra' }, { id: 547, registry: 'cdm' }], query: 'crediting period', topK: 5 }, BATCH_SEARCH_ALIAS_PATH)).json();
+    const a = await (
+      await search({
+        projectList: [
+          { project_id: 5533, registry: 'Verra' },
+          { projectId: '547', registry: 'cdm' },
+        ],
+        query: 'crediting period',
+        topK: 5,
+      })
+    ).json();
+    const b = await (
+      await search(
+        {
+          list: [
+            { id: '5533', registry: 'Verra' },
+            { id: 547, registry: 'cdm' },
+          ],
+          query: 'crediting period',
+          topK: 5,
+        },
+        BATCH_SEARCH_ALIAS_PATH,
+      )
+    ).json();
     expect(b).toEqual(a);
     // Every chunk of the two projects: 5533 has two pages, 547 one.
     expect((a as { citations: unknown[] }).citations.length).toBe(3);
   });
 
   it('reports an unknown or unindexed project with 0 instead of a 404, and says so in the answer', async () => {
-    const res = await search({ projectList: [{ project_id: 5533, registry: 'Verra' }, { project_id: 424242, registry: 'VCS' }], query: 'crediting period' });
+    const res = await search({
+      projectList: [
+        { project_id: 5533, registry: 'Verra' },
+        { project_id: 424242, registry: 'VCS' },
+      ],
+      query: 'crediting period',
+    });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { answer: string; projects: unknown[] };
     expect(body.projects).toEqual([
@@ -135,13 +184,23 @@ describe('POST /projects-documents/batch-search', () => {
       { projectId: 424242, registry: 'VCS', indexedDocuments: 0 },
     ]);
     expect(body.answer).toMatch(/No documents are indexed for VCS 424242\./);
-    const none = (await (await search({ projectList: [{ project_id: 6006, registry: 'Regen' }], query: 'soil carbon' })).json()) as { citations: unknown[]; answer: string };
+    const none = (await (await search({ projectList: [{ project_id: 6006, registry: 'Regen' }], query: 'soil carbon' })).json()) as {
+      citations: unknown[];
+      answer: string;
+    };
     expect(none.citations).toEqual([]);
     expect(none.answer).toMatch(/No documents are indexed for Regen 6006/);
   });
 
   it('passes mode through: text mode matches a date exactly', async () => {
-    const res = await search({ projectList: [{ project_id: 5533, registry: 'Verra' }, { project_id: 9199, registry: 'CDM' }], query: '17/02/2016', mode: 'text' });
+    const res = await search({
+      projectList: [
+        { project_id: 5533, registry: 'Verra' },
+        { project_id: 9199, registry: 'CDM' },
+      ],
+      query: '17/02/2016',
+      mode: 'text',
+    });
     const body = (await res.json()) as { citations: { projectId: number }[] };
     expect(body.citations[0]?.projectId).toBe(9199);
   });
@@ -191,7 +250,13 @@ describe('POST /projects-documents/batch-search: errors (CONTRACT 3)', () => {
     const ue = await errorOf(u);
     expect(ue.code).toBe('unknown_registry');
     expect(ue.message).toContain('"Nowhere"');
-    const a = await search({ projectList: [{ id: 1, registry: 'CDM' }, { id: 1, registry: 'Verra' }], query: 'q' });
+    const a = await search({
+      projectList: [
+        { id: 1, registry: 'CDM' },
+        { id: 1, registry: 'Verra' },
+      ],
+      query: 'q',
+    });
     expect(a.status).toBe(400);
     const ae = await errorOf(a);
     expect(ae.code).toBe('ambiguous_project_id');
@@ -308,7 +373,13 @@ describe('batch search over a real HTTP connection: the answer stops when the cl
     const { summarizer, seen } = waitingSummarizer();
     const s = await serveWith(summarizer);
     try {
-      const req = request({ host: '127.0.0.1', port: s.port, method: 'POST', path: BATCH_SEARCH_PATH, headers: { 'content-type': 'application/json' } });
+      const req = request({
+        host: '127.0.0.1',
+        port: s.port,
+        method: 'POST',
+        path: BATCH_SEARCH_PATH,
+        headers: { 'content-type': 'application/json' },
+      });
       req.on('error', () => undefined);
       req.end(body);
       await vi.waitFor(() => expect(seen.signal).toBeDefined());
@@ -325,7 +396,11 @@ describe('batch search over a real HTTP connection: the answer stops when the cl
     const { summarizer, seen, release } = waitingSummarizer();
     const s = await serveWith(summarizer);
     try {
-      const pending = fetch(`http://127.0.0.1:${s.port}${BATCH_SEARCH_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const pending = fetch(`http://127.0.0.1:${s.port}${BATCH_SEARCH_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
       await vi.waitFor(() => expect(seen.signal).toBeDefined());
       release('The crediting period is 20 years [1].');
       const res = await pending;

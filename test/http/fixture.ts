@@ -51,10 +51,7 @@ export interface TestApp {
  * The real app over a real SQLite store in a temp DATA_DIR holding the corpus records. `env` is read by the real
  * loadConfig; `override` swaps deps (a failing service for the 500 test, extra readiness checks).
  */
-export async function createTestApp(
-  env: Record<string, string> = {},
-  override: (deps: AppDeps) => AppDeps = (d) => d,
-): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, override: (deps: AppDeps) => AppDeps = (d) => d): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'h3-http-'));
   const config = loadConfig({ DEMO_DATA: 'false', DATA_DIR: dataDir, MAX_BODY_BYTES: '4096', ...env });
   const { logger, lines } = captureLogger();
@@ -85,12 +82,7 @@ export async function createTestApp(
 }
 
 /** POST a JSON body (or raw text, when `body` is a string) with the given headers. */
-export function postJson(
-  app: OpenAPIHono<AppEnv>,
-  p: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<Response> {
+export function postJson(app: OpenAPIHono<AppEnv>, p: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return Promise.resolve(
     app.request(p, {
       method: 'POST',

@@ -76,7 +76,13 @@ describe('JSON body on a Node server', () => {
 
   it('a client that breaks off mid-body costs a 400 at most, never a 500 or an "unexpected error" log', async () => {
     await new Promise<void>((resolve) => {
-      const req = request({ host: '127.0.0.1', port, path: PATH, method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } });
+      const req = request({
+        host: '127.0.0.1',
+        port,
+        path: PATH,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      });
       req.on('error', () => resolve());
       req.write('{"projectId": 55');
       setTimeout(() => req.destroy(), 50);
@@ -116,7 +122,13 @@ describe('deeply nested JSON (issue 16.5)', () => {
   function postTo(p: string, body: string): Promise<{ status: number; body: { error?: { code: string; message: string } } }> {
     return new Promise((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: bigPort, path: p, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          host: '127.0.0.1',
+          port: bigPort,
+          path: p,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           const parts: Buffer[] = [];
           res.on('data', (b: Buffer) => parts.push(b));
@@ -158,7 +170,10 @@ describe('deeply nested JSON (issue 16.5)', () => {
   }
 
   it('counts brackets inside strings as text, not nesting', async () => {
-    const res = await postTo('/project-documents/metadata', JSON.stringify({ projectId: 5533, registry: 'Verra', note: '['.repeat(3000) + '\\"{' }));
+    const res = await postTo(
+      '/project-documents/metadata',
+      JSON.stringify({ projectId: 5533, registry: 'Verra', note: '['.repeat(3000) + '\\"{' }),
+    );
     expect(res.status).toBe(200);
   });
 });

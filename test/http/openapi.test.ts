@@ -191,7 +191,8 @@ function matches(schema: Json, value: unknown): boolean {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
       const v = value as Json;
       if (Array.isArray(schema.required) && !(schema.required as string[]).every((k) => v[k] !== undefined)) return false;
-      for (const [k, s] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) if (v[k] !== undefined && !matches(s, v[k])) return false;
+      for (const [k, s] of Object.entries((schema.properties ?? {}) as Record<string, Json>))
+        if (v[k] !== undefined && !matches(s, v[k])) return false;
       return true;
     }
     case 'array':

@@ -60,8 +60,16 @@ describe('request ids and logs', () => {
 describe('404 and 500', () => {
   it('404 not_found as JSON for an unknown path, with a request id', async () => {
     const t = await app();
-    for (const [method, p] of [['GET', '/nope'], ['POST', '/project-documents/metadatas'], ['POST', '/v1']] as const) {
-      const res = await t.app.request(p, { method, headers: { 'Content-Type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+    for (const [method, p] of [
+      ['GET', '/nope'],
+      ['POST', '/project-documents/metadatas'],
+      ['POST', '/v1'],
+    ] as const) {
+      const res = await t.app.request(p, {
+        method,
+        headers: { 'Content-Type': 'application/json' },
+        body: method === 'POST' ? '{}' : undefined,
+      });
       expect(res.status).toBe(404);
       const err = await errorOf(res);
       expect(err.code).toBe('not_found');
@@ -86,7 +94,10 @@ describe('404 and 500', () => {
       },
     };
     const t = await app({}, (d) => ({ ...d, metadata: failing }));
-    for (const [p, body] of [[METADATA, ok], [BATCH, { projectList: [{ id: 1, registry: 'CDM' }] }]] as const) {
+    for (const [p, body] of [
+      [METADATA, ok],
+      [BATCH, { projectList: [{ id: 1, registry: 'CDM' }] }],
+    ] as const) {
       const res = await postJson(t.app, p, body);
       expect(res.status).toBe(500);
       const text = await res.clone().text();
@@ -108,7 +119,10 @@ describe('503 when a store is down', () => {
     expect((await postJson(t.app, METADATA, ok)).status).toBe(200);
     expect((await t.app.request('/readyz')).status).toBe(200);
     t.db.close();
-    for (const [p, body] of [[METADATA, ok], [BATCH, { list: [ok] }]] as const) {
+    for (const [p, body] of [
+      [METADATA, ok],
+      [BATCH, { list: [ok] }],
+    ] as const) {
       const res = await postJson(t.app, p, body);
       expect(res.status).toBe(503);
       const err = await errorOf(res);
@@ -357,7 +371,12 @@ describe('errors repeat at most 200 characters of the input (issue 16.9)', () =>
       ['unknown project', postJson(t.app, METADATA, { projectId: 424242, registry: `verra` })],
       ['id too large', postJson(t.app, METADATA, { projectId: digits, registry: 'Verra' })],
       ['unknown path', Promise.resolve(t.app.request(`/${'p'.repeat(100_000)}`))],
-      ['content type', Promise.resolve(t.app.request(METADATA, { method: 'POST', headers: { 'Content-Type': `text/${'x'.repeat(100_000)}` }, body: '{}' }))],
+      [
+        'content type',
+        Promise.resolve(
+          t.app.request(METADATA, { method: 'POST', headers: { 'Content-Type': `text/${'x'.repeat(100_000)}` }, body: '{}' }),
+        ),
+      ],
     ];
     for (const [name, pending] of cases) {
       const res = await pending;

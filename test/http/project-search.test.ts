@@ -27,11 +27,25 @@ describe('POST /projects/search', () => {
     }));
     records = t.records;
     states = await createSqliteDocumentStateStore({ db: t.db });
-    for (const [n, status] of [[1, 'indexed'], [2, 'indexed'], [3, 'failed']] as const) {
+    for (const [n, status] of [
+      [1, 'indexed'],
+      [2, 'indexed'],
+      [3, 'failed'],
+    ] as const) {
       await states.put({
-        registry: 'CDM', projectId: 547, documentId: `d${n}`, uri: `https://example.org/${n}.pdf`, title: `${n}.pdf`,
-        documentType: 'Project Design Document', uploadDate: null, status, reason: null, contentHash: null, pages: 1,
-        chunks: 1, embedderId: null,
+        registry: 'CDM',
+        projectId: 547,
+        documentId: `d${n}`,
+        uri: `https://example.org/${n}.pdf`,
+        title: `${n}.pdf`,
+        documentType: 'Project Design Document',
+        uploadDate: null,
+        status,
+        reason: null,
+        contentHash: null,
+        pages: 1,
+        chunks: 1,
+        embedderId: null,
       });
     }
   });
@@ -53,17 +67,31 @@ describe('POST /projects/search', () => {
     expect(body.total).toBe(2);
     expect(body.nextCursor).toBeNull();
     expect(Object.keys(body.projects[0] ?? {})).toEqual([
-      'projectId', 'registry', 'name', 'location', 'methodology', 'type', 'status', 'proponent', 'indexedDocuments',
+      'projectId',
+      'registry',
+      'name',
+      'location',
+      'methodology',
+      'type',
+      'status',
+      'proponent',
+      'indexedDocuments',
     ]);
-    expect(body.projects[0]).toMatchObject({ name: 'Facilitating Reforestation for Guangxi Watershed Management in Pearl River Basin', location: 'China', indexedDocuments: 2 });
+    expect(body.projects[0]).toMatchObject({
+      name: 'Facilitating Reforestation for Guangxi Watershed Management in Pearl River Basin',
+      location: 'China',
+      indexedDocuments: 2,
+    });
     expect(body.projects[1]?.indexedDocuments).toBe(0);
   });
 
   it('takes filters as a string or a list, registries by alias, and pages with a cursor', async () => {
     expect((await search({ registry: 'unfccc' })).total).toBe(3);
-    expect((await search({ registry: ['cdm', 'Regen'], country: ['India', 'United Kingdom', 'Colombia'] })).projects.map((p) => p.projectId).sort()).toEqual(
-      expect.arrayContaining([1, 9199]),
-    );
+    expect(
+      (await search({ registry: ['cdm', 'Regen'], country: ['India', 'United Kingdom', 'Colombia'] })).projects
+        .map((p) => p.projectId)
+        .sort(),
+    ).toEqual(expect.arrayContaining([1, 9199]));
     const first = await search({ limit: 3 });
     expect(first.total).toBe(7);
     expect(first.projects).toHaveLength(3);
@@ -72,7 +100,9 @@ describe('POST /projects/search', () => {
     const third = await search({ limit: 3, cursor: second.nextCursor });
     expect(third.nextCursor).toBeNull();
     const all = await search({ limit: 200 });
-    expect([...first.projects, ...second.projects, ...third.projects].map((p) => p.projectId)).toEqual(all.projects.map((p) => p.projectId));
+    expect([...first.projects, ...second.projects, ...third.projects].map((p) => p.projectId)).toEqual(
+      all.projects.map((p) => p.projectId),
+    );
   });
 
   it('leaves hidden projects out', async () => {

@@ -54,7 +54,12 @@ function raw(pieces: Array<string | Buffer>, gapMs = 0): Promise<Raw> {
       const text = Buffer.concat(parts).toString('latin1');
       const head = text.indexOf('\r\n\r\n');
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
-      resolve({ status, headers: head < 0 ? text : text.slice(0, head), body: head < 0 ? '' : text.slice(head + 4), closedAfterMs: Date.now() - started });
+      resolve({
+        status,
+        headers: head < 0 ? text : text.slice(0, head),
+        body: head < 0 ? '' : text.slice(head + 4),
+        closedAfterMs: Date.now() - started,
+      });
     });
     socket.once('connect', () => {
       pieces.forEach((p, i) => setTimeout(() => !socket.destroyed && socket.write(p), i * gapMs));
@@ -77,16 +82,22 @@ describe('slow clients (issue 16.2)', () => {
 
   it('closes a connection whose body does not arrive within REQUEST_TIMEOUT_MS', async () => {
     const body = '{"projectId": 5533, "registry": "Verra"}';
-    const r = await raw([`POST /project-documents/metadata HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`]);
+    const r = await raw([
+      `POST /project-documents/metadata HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    ]);
     expect(r.closedAfterMs).toBeLessThan(6000);
   });
 
   it('holds at most MAX_CONNECTIONS connections: one more is closed at once, unanswered', async () => {
     const idle = await Promise.all(
-      Array.from({ length: 4 }, () => new Promise<net.Socket>((resolve) => {
-        const c = net.connect(s.address.port, '127.0.0.1', () => resolve(c));
-        c.on('error', () => undefined);
-      })),
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<net.Socket>((resolve) => {
+            const c = net.connect(s.address.port, '127.0.0.1', () => resolve(c));
+            c.on('error', () => undefined);
+          }),
+      ),
     );
     await new Promise((r) => setTimeout(r, 100));
     const extra = await raw(['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n']);
@@ -101,10 +112,25 @@ describe('slow clients (issue 16.2)', () => {
 
 describe('requests Node refuses before the app get the JSON error envelope (issue 16.8)', () => {
   const cases: Array<[string, Array<string | Buffer>, number, string]> = [
-    ['a Content-Length that is not a number', ['POST /project-documents/metadata HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'], 400, 'invalid_request'],
-    ['Content-Length together with Transfer-Encoding', ['POST /project-documents/metadata HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'], 400, 'invalid_request'],
+    [
+      'a Content-Length that is not a number',
+      ['POST /project-documents/metadata HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n'],
+      400,
+      'invalid_request',
+    ],
+    [
+      'Content-Length together with Transfer-Encoding',
+      ['POST /project-documents/metadata HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+      400,
+      'invalid_request',
+    ],
     ['an unknown method', ['FROB /healthz HTTP/1.1\r\nHost: x\r\n\r\n'], 400, 'invalid_request'],
-    ['a header line with a NUL byte', [Buffer.from('GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n', 'latin1')], 400, 'invalid_request'],
+    [
+      'a header line with a NUL byte',
+      [Buffer.from('GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n', 'latin1')],
+      400,
+      'invalid_request',
+    ],
     ['headers over 16 kB', [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`], 431, 'payload_too_large'],
     ['a backslash in the path', ['GET /a\\b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 400, 'invalid_request'],
     ['a path of "*"', ['GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 400, 'invalid_request'],

@@ -19,7 +19,10 @@ describe('GET / (the search page)', () => {
     expect(html).toContain('<option>Gold Standard</option>');
     expect(html).toContain('<option value="Colombia"></option>');
     expect(html).not.toContain('{{');
-    for (const [p, type] of [['/ui/app.js', 'text/javascript; charset=utf-8'], ['/ui/app.css', 'text/css; charset=utf-8']] as const) {
+    for (const [p, type] of [
+      ['/ui/app.js', 'text/javascript; charset=utf-8'],
+      ['/ui/app.css', 'text/css; charset=utf-8'],
+    ] as const) {
       const res = await t.app.request(p);
       expect(res.status, p).toBe(200);
       expect(res.headers.get('content-type')).toBe(type);

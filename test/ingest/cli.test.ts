@@ -5,7 +5,9 @@ import type { DocumentState } from '../../src/ports/document-state-store.js';
 
 describe('parseCliArgs', () => {
   it('reads the documented flags', () => {
-    expect(parseCliArgs(['--records', 'recs/', '--registry', 'vcs', '--replace-base', 'http://127.0.0.1:8080', '--no-documents'])).toMatchObject({
+    expect(
+      parseCliArgs(['--records', 'recs/', '--registry', 'vcs', '--replace-base', 'http://127.0.0.1:8080', '--no-documents']),
+    ).toMatchObject({
       records: 'recs/',
       registry: 'vcs',
       replaceBase: 'http://127.0.0.1:8080',
@@ -20,16 +22,31 @@ describe('parseCliArgs', () => {
       ],
     });
     expect(parseCliArgs(['--status', '--json'])).toMatchObject({ status: true, json: true });
-    expect(parseCliArgs(['--registry', 'Verra', '--ids', '4086,5533'])).toMatchObject({ registry: 'Verra', ids: '4086,5533', documents: true });
+    expect(parseCliArgs(['--registry', 'Verra', '--ids', '4086,5533'])).toMatchObject({
+      registry: 'Verra',
+      ids: '4086,5533',
+      documents: true,
+    });
     expect(parseCliArgs(['--export', 'gold-standard', 'projects.csv'])).toMatchObject({
       exportFile: { registry: 'gold-standard', file: 'projects.csv' },
     });
     expect(parseCliArgs(['--transactions', 'tx.csv'])).toMatchObject({ transactions: 'tx.csv' });
-    expect(parseCliArgs(['--enrich', '--projects', 'Verra:4086'])).toMatchObject({ enrich: true, projects: [{ registry: 'Verra', projectId: 4086 }] });
-    expect(parseCliArgs(['--hide', 'Verra:4086,vcs:5533'])).toMatchObject({
-      hide: { projects: [{ registry: 'Verra', projectId: 4086 }, { registry: 'Verra', projectId: 5533 }], hidden: true },
+    expect(parseCliArgs(['--enrich', '--projects', 'Verra:4086'])).toMatchObject({
+      enrich: true,
+      projects: [{ registry: 'Verra', projectId: 4086 }],
     });
-    expect(parseCliArgs(['--unhide', 'Verra:4086'])).toMatchObject({ hide: { projects: [{ registry: 'Verra', projectId: 4086 }], hidden: false } });
+    expect(parseCliArgs(['--hide', 'Verra:4086,vcs:5533'])).toMatchObject({
+      hide: {
+        projects: [
+          { registry: 'Verra', projectId: 4086 },
+          { registry: 'Verra', projectId: 5533 },
+        ],
+        hidden: true,
+      },
+    });
+    expect(parseCliArgs(['--unhide', 'Verra:4086'])).toMatchObject({
+      hide: { projects: [{ registry: 'Verra', projectId: 4086 }], hidden: false },
+    });
   });
 
   it.each([
@@ -93,14 +110,20 @@ describe('status output', () => {
   });
 
   it('prints JSON lines that parse back to the states', () => {
-    const states = [state({}), state({ documentId: 'e', status: 'failed', reason: 'download: HTTP 404 Not Found', pages: null, chunks: null })];
+    const states = [
+      state({}),
+      state({ documentId: 'e', status: 'failed', reason: 'download: HTTP 404 Not Found', pages: null, chunks: null }),
+    ];
     const lines = statusJsonLines(states).trim().split('\n');
     expect(lines.map((l) => JSON.parse(l) as DocumentState)).toEqual(states);
     expect(statusJsonLines([])).toBe('');
   });
 
   it('prints a table with one row per document, reasons and totals', () => {
-    const out = statusTable([state({}), state({ documentId: 'e', title: 'scan.pdf', status: 'needs_ocr', reason: 'no text layer', chunks: null })], 120);
+    const out = statusTable(
+      [state({}), state({ documentId: 'e', title: 'scan.pdf', status: 'needs_ocr', reason: 'no text layer', chunks: null })],
+      120,
+    );
     const lines = out.split('\n');
     expect(lines[0]).toMatch(/^project\s+status\s+pages\s+chunks\s+document\s+reason$/);
     expect(out).toMatch(/Verra:4086\s+indexed\s+66\s+240\s+PD\.pdf/);
@@ -113,7 +136,14 @@ describe('status output', () => {
     const out = statusTable(
       [
         state({ title }),
-        state({ documentId: 'e', title: 'monitoring report 2021.pdf', status: 'failed', reason: 'download: HTTP 404 Not Found', pages: null, chunks: null }),
+        state({
+          documentId: 'e',
+          title: 'monitoring report 2021.pdf',
+          status: 'failed',
+          reason: 'download: HTTP 404 Not Found',
+          pages: null,
+          chunks: null,
+        }),
       ],
       80,
     );

@@ -39,7 +39,10 @@ describeWithService('worker commands for derived data', { available: corpusAvail
     const states = await createSqliteDocumentStateStore({ db });
     const texts = await createSqliteDocumentTextStore({ db });
     const e = await runEnrichCommand({ records, states, texts }, createExtractiveSummarizer(), createCountryLookup(), logger, {
-      projects: [{ registry: 'Verra', projectId: 5957 }, { registry: 'Verra', projectId: 1 }],
+      projects: [
+        { registry: 'Verra', projectId: 5957 },
+        { registry: 'Verra', projectId: 1 },
+      ],
       out,
     });
     expect(e.enriched).toBe(1);

@@ -66,7 +66,10 @@ function record(ref: ProjectRef, docs: { name: string; path: string; type?: stri
   };
 }
 
-async function run(projects: ProjectRef[], extra: { afterProject?: (ref: ProjectRef, ctx: AfterProjectContext) => Promise<void> } = {}): Promise<IngestSummary> {
+async function run(
+  projects: ProjectRef[],
+  extra: { afterProject?: (ref: ProjectRef, ctx: AfterProjectContext) => Promise<void> } = {},
+): Promise<IngestSummary> {
   return runIngest({
     deps,
     projects,
@@ -175,10 +178,7 @@ describe('runIngest', () => {
     const byName = await deps.index.searchText('quokka highlands', [A, B], 50);
     expect(byName.map((h) => h.id).sort()).toEqual([...ids].sort());
     for (const h of byName) expect(h.text).not.toMatch(/quokka/i);
-    expect(await deps.texts.get(A, documentIdFor(`${server.baseUrl}/a1.pdf`))).toEqual([
-      pageText('baseline', 3),
-      pageText('leakage', 40),
-    ]);
+    expect(await deps.texts.get(A, documentIdFor(`${server.baseUrl}/a1.pdf`))).toEqual([pageText('baseline', 3), pageText('leakage', 40)]);
   });
 
   it('skips unchanged documents without embedding again', async () => {

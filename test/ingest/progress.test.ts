@@ -45,7 +45,13 @@ describe('log lines and the progress bar on one terminal', () => {
     logger.info('after the bar');
 
     // On the terminal both share, nothing went to stdout behind the bar's back while it was drawn.
-    expect(stdout.text().trim().split('\n').map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['after the bar']);
+    expect(
+      stdout
+        .text()
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { msg: string }).msg),
+    ).toEqual(['after the bar']);
     const lines = screenLines(terminal.text());
     const logLines = lines.filter((l) => l.includes('"level"'));
     expect(logLines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual([

@@ -13,7 +13,9 @@ import { corpusPath } from '../support/corpus.js';
 
 const EVAL = corpusPath('records', 'eval-projects.raw.jsonl');
 const VERRA_4086 = corpusPath('records', 'verra_4086_raw.json');
-const evalLines = readFileSync(EVAL, 'utf8').split('\n').filter((l) => l.trim() !== '');
+const evalLines = readFileSync(EVAL, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '');
 
 /** A real pino logger writing JSON lines into an array, so tests can read what the import logged. */
 function captureLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
@@ -101,7 +103,11 @@ describe('record import', () => {
   it('lists every document uri that still holds a {...} placeholder, with its record and source', async () => {
     const without = await importRecords(store, EVAL);
     expect(without.placeholders.length).toBe(evalLines.join('\n').split('{BASE}/').length - 1);
-    expect(without.placeholders[0]).toEqual({ source: `${EVAL}:1`, project: expect.stringMatching(/^\w[\w ]*:\d+$/), uri: expect.stringMatching(/^\{BASE\}\/pdf\/.+\.pdf$/) });
+    expect(without.placeholders[0]).toEqual({
+      source: `${EVAL}:1`,
+      project: expect.stringMatching(/^\w[\w ]*:\d+$/),
+      uri: expect.stringMatching(/^\{BASE\}\/pdf\/.+\.pdf$/),
+    });
     expect((await importRecords(store, EVAL, { replaceBase: 'http://127.0.0.1:8123' })).placeholders).toEqual([]);
     // Another placeholder survives --replace-base, and is named too.
     const { logger, lines } = captureLogger();

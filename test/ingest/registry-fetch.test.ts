@@ -35,32 +35,36 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-describeWithService('fetching live records into the store (replayed registry)', {
-  available: corpusAvailable,
-  why: 'corpus not found',
-}, () => {
-  it('stores found records, lists missing ones and failures per id, and is idempotent', async () => {
-    const db = openSqlite({ dataDir: ':memory:' });
-    const store = await createSqliteRecordStore({ db });
-    try {
-      const client = createVerraClient({ baseUrl, intervalCap: 50, intervalMs: 100 });
-      const r = await fetchRegistryRecords(client, store, [4086, 5533, 7]);
-      expect(r.inserted).toBe(1);
-      expect(r.notFound).toEqual([5533]);
-      expect(r.failed).toHaveLength(1);
-      expect(r.failed[0]).toMatchObject({ projectId: 7, retryable: false });
-      expect(r.failed[0]?.error).toMatch(/HTML page instead of JSON/);
-      const stored = await store.get({ registry: 'Verra', projectId: 4086 });
-      expect(stored?.format).toBe('registry-json');
-      expect(stored?.raw).toMatchObject({ registry: 'Verra', resourceIdentifier: '4086' });
-      const again = await fetchRegistryRecords(client, store, [4086]);
-      expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: 1 });
-    } finally {
-      await store.close();
-      db.close();
-    }
-  });
-});
+describeWithService(
+  'fetching live records into the store (replayed registry)',
+  {
+    available: corpusAvailable,
+    why: 'corpus not found',
+  },
+  () => {
+    it('stores found records, lists missing ones and failures per id, and is idempotent', async () => {
+      const db = openSqlite({ dataDir: ':memory:' });
+      const store = await createSqliteRecordStore({ db });
+      try {
+        const client = createVerraClient({ baseUrl, intervalCap: 50, intervalMs: 100 });
+        const r = await fetchRegistryRecords(client, store, [4086, 5533, 7]);
+        expect(r.inserted).toBe(1);
+        expect(r.notFound).toEqual([5533]);
+        expect(r.failed).toHaveLength(1);
+        expect(r.failed[0]).toMatchObject({ projectId: 7, retryable: false });
+        expect(r.failed[0]?.error).toMatch(/HTML page instead of JSON/);
+        const stored = await store.get({ registry: 'Verra', projectId: 4086 });
+        expect(stored?.format).toBe('registry-json');
+        expect(stored?.raw).toMatchObject({ registry: 'Verra', resourceIdentifier: '4086' });
+        const again = await fetchRegistryRecords(client, store, [4086]);
+        expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: 1 });
+      } finally {
+        await store.close();
+        db.close();
+      }
+    });
+  },
+);
 
 describe('registry fetch arguments', () => {
   it('parses id lists and names a bad entry', () => {
@@ -71,8 +75,6 @@ describe('registry fetch arguments', () => {
 
   it('has a live client for Verra only', () => {
     expect(buildRegistryClient('verra', { VERRA_BASE_URL: 'https://registry.verra.org' }).registry).toBe('Verra');
-    expect(() => buildRegistryClient('Gold Standard', { VERRA_BASE_URL: 'https://registry.verra.org' })).toThrow(
-      /Verra only.*--export/,
-    );
+    expect(() => buildRegistryClient('Gold Standard', { VERRA_BASE_URL: 'https://registry.verra.org' })).toThrow(/Verra only.*--export/);
   });
 });

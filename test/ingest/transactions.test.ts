@@ -44,64 +44,68 @@ afterEach(async () => {
   db.close();
 });
 
-describeWithService('Verra transactions export (real CSV)', {
-  available: corpusAvailable,
-  why: `corpus not found at ${verraCsv}`,
-}, () => {
-  it('totals issuances once per vintage and retirements per retired block', async () => {
-    const t = await readTransactionTotals(verraCsv);
-    expect(t.format).toBe('verra');
-    expect(t.rows).toBe(200);
-    expect(t.errors).toEqual([]);
-    expect(t.totals.size).toBe(56);
-    // 3005: one vintage of 100,897 in three blocks, two of them retired (187 + 28,571).
-    expect(t.totals.get(3005)).toEqual({ issuances: 100897, retirements: 28758, rows: 3 });
-    // 4150: two vintages (388,254 + 1,209,664) over 16 blocks.
-    expect(t.totals.get(4150)).toEqual({ issuances: 1597918, retirements: 29870, rows: 16 });
-    expect(t.totals.get(513)).toEqual({ issuances: 417941, retirements: 4540, rows: 58 });
-    const all = [...t.totals.values()];
-    expect(all.reduce((a, b) => a + b.issuances, 0)).toBe(17251581);
-    expect(all.reduce((a, b) => a + (b.retirements ?? 0), 0)).toBe(137546);
-  });
-
-  it('writes the totals of stored projects, reports the others, and replaces on re-import', async () => {
-    const first = await importTransactions(store, verraCsv);
-    expect(first.updated).toBe(5);
-    expect(first.unknownProjects).toHaveLength(51);
-    expect(first.unknownProjects).not.toContain(3005);
-    expect((await store.get({ registry: 'Verra', projectId: 3005 }))?.enrichment).toMatchObject({
-      issuances: 100897,
-      retirements: 28758,
-    });
-    expect((await store.get({ registry: 'Verra', projectId: 1340 }))?.enrichment).toMatchObject({
-      issuances: 1454054,
-      retirements: 425,
+describeWithService(
+  'Verra transactions export (real CSV)',
+  {
+    available: corpusAvailable,
+    why: `corpus not found at ${verraCsv}`,
+  },
+  () => {
+    it('totals issuances once per vintage and retirements per retired block', async () => {
+      const t = await readTransactionTotals(verraCsv);
+      expect(t.format).toBe('verra');
+      expect(t.rows).toBe(200);
+      expect(t.errors).toEqual([]);
+      expect(t.totals.size).toBe(56);
+      // 3005: one vintage of 100,897 in three blocks, two of them retired (187 + 28,571).
+      expect(t.totals.get(3005)).toEqual({ issuances: 100897, retirements: 28758, rows: 3 });
+      // 4150: two vintages (388,254 + 1,209,664) over 16 blocks.
+      expect(t.totals.get(4150)).toEqual({ issuances: 1597918, retirements: 29870, rows: 16 });
+      expect(t.totals.get(513)).toEqual({ issuances: 417941, retirements: 4540, rows: 58 });
+      const all = [...t.totals.values()];
+      expect(all.reduce((a, b) => a + b.issuances, 0)).toBe(17251581);
+      expect(all.reduce((a, b) => a + (b.retirements ?? 0), 0)).toBe(137546);
     });
 
-    const again = await importTransactions(store, verraCsv);
-    expect(again.updated).toBe(5);
-    expect((await store.get({ registry: 'Verra', projectId: 3005 }))?.enrichment).toMatchObject({
-      issuances: 100897,
-      retirements: 28758,
-    });
+    it('writes the totals of stored projects, reports the others, and replaces on re-import', async () => {
+      const first = await importTransactions(store, verraCsv);
+      expect(first.updated).toBe(5);
+      expect(first.unknownProjects).toHaveLength(51);
+      expect(first.unknownProjects).not.toContain(3005);
+      expect((await store.get({ registry: 'Verra', projectId: 3005 }))?.enrichment).toMatchObject({
+        issuances: 100897,
+        retirements: 28758,
+      });
+      expect((await store.get({ registry: 'Verra', projectId: 1340 }))?.enrichment).toMatchObject({
+        issuances: 1454054,
+        retirements: 425,
+      });
 
-    // A newer export where the last 3005 block was retired as well: totals are replaced, not added.
-    const text = await readFile(verraCsv, 'utf8');
-    const lines = text.split('\n');
-    const header = lines[0] ?? '';
-    const newer = lines.filter((l) => /,3005,/.test(l)).map((l) => l.replace(/,,,,$/, ',2026-05-01,Someone,Other,'));
-    const file = path.join(dir, 'newer.csv');
-    await writeFile(file, [header, ...newer].join('\n'));
-    const replaced = await importTransactions(store, file);
-    expect(replaced.updated).toBe(1);
-    expect((await store.get({ registry: 'Verra', projectId: 3005 }))?.enrichment).toMatchObject({
-      issuances: 100897,
-      retirements: 187 + 28571 + 29813,
+      const again = await importTransactions(store, verraCsv);
+      expect(again.updated).toBe(5);
+      expect((await store.get({ registry: 'Verra', projectId: 3005 }))?.enrichment).toMatchObject({
+        issuances: 100897,
+        retirements: 28758,
+      });
+
+      // A newer export where the last 3005 block was retired as well: totals are replaced, not added.
+      const text = await readFile(verraCsv, 'utf8');
+      const lines = text.split('\n');
+      const header = lines[0] ?? '';
+      const newer = lines.filter((l) => /,3005,/.test(l)).map((l) => l.replace(/,,,,$/, ',2026-05-01,Someone,Other,'));
+      const file = path.join(dir, 'newer.csv');
+      await writeFile(file, [header, ...newer].join('\n'));
+      const replaced = await importTransactions(store, file);
+      expect(replaced.updated).toBe(1);
+      expect((await store.get({ registry: 'Verra', projectId: 3005 }))?.enrichment).toMatchObject({
+        issuances: 100897,
+        retirements: 187 + 28571 + 29813,
+      });
+      // Projects the newer file does not name keep their totals.
+      expect((await store.get({ registry: 'Verra', projectId: 1340 }))?.enrichment).toMatchObject({ issuances: 1454054 });
     });
-    // Projects the newer file does not name keep their totals.
-    expect((await store.get({ registry: 'Verra', projectId: 1340 }))?.enrichment).toMatchObject({ issuances: 1454054 });
-  });
-});
+  },
+);
 
 describe('transactions: bad files and rows', () => {
   it('reports a malformed row with its line and leaves that project unchanged', async () => {
@@ -144,35 +148,37 @@ describe('transactions: bad files and rows', () => {
   });
 });
 
-describeWithService('Gold Standard issuances export (real CSV)', {
-  available: corpusAvailable,
-  why: `corpus not found at ${gsCsv}`,
-}, () => {
-  it('sums issued quantities per GSID and leaves retirements unknown', async () => {
-    const t = await readTransactionTotals(gsCsv);
-    expect(t.format).toBe('gold-standard');
-    expect(t.registry).toBe('Gold Standard');
-    expect(t.rows).toBe(100);
-    expect(t.totals.size).toBe(54);
-    expect(t.totals.get(11236)).toEqual({ issuances: 19149, rows: 1 });
-    expect(t.totals.get(7080)?.issuances).toBe(321592);
-    expect([...t.totals.values()].reduce((a, b) => a + b.issuances, 0)).toBe(5380873);
-  });
+describeWithService(
+  'Gold Standard issuances export (real CSV)',
+  {
+    available: corpusAvailable,
+    why: `corpus not found at ${gsCsv}`,
+  },
+  () => {
+    it('sums issued quantities per GSID and leaves retirements unknown', async () => {
+      const t = await readTransactionTotals(gsCsv);
+      expect(t.format).toBe('gold-standard');
+      expect(t.registry).toBe('Gold Standard');
+      expect(t.rows).toBe(100);
+      expect(t.totals.size).toBe(54);
+      expect(t.totals.get(11236)).toEqual({ issuances: 19149, rows: 1 });
+      expect(t.totals.get(7080)?.issuances).toBe(321592);
+      expect([...t.totals.values()].reduce((a, b) => a + b.issuances, 0)).toBe(5380873);
+    });
 
-  it('writes issuances of stored Gold Standard projects only', async () => {
-    await store.upsert([
-      { ref: { registry: 'Gold Standard', projectId: 7080 }, format: 'csv:gold-standard', raw: { GSID: '7080' } },
-    ]);
-    await store.updateEnrichment({ registry: 'Gold Standard', projectId: 7080 }, { retirements: 12 });
-    const r = await importTransactions(store, gsCsv);
-    expect(r.updated).toBe(1);
-    expect(r.unknownProjects).toHaveLength(53);
-    const e = (await store.get({ registry: 'Gold Standard', projectId: 7080 }))?.enrichment;
-    expect(e).toMatchObject({ issuances: 321592, retirements: 12 });
-    // Same id under Verra is another project and untouched.
-    expect((await store.get({ registry: 'Verra', projectId: 513 }))?.enrichment.issuances).toBeUndefined();
-  });
-});
+    it('writes issuances of stored Gold Standard projects only', async () => {
+      await store.upsert([{ ref: { registry: 'Gold Standard', projectId: 7080 }, format: 'csv:gold-standard', raw: { GSID: '7080' } }]);
+      await store.updateEnrichment({ registry: 'Gold Standard', projectId: 7080 }, { retirements: 12 });
+      const r = await importTransactions(store, gsCsv);
+      expect(r.updated).toBe(1);
+      expect(r.unknownProjects).toHaveLength(53);
+      const e = (await store.get({ registry: 'Gold Standard', projectId: 7080 }))?.enrichment;
+      expect(e).toMatchObject({ issuances: 321592, retirements: 12 });
+      // Same id under Verra is another project and untouched.
+      expect((await store.get({ registry: 'Verra', projectId: 513 }))?.enrichment.issuances).toBeUndefined();
+    });
+  },
+);
 
 describeWithService('Verra transactions into the PostgreSQL record store', pgAvailability, () => {
   const makeBackend = pgBackend((pool) => createPgRecordStore({ pool }));

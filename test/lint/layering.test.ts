@@ -21,7 +21,11 @@ describe('layering lint rules', () => {
     ['src/domain/x.ts', "import { createSqliteRecordStore } from '../adapters/sqlite/record-store.js';", /src\/domain imports nothing/],
     ['src/domain/x.ts', "import { createSearchService } from '../services/search.js';", /src\/domain imports nothing/],
     ['src/domain/x.ts', "import { loadConfig } from '../config.js';", /src\/domain is pure/],
-    ['src/domain/registry-exports/x.ts', "import type { CountryLookup } from '../../ports/country-lookup.js';", /src\/domain imports nothing/],
+    [
+      'src/domain/registry-exports/x.ts',
+      "import type { CountryLookup } from '../../ports/country-lookup.js';",
+      /src\/domain imports nothing/,
+    ],
     ['src/services/x.ts', "import { createSqliteRecordStore } from '../adapters/sqlite/record-store.js';", /composition roots/],
     ['src/services/x.ts', "import { createApp } from '../http/app.js';", /do not know the HTTP layer/],
     ['src/adapters/sqlite/x.ts', "import { loadConfig } from '../../config.js';", /take their own options/],

@@ -42,11 +42,33 @@ const NO_TABLE: ProjectRef = { registry: 'CDM', projectId: 90003 };
 /** A VCS PD 4.4-style vintage table as narrow cells print: every cell on its own line, dates broken at hyphens. */
 function vintageDescription(): Buffer {
   const header = 'VCS Project Description Template, v4.4';
-  const cells = (start: string, end: string, net: string) => [...start.split(/(?<=-)/), 'to', ...end.split(/(?<=-)/), '0', '9,000', '0', '1,000', net];
+  const cells = (start: string, end: string, net: string) => [
+    ...start.split(/(?<=-)/),
+    'to',
+    ...end.split(/(?<=-)/),
+    '0',
+    '9,000',
+    '0',
+    '1,000',
+    net,
+  ];
   return makePdf([
-    [header, '1', '1.1 Summary Description of the Project', 'The project plants mangroves along the coast of Kenya with fishing communities, restoring nurseries.', 'Mangrove restoration protects the shore and stores carbon; mangrove restoration also brings back fish.'].join('\n'),
-    [header, '2', 'Vintage period Estimated baseline emissions (tCO2e) Estimated project removals (tCO2e) Estimated leakage (tCO2e)', 'Estimated buffer (tCO2e) Estimated total VCU issuance (tCO2e)',
-      ...cells('15-July-2022', '31-Dec-2022', '4,000'), ...cells('01-Jan-2023', '31-Dec-2023', '8,000'), ...cells('01-Jan-2024', '31-Dec-', '8,000')].join('\n'),
+    [
+      header,
+      '1',
+      '1.1 Summary Description of the Project',
+      'The project plants mangroves along the coast of Kenya with fishing communities, restoring nurseries.',
+      'Mangrove restoration protects the shore and stores carbon; mangrove restoration also brings back fish.',
+    ].join('\n'),
+    [
+      header,
+      '2',
+      'Vintage period Estimated baseline emissions (tCO2e) Estimated project removals (tCO2e) Estimated leakage (tCO2e)',
+      'Estimated buffer (tCO2e) Estimated total VCU issuance (tCO2e)',
+      ...cells('15-July-2022', '31-Dec-2022', '4,000'),
+      ...cells('01-Jan-2023', '31-Dec-2023', '8,000'),
+      ...cells('01-Jan-2024', '31-Dec-', '8,000'),
+    ].join('\n'),
     [header, '3', '2024', ...cells('01-Jan-2025', '14-July-2025', '3,500'), 'Total 0 27,000 0 3,000 23,500', '5 MONITORING'].join('\n'),
   ]);
 }
@@ -138,14 +160,25 @@ describe('derived fields through the ingest pipeline', () => {
       embedder: await createEmbedder({ kind: 'use' }, { modelsDir: './models', allowRemoteModels: false, openai: {} }),
     };
     files.set('/vintage/pd.pdf', vintageDescription());
-    files.set('/none/report.pdf', makePdf([
-      'Validation report. The project destroys HFC-23 by thermal oxidation of HFC-23 at a chemical plant in Gujarat, India.\nThe validation team visited the plant and found the monitoring plan complete and the project additional.',
-    ]));
+    files.set(
+      '/none/report.pdf',
+      makePdf([
+        'Validation report. The project destroys HFC-23 by thermal oxidation of HFC-23 at a chemical plant in Gujarat, India.\nThe validation team visited the plant and found the monitoring plan complete and the project additional.',
+      ]),
+    );
     await deps.records.upsert([
       record(VINTAGE, 'Kenya mangroves', '4000', '1st, 15/07/2022 - 14/07/2025', [['pd.pdf', 'Project Description', '/vintage/pd.pdf']]),
-      record(NO_TABLE, 'HFC-23 destruction', '3000000', '1st, 01/01/2004 - 31/12/2010', [['report.pdf', 'Validation Report', '/none/report.pdf']]),
+      record(NO_TABLE, 'HFC-23 destruction', '3000000', '1st, 01/01/2004 - 31/12/2010', [
+        ['report.pdf', 'Validation Report', '/none/report.pdf'],
+      ]),
     ]);
-    files.set('/small/pd.pdf', description([[2024, '1,000 100 900'], [2025, '2,000 200 1,800']]));
+    files.set(
+      '/small/pd.pdf',
+      description([
+        [2024, '1,000 100 900'],
+        [2025, '2,000 200 1,800'],
+      ]),
+    );
     await deps.records.upsert([
       record(SMALL, 'Malawi cookstoves', '1350', '1st, 01/01/2024 - 31/12/2033', [['pd.pdf', 'Project Description', '/small/pd.pdf']]),
     ]);
@@ -197,7 +230,14 @@ describe('derived fields through the ingest pipeline', () => {
     expect(unchanged.documents.unchanged).toBe(3);
     expect(summaries).toBe(3);
 
-    files.set('/small/pd.pdf', description([[2024, '1,000 100 900'], [2025, '2,000 200 1,700'], [2026, '3,000 300 2,700']]));
+    files.set(
+      '/small/pd.pdf',
+      description([
+        [2024, '1,000 100 900'],
+        [2025, '2,000 200 1,700'],
+        [2026, '3,000 300 2,700'],
+      ]),
+    );
     const changed = await run();
     expect(changed.documents.indexed).toBe(1);
     expect(summaries).toBe(4);

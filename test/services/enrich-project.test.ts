@@ -51,7 +51,11 @@ async function extract(file: string, wholeDocument: boolean): Promise<string[]> 
 }
 
 /** What the ingest pipeline leaves behind for an indexed document: its text and an `indexed` state. */
-async function index(ref: { registry: string; projectId: number }, doc: { uri: string; documentName: string; documentType: string }, pages: string[]) {
+async function index(
+  ref: { registry: string; projectId: number },
+  doc: { uri: string; documentName: string; documentType: string },
+  pages: string[],
+) {
   const documentId = documentIdFor(doc.uri);
   await texts.put(ref, documentId, pages);
   await states.put({
@@ -85,153 +89,155 @@ afterAll(async () => {
   db.close();
 });
 
-describeWithService('enrichment of the evaluation projects from their real documents', {
-  available: corpusAvailable,
-  why: 'corpus not found',
-}, () => {
-  beforeAll(async () => {
-    const imported = await importRecords(records, corpusPath('records', 'eval-projects.raw.jsonl'), { replaceBase: BASE, logger });
-    expect(imported.failed).toEqual([]);
-    for (const ref of await records.list()) {
-      const stored = await records.get(ref);
-      const raw = rawRecordSchema.parse(stored?.raw);
-      for (const group of raw.documentGroups) {
-        for (const doc of group.documents) {
-          const whole = documentRank({ documentType: doc.documentType, title: doc.documentName }) <= 3;
-          await index(ref, doc, await extract(doc.documentName, whole));
+describeWithService(
+  'enrichment of the evaluation projects from their real documents',
+  {
+    available: corpusAvailable,
+    why: 'corpus not found',
+  },
+  () => {
+    beforeAll(async () => {
+      const imported = await importRecords(records, corpusPath('records', 'eval-projects.raw.jsonl'), { replaceBase: BASE, logger });
+      expect(imported.failed).toEqual([]);
+      for (const ref of await records.list()) {
+        const stored = await records.get(ref);
+        const raw = rawRecordSchema.parse(stored?.raw);
+        for (const group of raw.documentGroups) {
+          for (const doc of group.documents) {
+            const whole = documentRank({ documentType: doc.documentType, title: doc.documentName }) <= 3;
+            await index(ref, doc, await extract(doc.documentName, whole));
+          }
         }
       }
-    }
-  }, 120_000);
+    }, 120_000);
 
-  it('reads the VCS 5533 emission table from its project description and says so', async () => {
-    const ref = { registry: 'Verra', projectId: 5533 };
-    const stored = await records.get(ref);
-    if (!stored) throw new Error('5533 not imported');
-    const e = await enrichProject({ ref, stored, texts, documents: states, summarizer, records, logger });
-    expect(e.emissionsReductionsSource).toBe('document');
-    expect(Object.keys(e.emissionsReductions ?? {})).toHaveLength(21);
-    expect(e.emissionsReductions?.['2022']).toBe(7281);
-    expect(e.emissionsReductions?.['2030']).toBe(27769);
-    expect(e.emissionsReductions?.['2042']).toBe(13884);
-    expect(e.reductionActivity?.[0]).toBe('Afforestation, Reforestation and Revegetation');
-    expect(e.reductionActivity).toContain('Afforestation');
-    expect(e.summary?.length).toBeGreaterThan(200);
-    expect(e.summary).not.toMatch(/\[\d+\]/);
-    expect(e.summary).toMatch(/West Bengal|Purulia|afforest|plantation|degraded/i);
-    // Written to the store, and the cleaned record shows it.
-    const after = await records.get(ref);
-    expect(after?.enrichment.emissionsReductionsSource).toBe('document');
-    const cleaned = deriveCleaned(after ?? stored, { requestedRegistry: 'verra', countries });
-    expect(cleaned.summary).toBe(e.summary);
-    expect(cleaned.metadata.emissions_reductions['2042']).toBe(13884);
-    expect(cleaned.metadata.reduction_activity).toEqual(e.reductionActivity);
-  });
-
-  it('reads the Guangxi PDD table with its negative years', async () => {
-    const ref = { registry: 'CDM', projectId: 547 };
-    const stored = await records.get(ref);
-    if (!stored) throw new Error('547 not imported');
-    const e = await enrichProject({ ref, stored, texts, documents: states, summarizer, records, logger });
-    expect(e.emissionsReductionsSource).toBe('document');
-    expect(e.emissionsReductions?.['2006']).toBe(-40795);
-    expect(e.emissionsReductions?.['2035']).toBe(71371);
-  });
-
-  it('gives every evaluation project a summary, a yearly map and the four document groups (through the hook)', async () => {
-    const hook = createEnrichHook({ summarizer, countries });
-    // The hook plugs into the pipeline as its afterProject option.
-    const asPipelineHook: AfterProjectHook = hook;
-    expect(typeof asPipelineHook).toBe('function');
-    const refs = await records.list();
-    expect(refs).toHaveLength(7);
-    const sources: Record<string, string | undefined> = {};
-    for (const ref of refs) {
-      await hook(ref, { deps: { records, states, texts }, logger, documents: [] });
+    it('reads the VCS 5533 emission table from its project description and says so', async () => {
+      const ref = { registry: 'Verra', projectId: 5533 };
       const stored = await records.get(ref);
-      if (!stored) throw new Error(`${ref.projectId} missing`);
-      sources[`${ref.registry}:${ref.projectId}`] = stored.enrichment.emissionsReductionsSource;
-      const cleaned = deriveCleaned(stored, { requestedRegistry: ref.registry, countries });
-      const raw = rawRecordSchema.parse(stored.raw);
-      expect(cleaned.summary.trim().length, `${ref.projectId} summary`).toBeGreaterThan(100);
-      expect(cleaned.summary, `${ref.projectId} summary differs from the registry description`).not.toBe(raw.description);
-      expect(Object.keys(cleaned.metadata.emissions_reductions).length, `${ref.projectId} emissions`).toBeGreaterThan(0);
-      expect(cleaned.metadata.reduction_activity.length).toBeGreaterThan(0);
-      expect(cleaned.documentGroups).toHaveLength(4);
-      expect(cleaned.documentGroups.flatMap((g) => g.documents).length).toBe(
-        raw.documentGroups.flatMap((g) => g.documents).length,
-      );
-    }
-    expect(sources).toEqual({
-      'CDM:1': 'estimate',
-      'CDM:547': 'document',
-      'CDM:9199': 'estimate',
-      'Regen:6006': 'estimate',
-      'Regen:6007': 'estimate',
-      'Verra:5533': 'document',
-      'Verra:1000000': 'estimate',
+      if (!stored) throw new Error('5533 not imported');
+      const e = await enrichProject({ ref, stored, texts, documents: states, summarizer, records, logger });
+      expect(e.emissionsReductionsSource).toBe('document');
+      expect(Object.keys(e.emissionsReductions ?? {})).toHaveLength(21);
+      expect(e.emissionsReductions?.['2022']).toBe(7281);
+      expect(e.emissionsReductions?.['2030']).toBe(27769);
+      expect(e.emissionsReductions?.['2042']).toBe(13884);
+      expect(e.reductionActivity?.[0]).toBe('Afforestation, Reforestation and Revegetation');
+      expect(e.reductionActivity).toContain('Afforestation');
+      expect(e.summary?.length).toBeGreaterThan(200);
+      expect(e.summary).not.toMatch(/\[\d+\]/);
+      expect(e.summary).toMatch(/West Bengal|Purulia|afforest|plantation|degraded/i);
+      // Written to the store, and the cleaned record shows it.
+      const after = await records.get(ref);
+      expect(after?.enrichment.emissionsReductionsSource).toBe('document');
+      const cleaned = deriveCleaned(after ?? stored, { requestedRegistry: 'verra', countries });
+      expect(cleaned.summary).toBe(e.summary);
+      expect(cleaned.metadata.emissions_reductions['2042']).toBe(13884);
+      expect(cleaned.metadata.reduction_activity).toEqual(e.reductionActivity);
     });
-    // The methodology library's estimate is 0: one 0 per crediting year rather than an empty map.
-    const lib = await records.get({ registry: 'Verra', projectId: 1000000 });
-    expect(lib?.enrichment.emissionsReductions).toMatchObject({ '2013': 0, '2022': 0 });
-    // The CDM HFC-23 project's activity is found in its PDD.
-    const gfl = await records.get({ registry: 'CDM', projectId: 1 });
-    expect(gfl?.enrichment.reductionActivity).toContain('HFC-23 destruction');
-  });
 
-  it('leaves derived fields alone when no document changed, and recomputes when one did', async () => {
-    const ref = { registry: 'Verra', projectId: 5533 };
-    let calls = 0;
-    const counting: Summarizer = {
-      model: 'counting',
-      async summarize(input) {
-        calls++;
-        return `Counted summary of ${input.passages.length} passages [1].`;
-      },
-      async close() {},
-    };
-    const hook = createEnrichHook({ summarizer: counting });
-    const deps = { records, states, texts };
-    await hook(ref, { deps, logger, documents: [] });
-    expect(calls).toBe(0);
-    const changed: DocumentWorkItem[] = [
-      {
-        ref,
-        documentId: 'any',
-        uri: `${BASE}/pdf/VCS5533_project_description.pdf`,
-        title: 'VCS5533_project_description.pdf',
-        documentType: 'Project Description',
-        uploadDate: null,
-        previous: null,
-        outcome: { kind: 'indexed' },
-      },
-    ];
-    await hook(ref, { deps, logger, documents: changed });
-    expect(calls).toBe(1);
-    expect((await records.get(ref))?.enrichment.summary).toMatch(/^Counted summary of \d passages\.$/);
-  });
+    it('reads the Guangxi PDD table with its negative years', async () => {
+      const ref = { registry: 'CDM', projectId: 547 };
+      const stored = await records.get(ref);
+      if (!stored) throw new Error('547 not imported');
+      const e = await enrichProject({ ref, stored, texts, documents: states, summarizer, records, logger });
+      expect(e.emissionsReductionsSource).toBe('document');
+      expect(e.emissionsReductions?.['2006']).toBe(-40795);
+      expect(e.emissionsReductions?.['2035']).toBe(71371);
+    });
 
-  it('falls back to the first passage when the summariser fails or returns nothing', async () => {
-    const ref = { registry: 'Verra', projectId: 5533 };
-    const stored = await records.get(ref);
-    if (!stored) throw new Error('5533 missing');
-    const failing: Summarizer = {
-      model: 'broken',
-      async summarize() {
-        throw new Error('LLM down');
-      },
-      async close() {},
-    };
-    const e = await enrichProject({ ref, stored, texts, documents: states, summarizer: failing, records, logger });
-    expect(e.summary?.length).toBeGreaterThan(100);
-    const empty: Summarizer = { model: 'empty', summarize: async () => '  ', close: async () => undefined };
-    const e2 = await enrichProject({ ref, stored, texts, documents: states, summarizer: empty, records, logger });
-    expect(e2.summary).toBe(e.summary);
-  });
-});
+    it('gives every evaluation project a summary, a yearly map and the four document groups (through the hook)', async () => {
+      const hook = createEnrichHook({ summarizer, countries });
+      // The hook plugs into the pipeline as its afterProject option.
+      const asPipelineHook: AfterProjectHook = hook;
+      expect(typeof asPipelineHook).toBe('function');
+      const refs = await records.list();
+      expect(refs).toHaveLength(7);
+      const sources: Record<string, string | undefined> = {};
+      for (const ref of refs) {
+        await hook(ref, { deps: { records, states, texts }, logger, documents: [] });
+        const stored = await records.get(ref);
+        if (!stored) throw new Error(`${ref.projectId} missing`);
+        sources[`${ref.registry}:${ref.projectId}`] = stored.enrichment.emissionsReductionsSource;
+        const cleaned = deriveCleaned(stored, { requestedRegistry: ref.registry, countries });
+        const raw = rawRecordSchema.parse(stored.raw);
+        expect(cleaned.summary.trim().length, `${ref.projectId} summary`).toBeGreaterThan(100);
+        expect(cleaned.summary, `${ref.projectId} summary differs from the registry description`).not.toBe(raw.description);
+        expect(Object.keys(cleaned.metadata.emissions_reductions).length, `${ref.projectId} emissions`).toBeGreaterThan(0);
+        expect(cleaned.metadata.reduction_activity.length).toBeGreaterThan(0);
+        expect(cleaned.documentGroups).toHaveLength(4);
+        expect(cleaned.documentGroups.flatMap((g) => g.documents).length).toBe(raw.documentGroups.flatMap((g) => g.documents).length);
+      }
+      expect(sources).toEqual({
+        'CDM:1': 'estimate',
+        'CDM:547': 'document',
+        'CDM:9199': 'estimate',
+        'Regen:6006': 'estimate',
+        'Regen:6007': 'estimate',
+        'Verra:5533': 'document',
+        'Verra:1000000': 'estimate',
+      });
+      // The methodology library's estimate is 0: one 0 per crediting year rather than an empty map.
+      const lib = await records.get({ registry: 'Verra', projectId: 1000000 });
+      expect(lib?.enrichment.emissionsReductions).toMatchObject({ '2013': 0, '2022': 0 });
+      // The CDM HFC-23 project's activity is found in its PDD.
+      const gfl = await records.get({ registry: 'CDM', projectId: 1 });
+      expect(gfl?.enrichment.reductionActivity).toContain('HFC-23 destruction');
+    });
+
+    it('leaves derived fields alone when no document changed, and recomputes when one did', async () => {
+      const ref = { registry: 'Verra', projectId: 5533 };
+      let calls = 0;
+      const counting: Summarizer = {
+        model: 'counting',
+        async summarize(input) {
+          calls++;
+          return `Counted summary of ${input.passages.length} passages [1].`;
+        },
+        async close() {},
+      };
+      const hook = createEnrichHook({ summarizer: counting });
+      const deps = { records, states, texts };
+      await hook(ref, { deps, logger, documents: [] });
+      expect(calls).toBe(0);
+      const changed: DocumentWorkItem[] = [
+        {
+          ref,
+          documentId: 'any',
+          uri: `${BASE}/pdf/VCS5533_project_description.pdf`,
+          title: 'VCS5533_project_description.pdf',
+          documentType: 'Project Description',
+          uploadDate: null,
+          previous: null,
+          outcome: { kind: 'indexed' },
+        },
+      ];
+      await hook(ref, { deps, logger, documents: changed });
+      expect(calls).toBe(1);
+      expect((await records.get(ref))?.enrichment.summary).toMatch(/^Counted summary of \d passages\.$/);
+    });
+
+    it('falls back to the first passage when the summariser fails or returns nothing', async () => {
+      const ref = { registry: 'Verra', projectId: 5533 };
+      const stored = await records.get(ref);
+      if (!stored) throw new Error('5533 missing');
+      const failing: Summarizer = {
+        model: 'broken',
+        async summarize() {
+          throw new Error('LLM down');
+        },
+        async close() {},
+      };
+      const e = await enrichProject({ ref, stored, texts, documents: states, summarizer: failing, records, logger });
+      expect(e.summary?.length).toBeGreaterThan(100);
+      const empty: Summarizer = { model: 'empty', summarize: async () => '  ', close: async () => undefined };
+      const e2 = await enrichProject({ ref, stored, texts, documents: states, summarizer: empty, records, logger });
+      expect(e2.summary).toBe(e.summary);
+    });
+  },
+);
 
 describe('enrichment without documents', () => {
-  it('leaves the yearly map to the record\'s live fallback, keeps the description as summary, expands subcategories', async () => {
+  it("leaves the yearly map to the record's live fallback, keeps the description as summary, expands subcategories", async () => {
     const ref = { registry: 'Verra', projectId: 4086 };
     const raw = JSON.parse(
       corpusAvailable
@@ -261,9 +267,19 @@ describe('enrichment without documents', () => {
     expect(e.emissionsReductions).toEqual({});
     const cleaned = deriveCleaned((await records.get(ref)) ?? stored, { requestedRegistry: 'Verra', countries });
     expect(cleaned.metadata.emissions_reductions['2021']).toBe(59906);
-    expect(Object.keys(cleaned.metadata.emissions_reductions)).toEqual(
-      ['2020', '2021', '2022', '2023', '2024', '2025', '2026', '2027', '2028', '2029', '2030'],
-    );
+    expect(Object.keys(cleaned.metadata.emissions_reductions)).toEqual([
+      '2020',
+      '2021',
+      '2022',
+      '2023',
+      '2024',
+      '2025',
+      '2026',
+      '2027',
+      '2028',
+      '2029',
+      '2030',
+    ]);
     expect(cleaned.summary).toBe(cleaned.description);
   });
 });
@@ -287,7 +303,9 @@ describe('enrichment when documents and records change', () => {
     });
     await records.upsert([{ ref, format: 'registry-json', raw: raw('100') }]);
     const doc = { uri: 'https://example.org/777/pd.pdf', documentName: 'pd.pdf', documentType: 'Project Description' };
-    const prose = 'The project restores wetlands along the river and monitors their carbon stocks every year with the community. '.repeat(3);
+    const prose = 'The project restores wetlands along the river and monitors their carbon stocks every year with the community. '.repeat(
+      3,
+    );
     await index(ref, doc, [prose, 'Estimated GHG emission reductions (tCO2e)\n2021 1,111\n2022 2,222']);
     const enrich = async () => {
       const stored = await records.get(ref);
@@ -328,7 +346,9 @@ describe('summary helpers', () => {
     const toc = '1.1 Summary Description of the Project ........................ 4\n1.2 Audit History ........... 5';
     const body =
       'VCS Project Description\n1.1 Summary Description of the Project\n' +
-      'The project restores degraded farmland in Purulia, West Bengal, by planting native and fruit trees with smallholder farmers. '.repeat(3) +
+      'The project restores degraded farmland in Purulia, West Bengal, by planting native and fruit trees with smallholder farmers. '.repeat(
+        3,
+      ) +
       '\n1.2 Audit History\nNone.';
     const passages = summaryPassages([
       {
@@ -369,9 +389,20 @@ describe('summary helpers', () => {
       'A.2. Description of the proposed A/R CDM project activity:\n' +
       'The proposed project reforests degraded hills in two watersheds of Guangxi with mixed native species planted by farmers. '.repeat(3);
     const state = {
-      registry: 'CDM', projectId: 547, documentId: 'd', uri: 'https://example.org/pdd.pdf', title: 'pdd.pdf',
-      documentType: 'Project Description', uploadDate: null, status: 'indexed' as const, reason: null, contentHash: null,
-      pages: 2, chunks: 2, embedderId: null, updatedAt: '2026-01-01T00:00:00.000Z',
+      registry: 'CDM',
+      projectId: 547,
+      documentId: 'd',
+      uri: 'https://example.org/pdd.pdf',
+      title: 'pdd.pdf',
+      documentType: 'Project Description',
+      uploadDate: null,
+      status: 'indexed' as const,
+      reason: null,
+      contentHash: null,
+      pages: 2,
+      chunks: 2,
+      embedderId: null,
+      updatedAt: '2026-01-01T00:00:00.000Z',
     };
     const passages = summaryPassages([{ state, pages: [toc, body] }]);
     expect(passages.length).toBeGreaterThan(0);
@@ -402,9 +433,19 @@ describeWithService('enrichment on the PostgreSQL stores', pgAvailability, () =>
       const documentId = documentIdFor(uri);
       await pg.texts.put(ref, documentId, await extract('VCS5533_project_description.pdf', true));
       await pg.states.put({
-        registry: 'Verra', projectId: 5533, documentId, uri, title: 'VCS5533_project_description.pdf',
-        documentType: 'Project Description', uploadDate: null, status: 'indexed', reason: null, contentHash: 'h',
-        pages: 66, chunks: 1, embedderId: 'test',
+        registry: 'Verra',
+        projectId: 5533,
+        documentId,
+        uri,
+        title: 'VCS5533_project_description.pdf',
+        documentType: 'Project Description',
+        uploadDate: null,
+        status: 'indexed',
+        reason: null,
+        contentHash: 'h',
+        pages: 66,
+        chunks: 1,
+        embedderId: 'test',
       });
       const stored = await pg.records.get(ref);
       if (!stored) throw new Error('not stored');

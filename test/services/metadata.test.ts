@@ -55,8 +55,12 @@ describe('serialised records, kept per record version (issue 16.14)', () => {
     const later = createMetadataService({ records, countries: createCountryLookup(), now: () => Date.now() + 60_000 });
     for (const raw of [false, true]) {
       for (let round = 0; round < 2; round++) {
-        expect(await later.getOneJson(verra(5533, 'VERRA'), { raw })).toBe(JSON.stringify(await service.getOne(verra(5533, 'VERRA'), { raw })));
-        expect(await later.getOneJson(verra(5533, 'verra'), { raw })).toBe(JSON.stringify(await service.getOne(verra(5533, 'verra'), { raw })));
+        expect(await later.getOneJson(verra(5533, 'VERRA'), { raw })).toBe(
+          JSON.stringify(await service.getOne(verra(5533, 'VERRA'), { raw })),
+        );
+        expect(await later.getOneJson(verra(5533, 'verra'), { raw })).toBe(
+          JSON.stringify(await service.getOne(verra(5533, 'verra'), { raw })),
+        );
       }
       const batch = await later.getBatchJson([cdm(547), verra(77), verra(5533)], { raw });
       const objects = await service.getBatch([cdm(547), verra(77), verra(5533)], { raw });
@@ -89,7 +93,11 @@ describe('serialised records, kept per record version (issue 16.14)', () => {
 
 describe('RecordStore.versions (SQLite)', () => {
   it("gives each found project's updatedAt without reading its record, and nothing for unknown ones", async () => {
-    const refs = [{ registry: 'Verra', projectId: 5533 }, { registry: 'CDM', projectId: 547 }, { registry: 'Verra', projectId: 77 }];
+    const refs = [
+      { registry: 'Verra', projectId: 5533 },
+      { registry: 'CDM', projectId: 547 },
+      { registry: 'Verra', projectId: 77 },
+    ];
     const versions = await records.versions?.(refs);
     expect(versions).toBeDefined();
     expect([...(versions ?? new Map<string, string>()).keys()].sort()).toEqual(['CDM:547', 'Verra:5533'].sort());

@@ -21,10 +21,7 @@ describe('search while another process ingests', () => {
     fx = await createSearchFixture(dir);
     await fx.addRecord(REQUESTED);
     await fx.addRecord(INTRUDER);
-    await fx.addDocument(REQUESTED, 'pd', [
-      'The project crediting period starts on 15/07/2022.',
-      'Trees are planted in Purulia district.',
-    ]);
+    await fx.addDocument(REQUESTED, 'pd', ['The project crediting period starts on 15/07/2022.', 'Trees are planted in Purulia district.']);
     await fx.addDocument(INTRUDER, 'old', ['The crediting period of the project is 20 years from 15/07/2022 to 14/07/2042.']);
   });
   afterAll(async () => {
@@ -45,12 +42,27 @@ describe('search while another process ingests', () => {
     });
     const writer = spawn(
       process.execPath,
-      ['--import', 'tsx', path.join(repoRoot, 'test/services/support/chunk-writer.ts'), dir, INTRUDER.registry, String(INTRUDER.projectId), '40'],
+      [
+        '--import',
+        'tsx',
+        path.join(repoRoot, 'test/services/support/chunk-writer.ts'),
+        dir,
+        INTRUDER.registry,
+        String(INTRUDER.projectId),
+        '40',
+      ],
       { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let rounds = 0;
     let stderr = '';
-    writer.stdout.on('data', (d: Buffer) => (rounds += d.toString().split('\n').filter((l) => l.startsWith('round')).length));
+    writer.stdout.on(
+      'data',
+      (d: Buffer) =>
+        (rounds += d
+          .toString()
+          .split('\n')
+          .filter((l) => l.startsWith('round')).length),
+    );
     writer.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => writer.on('exit', resolve));
 

@@ -46,11 +46,16 @@ beforeAll(async () => {
     'Standard boilerplate: this document was prepared with the VCS project description template version 4.4 and ' +
       'all information is accurate to the best knowledge of the project proponent at the time of submission.',
   ]);
-  await fx.addDocument(A, 'val', [
-    'Standard boilerplate: this document was prepared with the VCS project description template version 4.4 and ' +
-      'all information is accurate to the best knowledge of the project proponent at the time of submission.',
-    'The validation body confirms the planting density of 1,111 trees per hectare with spacing of 3 m x 3 m.',
-  ], { title: 'VCS5533_validation.pdf', type: 'Validation Report' });
+  await fx.addDocument(
+    A,
+    'val',
+    [
+      'Standard boilerplate: this document was prepared with the VCS project description template version 4.4 and ' +
+        'all information is accurate to the best knowledge of the project proponent at the time of submission.',
+      'The validation body confirms the planting density of 1,111 trees per hectare with spacing of 3 m x 3 m.',
+    ],
+    { title: 'VCS5533_validation.pdf', type: 'Validation Report' },
+  );
   await fx.addDocument(B, 'mr', [
     'The second monitoring period covers 17/02/2016 to 01/10/2020 for the Eastern Plains forestry restoration project.',
     'Planting density of 1,111 trees per hectare with a spacing of 3 x 3 m is used in the Eastern Plains plantations.',
@@ -89,7 +94,14 @@ describe('search service', () => {
     ]);
     expect(res.citations.length).toBeGreaterThan(0);
     const first = res.citations[0];
-    expect(first).toMatchObject({ id: 1, projectId: 5533, registry: 'verra', documentTitle: 'pd.pdf', documentType: 'Project Description', page: 2 });
+    expect(first).toMatchObject({
+      id: 1,
+      projectId: 5533,
+      registry: 'verra',
+      documentTitle: 'pd.pdf',
+      documentType: 'Project Description',
+      page: 2,
+    });
     expect(first?.uri).toBe('https://docs.example.org/5533/pd.pdf');
     expect(first?.text).toContain('15/07/2022');
     expect(first?.score).toBeGreaterThan(0);
@@ -117,7 +129,11 @@ describe('search service', () => {
   });
 
   it('collapses identical boilerplate across documents into one citation', async () => {
-    const res = await service().search({ projects: [asRequested(A)], query: 'boilerplate VCS project description template version 4.4', topK: 10 });
+    const res = await service().search({
+      projects: [asRequested(A)],
+      query: 'boilerplate VCS project description template version 4.4',
+      topK: 10,
+    });
     const boiler = res.citations.filter((c) => c.text.startsWith('Standard boilerplate'));
     expect(boiler).toHaveLength(1);
   });
@@ -131,7 +147,10 @@ describe('search service', () => {
 
   it('reports projects without indexed documents, and unknown projects, with 0 and says so', async () => {
     const unknown = { registry: 'Verra', projectId: 999_999 };
-    const res = await service().search({ projects: [asRequested(A), asRequested(EMPTY), asRequested(unknown, 'VCS')], query: 'crediting period' });
+    const res = await service().search({
+      projects: [asRequested(A), asRequested(EMPTY), asRequested(unknown, 'VCS')],
+      query: 'crediting period',
+    });
     expect(res.projects).toEqual([
       { projectId: 5533, registry: 'Verra', indexedDocuments: 2 },
       { projectId: 777, registry: 'Verra', indexedDocuments: 0 },
@@ -170,7 +189,10 @@ describe('search service', () => {
       'big',
       Array.from({ length: 30 }, (_, i) => `Page ${i + 1} reports forest carbon stock measurement number ${i * 7} in stratum ${i}.`),
     );
-    const def = await service().search({ projects: [asRequested(many), asRequested(many)], query: 'forest carbon stock measurement stratum' });
+    const def = await service().search({
+      projects: [asRequested(many), asRequested(many)],
+      query: 'forest carbon stock measurement stratum',
+    });
     expect(def.citations).toHaveLength(8);
     expect(def.projects).toHaveLength(1);
     const three = await service().search({ projects: [asRequested(many)], query: 'forest carbon stock', topK: 3 });
@@ -226,19 +248,24 @@ describe('search service with an LLM summariser', () => {
     const E = { registry: 'Regen', projectId: 6006 };
     await fx.addRecord(D);
     await fx.addRecord(E);
-    await fx.addDocument(D, 'fonthill-plan', [
+    await fx.addDocument(
+      D,
+      'fonthill-plan',
       [
-        '1.9. Project Crediting Period .............................................. 5',
-        '1.10. Permanence Period ................................................... 5',
-        '1.11. Project Area and Farm Boundaries .................................... 6',
-      ].join('\n'),
-      'The permanence period of this project is 40 years, from 01/01/2023 to 31/12/2062.',
-    ], { title: 'REGEN_fonthill_farms_project_plan.pdf', type: 'Project Description' });
-    await fx.addDocument(E, 'botany-plan', [
-      'Botany Farm: the permanence period of the Botany Farm project is 25 years for this farm.',
-    ], { title: 'REGEN_botany_farm_project_plan.pdf', type: 'Project Description' });
-    const ask = (query: string) =>
-      service().search({ projects: [asRequested(D), asRequested(E)], query, topK: 3, mode: 'text' });
+        [
+          '1.9. Project Crediting Period .............................................. 5',
+          '1.10. Permanence Period ................................................... 5',
+          '1.11. Project Area and Farm Boundaries .................................... 6',
+        ].join('\n'),
+        'The permanence period of this project is 40 years, from 01/01/2023 to 31/12/2062.',
+      ],
+      { title: 'REGEN_fonthill_farms_project_plan.pdf', type: 'Project Description' },
+    );
+    await fx.addDocument(E, 'botany-plan', ['Botany Farm: the permanence period of the Botany Farm project is 25 years for this farm.'], {
+      title: 'REGEN_botany_farm_project_plan.pdf',
+      type: 'Project Description',
+    });
+    const ask = (query: string) => service().search({ projects: [asRequested(D), asRequested(E)], query, topK: 3, mode: 'text' });
     const res = await ask('What is the permanence period of the Fonthill Farms project (not Botany Farm)?');
     expect(res.citations.map((c) => `${c.documentTitle}#${c.page}`)).toEqual([
       'REGEN_fonthill_farms_project_plan.pdf#2',
@@ -251,7 +278,7 @@ describe('search service with an LLM summariser', () => {
     expect(plain.citations[0]?.documentTitle).toBe('REGEN_botany_farm_project_plan.pdf');
   });
 
-  it("hands the reranker as many distinct candidates as its window asks (topK when it keeps the order)", async () => {
+  it('hands the reranker as many distinct candidates as its window asks (topK when it keeps the order)', async () => {
     const seen: number[] = [];
     const recording = (window: number): Reranker => ({
       id: `recording-${window}`,
@@ -288,7 +315,12 @@ describe('search service with an LLM summariser', () => {
     expect(s.prepare?.('What is the crediting period?', 'text')).toBeUndefined();
     expect(embedded).toHaveLength(2);
     // An embedder that throws at once (rather than rejecting) does not make prepare() throw.
-    const throwing: Embedder = { ...fx.embedder, embed: () => { throw new Error('model not loaded'); } };
+    const throwing: Embedder = {
+      ...fx.embedder,
+      embed: () => {
+        throw new Error('model not loaded');
+      },
+    };
     expect(service({ embedder: throwing }).prepare?.('What is the crediting period?')).toBeUndefined();
   });
 
@@ -304,7 +336,10 @@ describe('search service with an LLM summariser', () => {
         return fx.index.searchVector(query, projects, topK);
       },
     };
-    const search = service({ embedder: slow, index: watching }).search({ projects: [asRequested(A)], query: 'What is the crediting period?' });
+    const search = service({ embedder: slow, index: watching }).search({
+      projects: [asRequested(A)],
+      query: 'What is the crediting period?',
+    });
     await new Promise((r) => setTimeout(r, 20));
     // Called before the embedding is done.
     expect(calls).toEqual(['a pending vector']);
@@ -315,7 +350,11 @@ describe('search service with an LLM summariser', () => {
   it('reports the model name and removes markers that refer to no citation', async () => {
     server = await startOpenAIReplayServer({ chatReply: 'The crediting period is 20 years [1][42].' });
     const chat = createOpenAIChatModel({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' });
-    const res = await service({ summarizer: createLlmSummarizer(chat) }).search({ projects: [asRequested(A)], query: 'crediting period', topK: 3 });
+    const res = await service({ summarizer: createLlmSummarizer(chat) }).search({
+      projects: [asRequested(A)],
+      query: 'crediting period',
+      topK: 3,
+    });
     expect(res.answerModel).toBe('gpt-test');
     expect(res.answer).toBe('The crediting period is 20 years [1].');
   });
@@ -328,7 +367,11 @@ describe('search service with an LLM summariser', () => {
     const { lines, stream } = logCapture();
     const { pino } = await import('pino');
     const logger = pino({ level: 'warn' }, stream);
-    const res = await service({ summarizer: createLlmSummarizer(chat), logger }).search({ projects: [asRequested(A)], query: 'crediting period', topK: 3 });
+    const res = await service({ summarizer: createLlmSummarizer(chat), logger }).search({
+      projects: [asRequested(A)],
+      query: 'crediting period',
+      topK: 3,
+    });
     expect(res.answerModel).toBe('extractive');
     expect(res.answer).toContain('15/07/2022');
     expect(res.citations.length).toBeGreaterThan(0);
@@ -354,7 +397,9 @@ describe('search service with an LLM summariser', () => {
 describe('search service when the query embedder is down', () => {
   it('answers from full text in hybrid mode, and fails with a DependencyError in vector mode', async () => {
     const down = await startOpenAIReplayServer({
-      script: { '/v1/embeddings': Array.from({ length: 4 }, () => ({ status: 503, body: openaiError('overloaded', null, 'server_error') })) },
+      script: {
+        '/v1/embeddings': Array.from({ length: 4 }, () => ({ status: 503, body: openaiError('overloaded', null, 'server_error') })),
+      },
     });
     try {
       const embedder = await createOpenAIEmbedder({ model: 'emb', baseURL: down.baseURL, apiKey: 'k', dimensions: 256, maxRetries: 0 });
@@ -372,7 +417,10 @@ describe('search service when the query embedder is down', () => {
 
 describe('evidence and abstention (CONTRACT 2)', () => {
   it('gives every citation a quote that is a verbatim substring of its text, and answers from the quotes', async () => {
-    const res = await service().search({ projects: [asRequested(A), asRequested(B)], query: 'What is the crediting period of the project?' });
+    const res = await service().search({
+      projects: [asRequested(A), asRequested(B)],
+      query: 'What is the crediting period of the project?',
+    });
     expect(res.answered).toBe(true);
     expect(res.citations.length).toBeGreaterThan(0);
     for (const c of res.citations) {

@@ -216,16 +216,28 @@ export async function startFakeQdrant(opts: { version?: string; apiKey?: string 
         const dcfg = c.vectors.get(name);
         if (dcfg) {
           const isVector = (x: unknown): x is number[] => Array.isArray(x) && x.every((y) => typeof y === 'number');
-          const many = dcfg.multivector_config ? (Array.isArray(v) && v.length > 0 && v.every(isVector) ? v : null) : isVector(v) ? [v] : null;
+          const many = dcfg.multivector_config
+            ? Array.isArray(v) && v.length > 0 && v.every(isVector)
+              ? v
+              : null
+            : isVector(v)
+              ? [v]
+              : null;
           if (!many) {
-            throw new HttpError(400, `Wrong input: vector ${name} must be ${dcfg.multivector_config ? 'a non-empty array of arrays' : 'an array'} of numbers`);
+            throw new HttpError(
+              400,
+              `Wrong input: vector ${name} must be ${dcfg.multivector_config ? 'a non-empty array of arrays' : 'an array'} of numbers`,
+            );
           }
           for (const one of many) {
             if (one.length !== dcfg.size) {
               throw new HttpError(400, `Wrong input: Vector dimension error: expected dim: ${dcfg.size}, got ${one.length}`);
             }
           }
-          dense.set(name, many.map((one) => (dcfg.distance === 'Cosine' ? normalize(one) : one)));
+          dense.set(
+            name,
+            many.map((one) => (dcfg.distance === 'Cosine' ? normalize(one) : one)),
+          );
         } else if (c.sparse.has(name)) {
           sparse.set(name, parseSparse(v, `vector ${name}`));
         } else {
@@ -377,7 +389,11 @@ export async function startFakeQdrant(opts: { version?: string; apiKey?: string 
           if (mv !== undefined && mv !== null && !(isRecord(mv) && mv.comparator === 'max_sim')) {
             throw new HttpError(400, 'Format error in JSON body: multivector_config.comparator must be max_sim');
           }
-          vectors.set(key, { size: cfg.size, distance: cfg.distance, ...(isRecord(mv) ? { multivector_config: { comparator: 'max_sim' as const } } : {}) });
+          vectors.set(key, {
+            size: cfg.size,
+            distance: cfg.distance,
+            ...(isRecord(mv) ? { multivector_config: { comparator: 'max_sim' as const } } : {}),
+          });
         };
         if (isRecord(v) && 'size' in v) addDense('', v);
         else if (isRecord(v)) for (const [k, cfg] of Object.entries(v)) addDense(k, cfg);

@@ -83,11 +83,7 @@ export function hashEmbedding(text: string, dimensions: number): number[] {
 }
 
 /** Wire format of a successful POST /v1/embeddings (as recorded from api.openai.com). */
-export function embeddingsResponse(
-  vectors: number[][],
-  model: string,
-  encoding: 'float' | 'base64' = 'float',
-): unknown {
+export function embeddingsResponse(vectors: number[][], model: string, encoding: 'float' | 'base64' = 'float'): unknown {
   return {
     object: 'list',
     data: vectors.map((embedding, index) => ({
@@ -159,8 +155,7 @@ function defaultChat(body: unknown, reply: OpenAIReplayServerOptions['chatReply'
     return { status: 400, body: openaiError('the replay server does not stream', 'unsupported') };
   }
   const messages = body.messages.filter(isRecord).map((m) => ({ role: String(m.role), content: m.content }));
-  const content =
-    typeof reply === 'function' ? reply(messages, body) : (reply ?? 'This is a recorded reply from the replay server.');
+  const content = typeof reply === 'function' ? reply(messages, body) : (reply ?? 'This is a recorded reply from the replay server.');
   return { status: 200, body: chatCompletionResponse(content, body.model) };
 }
 

@@ -19,11 +19,7 @@ export type RouteHandler = (req: IncomingMessage, res: ServerResponse) => boolea
  * A real HTTP server on 127.0.0.1 serving files of `root` under `mount` (e.g. `/pdf` -> corpus/pdf), plus
  * optional handlers tried first (return true when handled) for fault scenarios.
  */
-export async function startStaticServer(opts: {
-  root?: string;
-  mount?: string;
-  handlers?: RouteHandler[];
-}): Promise<StaticServer> {
+export async function startStaticServer(opts: { root?: string; mount?: string; handlers?: RouteHandler[] }): Promise<StaticServer> {
   const requests: string[] = [];
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');

@@ -68,7 +68,9 @@ function readMaxSeqLength(modelDir: string): number | undefined {
 export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Embedder> {
   const { modelId } = opts;
   if (!MODEL_ID.test(modelId) || modelId.includes('..')) {
-    throw new EmbedderSetupError(`onnx embedder: ${JSON.stringify(modelId)}: expected a Hugging Face model id such as Xenova/all-MiniLM-L6-v2`);
+    throw new EmbedderSetupError(
+      `onnx embedder: ${JSON.stringify(modelId)}: expected a Hugging Face model id such as Xenova/all-MiniLM-L6-v2`,
+    );
   }
   const maxBatchSize = opts.maxBatchSize ?? 16;
   if (!(Number.isInteger(maxBatchSize) && maxBatchSize > 0)) {

@@ -34,9 +34,7 @@ const DEPENDENCY = 'openai-embeddings';
 
 // Only the fields we use; anything else a compatible server adds is ignored.
 const responseSchema = z.object({
-  data: z
-    .array(z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()) }))
-    .min(1),
+  data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()) })).min(1),
 });
 
 function isOpenAIModel(model: string): boolean {

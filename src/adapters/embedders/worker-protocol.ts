@@ -78,7 +78,10 @@ export async function serveModel(load: () => Promise<LoadedModel>): Promise<void
         const { vectors, truncated } = await model.embed(msg.texts, msg.kind);
         // Copies into fresh buffers so they can be transferred rather than cloned.
         const owned = vectors.map((v) => Float32Array.from(v));
-        post({ type: 'result', id: msg.id, vectors: owned, truncated }, owned.map((v) => v.buffer as ArrayBuffer));
+        post(
+          { type: 'result', id: msg.id, vectors: owned, truncated },
+          owned.map((v) => v.buffer as ArrayBuffer),
+        );
       } catch (err) {
         post({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) });
       }

@@ -34,11 +34,7 @@ function lockKey(namespace: string): number {
  * Applies pending migrations of one namespace with umzug, each in its own transaction, under an advisory lock so
  * several API and worker processes starting together migrate once.
  */
-export async function migratePg(
-  pool: PgPool,
-  namespace: string,
-  migrations: readonly PgMigration[],
-): Promise<string[]> {
+export async function migratePg(pool: PgPool, namespace: string, migrations: readonly PgMigration[]): Promise<string[]> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [lockKey(namespace)]);
@@ -60,10 +56,9 @@ export async function migratePg(
         await client.query('DELETE FROM schema_migrations WHERE namespace = $1 AND name = $2', [namespace, name]);
       },
       async executed() {
-        const res = await client.query<{ name: string }>(
-          'SELECT name FROM schema_migrations WHERE namespace = $1 ORDER BY name',
-          [namespace],
-        );
+        const res = await client.query<{ name: string }>('SELECT name FROM schema_migrations WHERE namespace = $1 ORDER BY name', [
+          namespace,
+        ]);
         return res.rows.map((r) => r.name);
       },
     };

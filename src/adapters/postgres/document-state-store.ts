@@ -1,10 +1,5 @@
 import { projectKey, type ProjectRef } from '../../domain/project-ref.js';
-import type {
-  DocumentState,
-  DocumentStateInput,
-  DocumentStateStore,
-  DocumentStatus,
-} from '../../ports/document-state-store.js';
+import type { DocumentState, DocumentStateInput, DocumentStateStore, DocumentStatus } from '../../ports/document-state-store.js';
 import {
   checkDocumentId,
   checkDocumentState,
@@ -45,9 +40,6 @@ const migrations: readonly PgMigration[] = [
     },
   },
 ];
-
-
-
 
 // COLLATE "C": the same byte order as SQLite, whatever the database's locale.
 const ORDER = 'ORDER BY registry COLLATE "C", project_id, document_id COLLATE "C"';

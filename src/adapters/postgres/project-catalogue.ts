@@ -151,7 +151,10 @@ export async function searchCatalogue(
     // When a filter leaves few candidates, the words are checked on those rows only: written so that the planner
     // cannot use the words' index, whose prefix scan of a common word costs more than the whole filtered search.
     const counts = await Promise.all(
-      q.facets.map(async (f) => (await query<{ n: number }>('SELECT count(*)::int AS n FROM project_catalogue WHERE facets && $1::text[]', [f.keys]))[0]?.n ?? 0),
+      q.facets.map(
+        async (f) =>
+          (await query<{ n: number }>('SELECT count(*)::int AS n FROM project_catalogue WHERE facets && $1::text[]', [f.keys]))[0]?.n ?? 0,
+      ),
     );
     const candidatesOnly = Math.min(...counts) <= WORD_SCAN_CANDIDATES;
     where.push(candidatesOnly ? `(c.all_terms || ''::tsvector) @@ ${tsq}` : `c.all_terms @@ ${tsq}`);

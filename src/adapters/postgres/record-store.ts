@@ -53,8 +53,6 @@ const migrations: readonly PgMigration[] = [
   catalogueMigration,
 ];
 
-
-
 const COLUMNS = 'registry, project_id, format, raw_json, enrichment_json, hidden, updated_at';
 
 export interface PgRecordStoreOptions {
@@ -82,9 +80,7 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
       // Sorted so concurrent batches lock rows in the same order (no deadlock); the sort is stable, so of two
       // records for one project the later still wins. A project seen again goes to the next statement, because
       // one INSERT ... ON CONFLICT cannot touch a row twice.
-      const ordered = prepared
-        .map((r, i) => ({ r, input: records[i] as ProjectRecordInput }))
-        .sort((a, b) => compareKeys(a.r, b.r));
+      const ordered = prepared.map((r, i) => ({ r, input: records[i] as ProjectRecordInput })).sort((a, b) => compareKeys(a.r, b.r));
       const runs = runsOfDistinctKeys(ordered, ({ r }) => `${r.registry}\u0000${r.projectId}`, ROWS_PER_STATEMENT);
       const now = new Date().toISOString();
       return pgTransaction(pool, STORE, async (client) => {
@@ -130,10 +126,10 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
     async get(ref: ProjectRef): Promise<StoredProject | null> {
       checkRef(ref, 'ref');
       open();
-      const rows = await store.query<ProjectRow>(
-        `SELECT ${COLUMNS} FROM projects WHERE registry = $1 AND project_id = $2`,
-        [ref.registry, ref.projectId],
-      );
+      const rows = await store.query<ProjectRow>(`SELECT ${COLUMNS} FROM projects WHERE registry = $1 AND project_id = $2`, [
+        ref.registry,
+        ref.projectId,
+      ]);
       const row = rows[0];
       return row === undefined ? null : storedProjectFromRow(row);
     },
@@ -185,10 +181,12 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
         const before = parseJsonObject(row.enrichment_json) as ProjectEnrichment;
         const after = mergeEnrichment(before, patch);
         if (canonicalJson(after) === canonicalJson(before)) return;
-        await client.query(
-          'UPDATE projects SET enrichment_json = $1, updated_at = $2 WHERE registry = $3 AND project_id = $4',
-          [JSON.stringify(after), new Date().toISOString(), ref.registry, ref.projectId],
-        );
+        await client.query('UPDATE projects SET enrichment_json = $1, updated_at = $2 WHERE registry = $3 AND project_id = $4', [
+          JSON.stringify(after),
+          new Date().toISOString(),
+          ref.registry,
+          ref.projectId,
+        ]);
       });
     },
 
@@ -197,10 +195,12 @@ export async function createPgRecordStore(opts: PgRecordStoreOptions): Promise<R
       if (typeof hidden !== 'boolean') throw new TypeError(`hidden must be a boolean (got ${String(hidden)})`);
       open();
       await transaction(async (client) => {
-        await client.query(
-          'UPDATE projects SET hidden = $1, updated_at = $2 WHERE registry = $3 AND project_id = $4 AND hidden <> $1',
-          [hidden, new Date().toISOString(), ref.registry, ref.projectId],
-        );
+        await client.query('UPDATE projects SET hidden = $1, updated_at = $2 WHERE registry = $3 AND project_id = $4 AND hidden <> $1', [
+          hidden,
+          new Date().toISOString(),
+          ref.registry,
+          ref.projectId,
+        ]);
         await setCatalogueHidden(client, ref.registry, ref.projectId, hidden);
       });
     },

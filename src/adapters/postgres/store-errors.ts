@@ -66,11 +66,7 @@ function isRetryableTransaction(err: unknown): boolean {
  * Runs `fn` in a transaction on one pooled client, retrying a few times when PostgreSQL aborts it for a deadlock
  * between concurrent writers; connection failures become DependencyError.
  */
-export async function pgTransaction<T>(
-  pool: PgPool,
-  store: string,
-  fn: (client: PgClient) => Promise<T>,
-): Promise<T> {
+export async function pgTransaction<T>(pool: PgPool, store: string, fn: (client: PgClient) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     let client: PgClient;
     try {

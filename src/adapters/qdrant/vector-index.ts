@@ -240,7 +240,9 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
   const readRecorded = async (): Promise<{ info: IndexInfo | undefined; multivector: boolean }> => {
     const got = await call(`reading collection ${collection}`, () => client.getCollection(collection));
     const meta = metadataSchema.safeParse(got.config.metadata);
-    const vectors = z.object({ [DENSE_VECTOR]: z.object({ multivector_config: z.unknown().optional() }) }).safeParse(got.config.params.vectors);
+    const vectors = z
+      .object({ [DENSE_VECTOR]: z.object({ multivector_config: z.unknown().optional() }) })
+      .safeParse(got.config.params.vectors);
     return {
       info: meta.success ? { embedderId: meta.data.embedderId, dimensions: meta.data.dimensions } : undefined,
       multivector: vectors.success && vectors.data[DENSE_VECTOR]?.multivector_config != null,

@@ -72,11 +72,7 @@ const migrationQueueByHandle = new WeakMap<SqliteDatabase, Promise<unknown>>();
  * Applies the pending migrations of one namespace (each adapter keeps its own) with umzug. The whole run holds
  * SQLite's write lock (BEGIN IMMEDIATE), so an API and a worker starting together migrate once, not twice.
  */
-export async function migrateSqlite(
-  db: SqliteDatabase,
-  namespace: string,
-  migrations: readonly SqliteMigration[],
-): Promise<string[]> {
+export async function migrateSqlite(db: SqliteDatabase, namespace: string, migrations: readonly SqliteMigration[]): Promise<string[]> {
   // A run keeps its transaction open across awaits. A second run meanwhile on the same handle (stores created with
   // Promise.all) would fail on BEGIN and its ROLLBACK would undo the first; on another handle to the same file in
   // this process it would block the event loop in busy_timeout while the first cannot finish. So runs queue up.
@@ -95,11 +91,7 @@ export async function migrateSqlite(
   return run;
 }
 
-async function migrateNow(
-  db: SqliteDatabase,
-  namespace: string,
-  migrations: readonly SqliteMigration[],
-): Promise<string[]> {
+async function migrateNow(db: SqliteDatabase, namespace: string, migrations: readonly SqliteMigration[]): Promise<string[]> {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     namespace TEXT NOT NULL, name TEXT NOT NULL, applied_at TEXT NOT NULL, PRIMARY KEY (namespace, name))`);
   const storage: UmzugStorage = {
@@ -114,9 +106,7 @@ async function migrateNow(
       db.prepare('DELETE FROM schema_migrations WHERE namespace = ? AND name = ?').run(namespace, name);
     },
     async executed() {
-      const rows = db
-        .prepare('SELECT name FROM schema_migrations WHERE namespace = ? ORDER BY name')
-        .all(namespace) as { name: string }[];
+      const rows = db.prepare('SELECT name FROM schema_migrations WHERE namespace = ? ORDER BY name').all(namespace) as { name: string }[];
       return rows.map((r) => r.name);
     },
   };

@@ -1,10 +1,5 @@
 import { projectKey, type ProjectRef } from '../../domain/project-ref.js';
-import type {
-  DocumentState,
-  DocumentStateInput,
-  DocumentStateStore,
-  DocumentStatus,
-} from '../../ports/document-state-store.js';
+import type { DocumentState, DocumentStateInput, DocumentStateStore, DocumentStatus } from '../../ports/document-state-store.js';
 import {
   checkDocumentId,
   checkDocumentState,
@@ -45,8 +40,6 @@ const migrations: readonly SqliteMigration[] = [
     },
   },
 ];
-
-
 
 const refsJson = (refs: readonly ProjectRef[]): string => JSON.stringify(refs.map((r) => [r.registry, r.projectId]));
 
@@ -90,9 +83,7 @@ export async function createSqliteDocumentStateStore(opts: SqliteDocumentStateSt
       'SELECT * FROM document_states WHERE registry = ? AND project_id = ? AND document_id = ?',
     ),
     listAll: db.prepare<[], DocumentStateRow>(`SELECT s.* FROM document_states s ${ORDER}`),
-    listStatus: db.prepare<{ status: string }, DocumentStateRow>(
-      `SELECT s.* FROM document_states s WHERE s.status = @status ${ORDER}`,
-    ),
+    listStatus: db.prepare<{ status: string }, DocumentStateRow>(`SELECT s.* FROM document_states s WHERE s.status = @status ${ORDER}`),
     listProjects: db.prepare<{ refs: string }, DocumentStateRow>(
       `SELECT s.* FROM ${REFS} r CROSS JOIN document_states s ON s.registry = r.registry AND s.project_id = r.project_id
         ${ORDER}`,
@@ -110,9 +101,7 @@ export async function createSqliteDocumentStateStore(opts: SqliteDocumentStateSt
       `SELECT s.* FROM document_states s WHERE s.registry = @registry AND s.project_id = @projectId
           AND s.document_id NOT IN (SELECT value FROM json_each(@keep)) ${ORDER}`,
     ),
-    remove: db.prepare<[string, number, string]>(
-      'DELETE FROM document_states WHERE registry = ? AND project_id = ? AND document_id = ?',
-    ),
+    remove: db.prepare<[string, number, string]>('DELETE FROM document_states WHERE registry = ? AND project_id = ? AND document_id = ?'),
   }));
 
   const removeOthersTx = db.transaction((ref: ProjectRef, keep: string[]): DocumentStateRow[] => {
@@ -167,9 +156,7 @@ export async function createSqliteDocumentStateStore(opts: SqliteDocumentStateSt
       const rows = run(() => {
         if (projects === undefined) return status === undefined ? stmt.listAll.all() : stmt.listStatus.all({ status });
         const refs = refsJson(projects);
-        return status === undefined
-          ? stmt.listProjects.all({ refs })
-          : stmt.listProjectsStatus.all({ refs, status });
+        return status === undefined ? stmt.listProjects.all({ refs }) : stmt.listProjectsStatus.all({ refs, status });
       });
       return rows.map(documentStateFromRow);
     },

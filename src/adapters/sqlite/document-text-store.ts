@@ -49,9 +49,7 @@ export async function createSqliteDocumentTextStore(opts: SqliteDocumentTextStor
     get: db.prepare<[string, number, string], { pages_json: string }>(
       'SELECT pages_json FROM document_texts WHERE registry = ? AND project_id = ? AND document_id = ?',
     ),
-    remove: db.prepare<[string, number, string]>(
-      'DELETE FROM document_texts WHERE registry = ? AND project_id = ? AND document_id = ?',
-    ),
+    remove: db.prepare<[string, number, string]>('DELETE FROM document_texts WHERE registry = ? AND project_id = ? AND document_id = ?'),
   }));
 
   let closed = false;
@@ -67,9 +65,7 @@ export async function createSqliteDocumentTextStore(opts: SqliteDocumentTextStor
       checkPages(pages);
       // JSON.stringify escapes U+0000 and lone surrogates, so every JavaScript string round-trips exactly.
       const json = JSON.stringify(pages);
-      run(() =>
-        stmt.put.run(ref.registry, ref.projectId, documentId, json, pages.length, new Date().toISOString()),
-      );
+      run(() => stmt.put.run(ref.registry, ref.projectId, documentId, json, pages.length, new Date().toISOString()));
     },
 
     async get(ref: ProjectRef, documentId: string): Promise<string[] | null> {

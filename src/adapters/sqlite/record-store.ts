@@ -48,8 +48,6 @@ const migrations: readonly SqliteMigration[] = [
   catalogueMigration,
 ];
 
-
-
 export interface SqliteRecordStoreOptions {
   /** The shared embedded database (openSqlite); the caller owns it and closes it after every store. */
   db: SqliteDatabase;
@@ -192,9 +190,7 @@ export async function createSqliteRecordStore(opts: SqliteRecordStoreOptions): P
     },
 
     async list(filter?: { registry?: string }): Promise<ProjectRef[]> {
-      const rows = run(() =>
-        filter?.registry === undefined ? stmt.listAll.all() : stmt.listRegistry.all(filter.registry),
-      );
+      const rows = run(() => (filter?.registry === undefined ? stmt.listAll.all() : stmt.listRegistry.all(filter.registry)));
       return rows.map((r) => ({ registry: r.registry, projectId: r.project_id }));
     },
 

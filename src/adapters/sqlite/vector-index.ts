@@ -16,7 +16,7 @@ import { checkChunk, checkDocumentChunks, checkIndexIdentity, checkQueryVector, 
 function forEachChunk(db: SqliteDatabase, fn: (row: ContextRow) => void): void {
   const page = db.prepare<[number], ContextRow>(`SELECT rowid, registry, project_id, document_title, document_type,
     text, context FROM chunks WHERE rowid > ? ORDER BY rowid LIMIT 1000`);
-  for (let last = 0; ; ) {
+  for (let last = 0; ;) {
     const rows = page.all(last);
     if (rows.length === 0) break;
     for (const r of rows) fn(r);
@@ -84,7 +84,12 @@ export const VECTOR_MIGRATIONS: readonly SqliteMigration[] = [
       `);
       const insert = db.prepare('INSERT INTO chunks_fts (rowid, text, context, scope) VALUES (?, ?, ?, ?)');
       forEachChunk(db, (r) =>
-        insert.run(r.rowid, r.text, indexedContext(r.document_title, r.document_type, r.context), scopeToken({ registry: r.registry, projectId: r.project_id })),
+        insert.run(
+          r.rowid,
+          r.text,
+          indexedContext(r.document_title, r.document_type, r.context),
+          scopeToken({ registry: r.registry, projectId: r.project_id }),
+        ),
       );
     },
   },
@@ -100,7 +105,11 @@ export const VECTOR_MIGRATIONS: readonly SqliteMigration[] = [
       db.exec(`ALTER TABLE chunks ADD COLUMN scope TEXT NOT NULL DEFAULT ''`);
       const update = db.prepare('UPDATE chunks SET context = ?, scope = ? WHERE rowid = ?');
       forEachChunk(db, (r) =>
-        update.run(indexedContext(r.document_title, r.document_type, r.context), scopeToken({ registry: r.registry, projectId: r.project_id }), r.rowid),
+        update.run(
+          indexedContext(r.document_title, r.document_type, r.context),
+          scopeToken({ registry: r.registry, projectId: r.project_id }),
+          r.rowid,
+        ),
       );
       db.exec(`
         DROP TABLE chunks_fts;
@@ -565,4 +574,3 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
     },
   };
 }
-

@@ -49,7 +49,10 @@ export function createLlmSummarizer(chat: ChatModel, opts: LlmSummarizerOptions 
 
       const unlooped = cutRepetition(reply);
       if (unlooped.cut) log?.warn({ model: chat.model, reply: reply.slice(0, 2000) }, 'LLM answer repeated itself; the repetition was cut');
-      const validated = validateMarkers(unlooped.text, input.passages.map((p) => p.id));
+      const validated = validateMarkers(
+        unlooped.text,
+        input.passages.map((p) => p.id),
+      );
       const support = checkAnswerSupport(validated.text, input.passages, {
         maxChars,
         ...(opts.minShare === undefined ? {} : { minShare: opts.minShare }),
@@ -60,7 +63,12 @@ export function createLlmSummarizer(chat: ChatModel, opts: LlmSummarizerOptions 
             model: chat.model,
             question: input.question,
             kept: support.kept.length,
-            dropped: support.dropped.map((d) => ({ sentence: d.sentence, cites: d.cites, share: Math.round(d.share * 100) / 100, missing: d.missing })),
+            dropped: support.dropped.map((d) => ({
+              sentence: d.sentence,
+              cites: d.cites,
+              share: Math.round(d.share * 100) / 100,
+              missing: d.missing,
+            })),
           },
           'LLM answer: sentences not supported by the passages they cite were dropped',
         );

@@ -70,9 +70,13 @@ export function createOpenAIChatModel(opts: OpenAIChatOptions): ChatModel {
       }
       const parsed = completionSchema.safeParse(raw);
       if (!parsed.success) {
-        throw new DependencyError('llm', `${opts.model}: unexpected chat completion body (${parsed.error.issues[0]?.message ?? 'invalid'})`, {
-          retryable: false,
-        });
+        throw new DependencyError(
+          'llm',
+          `${opts.model}: unexpected chat completion body (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+          {
+            retryable: false,
+          },
+        );
       }
       return parsed.data.choices[0]?.message.content ?? '';
     },

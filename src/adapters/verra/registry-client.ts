@@ -52,10 +52,7 @@ const searchItemSchema = z
     resourceStatus: z.string().nullish(),
   })
   .passthrough();
-const searchResponseSchema = z.union([
-  z.object({ value: z.array(searchItemSchema) }).passthrough(),
-  z.array(searchItemSchema),
-]);
+const searchResponseSchema = z.union([z.object({ value: z.array(searchItemSchema) }).passthrough(), z.array(searchItemSchema)]);
 
 const REGISTRY = 'Verra';
 const PAGE_SIZE = 100;
@@ -133,20 +130,16 @@ export function createVerraClient(opts: VerraClientOptions): RegistryClient {
     const type = res.headers.get('content-type') ?? '(none)';
     if (res.status === 404) return null;
     if (isRetryableStatus(res.status)) {
-      throw new RegistryError(
-        REGISTRY,
-        url,
-        `Verra registry answered ${res.status} ${res.statusText} (${url}): ${describeBody(text)}`,
-        { status: res.status, retryable: true, retryAfterMs: parseRetryAfter(res.headers.get('retry-after')) },
-      );
+      throw new RegistryError(REGISTRY, url, `Verra registry answered ${res.status} ${res.statusText} (${url}): ${describeBody(text)}`, {
+        status: res.status,
+        retryable: true,
+        retryAfterMs: parseRetryAfter(res.headers.get('retry-after')),
+      });
     }
     if (res.status < 200 || res.status >= 300) {
-      throw new RegistryError(
-        REGISTRY,
-        url,
-        `Verra registry answered ${res.status} ${res.statusText} (${url}): ${describeBody(text)}`,
-        { status: res.status },
-      );
+      throw new RegistryError(REGISTRY, url, `Verra registry answered ${res.status} ${res.statusText} (${url}): ${describeBody(text)}`, {
+        status: res.status,
+      });
     }
     if (res.status === 204 || text.trim() === '') return null;
     const looksHtml = /html/i.test(type) || /^\s*</.test(text);
@@ -165,8 +158,7 @@ export function createVerraClient(opts: VerraClientOptions): RegistryClient {
       throw new RegistryError(
         REGISTRY,
         url,
-        `Verra registry answered with a body that is not JSON (status ${res.status}, content-type ${type}, ${url}): ` +
-          describeBody(text),
+        `Verra registry answered with a body that is not JSON (status ${res.status}, content-type ${type}, ${url}): ` + describeBody(text),
         { status: res.status, cause: err },
       );
     }
@@ -176,7 +168,9 @@ export function createVerraClient(opts: VerraClientOptions): RegistryClient {
     return withRetry(() => queue.add(() => attempt(url, init, signal), { throwOnTimeout: true }), retry, {
       signal,
       classify: (err) =>
-        err instanceof RegistryError ? { retryable: err.retryable, retryAfterMs: err.retryAfterMs } : { retryable: false, retryAfterMs: null },
+        err instanceof RegistryError
+          ? { retryable: err.retryable, retryAfterMs: err.retryAfterMs }
+          : { retryable: false, retryAfterMs: null },
       onRetry: ({ attempt: n, delayMs, error }) => {
         const status = error instanceof RegistryError ? error.status : null;
         log?.warn({ url, status, attempt: n, waitMs: delayMs }, error.message);
@@ -240,7 +234,7 @@ export function createVerraClient(opts: VerraClientOptions): RegistryClient {
       const body: Record<string, unknown> = { program: 'VCS', resourceStatuses: statuses };
       if (query.name !== undefined && query.name.trim() !== '') body.resourceName = query.name.trim();
       const out: RegistryProjectSummary[] = [];
-      for (let skip = 0; out.length < limit; ) {
+      for (let skip = 0; out.length < limit;) {
         const pageSize = Math.min(PAGE_SIZE, limit - out.length);
         const url = `${baseUrl}/uiapi/resource/resource/search?$maxResults=${pageSize}&$skip=${skip}&$count=true`;
         const answer = await request(

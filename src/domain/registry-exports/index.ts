@@ -8,13 +8,7 @@ import { verraExport } from './verra.js';
 
 export type { ExportFields, ExportRow, RegistryExportMapping } from './common.js';
 
-export const REGISTRY_EXPORTS: readonly RegistryExportMapping[] = [
-  verraExport,
-  goldStandardExport,
-  acrExport,
-  carExport,
-  isometricExport,
-];
+export const REGISTRY_EXPORTS: readonly RegistryExportMapping[] = [verraExport, goldStandardExport, acrExport, carExport, isometricExport];
 
 /** The mapping of a record format `csv:<source>`, or null. */
 export function exportMappingForFormat(format: string): RegistryExportMapping | null {

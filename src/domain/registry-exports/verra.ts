@@ -1,15 +1,6 @@
 import { parseIsoDate, parseRegistryDate } from '../registry-values.js';
 import { expandSubcategories } from '../subcategories.js';
-import {
-  cell,
-  countryCell,
-  distinct,
-  formatDate,
-  isoPeriod,
-  numberCell,
-  numericProjectId,
-  type RegistryExportMapping,
-} from './common.js';
+import { cell, countryCell, distinct, formatDate, isoPeriod, numberCell, numericProjectId, type RegistryExportMapping } from './common.js';
 
 /** Verra registry search export ("projects.csv"): one row per project, ids without prefix. */
 export const verraExport: RegistryExportMapping = {

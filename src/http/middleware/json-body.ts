@@ -28,7 +28,8 @@ export function jsonDeeperThan(bytes: Uint8Array, max: number): boolean {
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];
     if (inString) {
-      if (b === 0x5c) i++; // backslash: the next byte is escaped
+      if (b === 0x5c)
+        i++; // backslash: the next byte is escaped
       else if (b === 0x22) inString = false;
     } else if (b === 0x22) inString = true;
     else if (b === 0x7b || b === 0x5b) {

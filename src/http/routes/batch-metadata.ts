@@ -31,7 +31,12 @@ export function batchMetadataRequestSchema(config: { MAX_BATCH_PROJECTS: number 
       description:
         'Projects as `projectList` (sample body) or `list` (parameter table); items name the id `project_id`, ' +
         '`projectId` or `id`, in any mix. Unknown fields are ignored.',
-      example: { projectList: [{ project_id: 4086, registry: 'Verra' }, { project_id: 5533, registry: 'Verra' }] },
+      example: {
+        projectList: [
+          { project_id: 4086, registry: 'Verra' },
+          { project_id: 5533, registry: 'Verra' },
+        ],
+      },
     });
 }
 

@@ -14,7 +14,6 @@ export const BATCH_SEARCH_PATH = '/projects-documents/batch-search';
 /** CONTRACT 1: also served under the singular spelling of the two metadata paths. */
 export const BATCH_SEARCH_ALIAS_PATH = '/project-documents/batch-search';
 
-
 type SearchLimits = { MAX_BATCH_PROJECTS: number; SEARCH_MAX_TOP_K: number; SEARCH_DEFAULT_TOP_K: number };
 
 export function batchSearchRequestSchema(config: SearchLimits) {
@@ -56,7 +55,7 @@ export function batchSearchRequestSchema(config: SearchLimits) {
           description:
             'Default false. When true, each item of `projects` also carries its own `answer`, `answered` and ' +
             '`citationIds`, each project gets its own share of the citations (ceil(topK / projects), at least 2), ' +
-            'and `answer` puts the projects\' answers one after the other.',
+            "and `answer` puts the projects' answers one after the other.",
         }),
       documentTypes: z
         .array(
@@ -134,8 +133,11 @@ export const batchSearchResponseSchema = z
         z.object({
           projectId: z.number().int(),
           registry: z.string().openapi({ description: 'As the request spelled it.' }),
-          indexedDocuments: z.number().int().openapi({ description: '0 for a project with no indexed document or unknown to the service.' }),
-          answer: z.string().optional().openapi({ description: 'With `perProject`: this project\'s answer.' }),
+          indexedDocuments: z
+            .number()
+            .int()
+            .openapi({ description: '0 for a project with no indexed document or unknown to the service.' }),
+          answer: z.string().optional().openapi({ description: "With `perProject`: this project's answer." }),
           answered: z.boolean().optional().openapi({ description: 'With `perProject`: whether its passages answer the question.' }),
           citationIds: z
             .array(z.number().int())
@@ -210,7 +212,10 @@ export function registerBatchSearch(app: OpenAPIHono<AppEnv>, deps: AppDeps): vo
         body: { required: true, content: { 'application/json': { schema: batchSearchRequestSchema(config) } } },
       },
       responses: {
-        200: { description: 'Answer, citations and per-project index state.', content: { 'application/json': { schema: batchSearchResponseSchema } } },
+        200: {
+          description: 'Answer, citations and per-project index state.',
+          content: { 'application/json': { schema: batchSearchResponseSchema } },
+        },
         ...standardErrorResponses(config),
       },
     });

@@ -21,9 +21,17 @@ function filterSchema(description: string, example: string) {
     .refine((s) => s.trim().length > 0, 'must not be empty')
     .refine((s) => s.length <= MAX_FILTER_CHARS, `must be at most ${MAX_FILTER_CHARS} characters`);
   return z
-    .union([value, z.array(value, { error: 'must be a string or a list of strings' }).max(MAX_FILTER_VALUES, `must list at most ${MAX_FILTER_VALUES} values`)], {
-      error: 'must be a string or a list of strings',
-    })
+    .union(
+      [
+        value,
+        z
+          .array(value, { error: 'must be a string or a list of strings' })
+          .max(MAX_FILTER_VALUES, `must list at most ${MAX_FILTER_VALUES} values`),
+      ],
+      {
+        error: 'must be a string or a list of strings',
+      },
+    )
     .transform((v) => (typeof v === 'string' ? [v] : v))
     .optional()
     .openapi({ description, example });
@@ -44,7 +52,7 @@ export const projectSearchRequestSchema = z
         example: 'cookstoves',
       }),
     registry: filterSchema(`Registry name or alias, or a list (known: ${knownRegistryNames().join(', ')}).`, 'Verra'),
-    country: filterSchema('Country name as the cleaned record\'s `location` gives it, or a list; case and accents ignored.', 'Kenya'),
+    country: filterSchema("Country name as the cleaned record's `location` gives it, or a list; case and accents ignored.", 'Kenya'),
     methodology: filterSchema(
       'Methodology as the cleaned record gives it, or one of its codes (`VM0007` matches `VM0007, VM0015`), or a list.',
       'VM0047',
@@ -57,7 +65,10 @@ export const projectSearchRequestSchema = z
       .min(1, 'must be at least 1')
       .max(MAX_DISCOVERY_LIMIT, `must be at most ${MAX_DISCOVERY_LIMIT}`)
       .optional()
-      .openapi({ description: `Projects per page: default ${DEFAULT_DISCOVERY_LIMIT}, at most ${MAX_DISCOVERY_LIMIT}.`, example: DEFAULT_DISCOVERY_LIMIT }),
+      .openapi({
+        description: `Projects per page: default ${DEFAULT_DISCOVERY_LIMIT}, at most ${MAX_DISCOVERY_LIMIT}.`,
+        example: DEFAULT_DISCOVERY_LIMIT,
+      }),
     cursor: z
       .string({ error: 'must be a string' })
       .min(1, 'must not be empty')

@@ -49,7 +49,11 @@ export function registerWebPage(app: OpenAPIHono<AppEnv>): void {
     'app.js': { body: readFileSync(path.join(webDir, 'app.js'), 'utf8'), type: 'text/javascript; charset=utf-8' },
     'app.css': { body: readFileSync(path.join(webDir, 'app.css'), 'utf8'), type: 'text/css; charset=utf-8' },
   };
-  const common = { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'Referrer-Policy': 'no-referrer' };
+  const common = {
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'Referrer-Policy': 'no-referrer',
+  };
 
   app.get(WEB_PAGE_PATH, (c) => c.body(html, 200, { ...common, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' }));
   app.get(`${WEB_ASSETS_PREFIX}:name`, (c) => {

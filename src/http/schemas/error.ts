@@ -28,7 +28,9 @@ export const errorResponse = (description: string) => ({
 /** Error responses every JSON endpoint can give (CONTRACT 3), with the limits that trigger them. */
 export function standardErrorResponses(config: { MAX_BODY_BYTES: number; MAX_BATCH_PROJECTS: number }) {
   return {
-    400: errorResponse('`invalid_request` (body not JSON, wrong types, missing fields, empty list, bad id), `unknown_registry`, or `ambiguous_project_id`.'),
+    400: errorResponse(
+      '`invalid_request` (body not JSON, wrong types, missing fields, empty list, bad id), `unknown_registry`, or `ambiguous_project_id`.',
+    ),
     401: errorResponse('`unauthorized`: API keys are configured and the request carries none or a wrong one.'),
     405: errorResponse('`method_not_allowed`: only POST is served on this path; see the Allow header.'),
     413: errorResponse(

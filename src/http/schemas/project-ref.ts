@@ -17,11 +17,7 @@ export const LIST_FIELDS = ['projectList', 'list'] as const;
 export const projectIdSchema = z
   .union(
     [
-      z
-        .number()
-        .int('must be a whole number')
-        .positive('must be greater than 0')
-        .max(Number.MAX_SAFE_INTEGER, 'is too large'),
+      z.number().int('must be a whole number').positive('must be greater than 0').max(Number.MAX_SAFE_INTEGER, 'is too large'),
       // At most 15 significant digits, so every string the pattern (and so the OpenAPI document) accepts is a safe
       // integer; "0" and "000" are not accepted either.
       z.string().regex(/^0*[1-9][0-9]{0,14}$/, 'must be a positive integer or a string of at most 15 digits'),
@@ -99,8 +95,7 @@ export const projectRefSchema = z
   .transform(toParsedRef)
   .openapi('ProjectReference', {
     ...projectIdAnyOf,
-    description:
-      'A project: its id under one of `project_id`, `projectId` or `id` (several only when they agree), and its registry.',
+    description: 'A project: its id under one of `project_id`, `projectId` or `id` (several only when they agree), and its registry.',
     example: { project_id: 4086, registry: 'Verra' },
   });
 

@@ -52,9 +52,7 @@ export const rawRecordResponseSchema = z
       z.object({
         code: z.string(),
         description: z.string(),
-        documents: z.array(
-          z.object({ documentName: z.string(), documentType: z.string(), uploadDate: z.string(), uri: z.string() }),
-        ),
+        documents: z.array(z.object({ documentName: z.string(), documentType: z.string(), uploadDate: z.string(), uri: z.string() })),
       }),
     ),
     inPublicCommentPeriod: z.boolean(),
@@ -68,8 +66,7 @@ export const rawRecordResponseSchema = z
   .partial()
   .catchall(z.unknown())
   .openapi('RawRecord', {
-    description:
-      "The registry's record as imported (SPEC 2.4). Records imported from a registry's CSV export are returned as that row.",
+    description: "The registry's record as imported (SPEC 2.4). Records imported from a registry's CSV export are returned as that row.",
   });
 
 export const projectViewSchema = z.union([cleanedRecordSchema, rawRecordResponseSchema]);

@@ -14,13 +14,7 @@ import { chunkText, cosine, maxEventLoopGap, norm, PARAPHRASES, QUESTIONS } from
 const MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
 const modelsDir = path.resolve(process.env.MODELS_DIR ?? path.join(repoRoot, 'models'));
 const modelDir = path.join(modelsDir, MODEL_ID);
-const MODEL_FILES = [
-  'config.json',
-  'tokenizer.json',
-  'tokenizer_config.json',
-  'special_tokens_map.json',
-  'onnx/model_quantized.onnx',
-];
+const MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'onnx/model_quantized.onnx'];
 const available = MODEL_FILES.every((f) => existsSync(path.join(modelDir, f)));
 
 interface Reference {
@@ -101,9 +95,7 @@ describeWithService(
       for (const p of PARAPHRASES) {
         const [a, para, other] = await embedder.embed([p.a, p.paraphrase, p.unrelated]);
         // Measured margins 0.56-0.61.
-        expect(cosine(a as Float32Array, para as Float32Array)).toBeGreaterThan(
-          cosine(a as Float32Array, other as Float32Array) + 0.3,
-        );
+        expect(cosine(a as Float32Array, para as Float32Array)).toBeGreaterThan(cosine(a as Float32Array, other as Float32Array) + 0.3);
       }
       for (const q of QUESTIONS) {
         const [query] = await embedder.embed([q.q], 'query');

@@ -3,12 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EmbedderInputError } from '../../../src/adapters/embedders/common.js';
 import { createOpenAIEmbedder } from '../../../src/adapters/embedders/openai.js';
 import { DependencyError } from '../../../src/errors.js';
-import {
-  embeddingsResponse,
-  openaiError,
-  startOpenAIReplayServer,
-  type OpenAIReplayServer,
-} from '../../support/openai-replay-server.js';
+import { embeddingsResponse, openaiError, startOpenAIReplayServer, type OpenAIReplayServer } from '../../support/openai-replay-server.js';
 import { cosine, norm } from './helpers.js';
 
 const EMB = '/v1/embeddings';
@@ -54,7 +49,13 @@ describe('OpenAI-compatible embedder against a replaying HTTP server', () => {
 
   it('orders vectors by index and normalises them, whatever the server sends', async () => {
     const e = await createOpenAIEmbedder({ model: 'local-model', baseURL: server.baseURL, dimensions: 3 });
-    const body = embeddingsResponse([[0, 0, 2], [3, 4, 0]], 'local-model') as { data: Array<{ index: number }> };
+    const body = embeddingsResponse(
+      [
+        [0, 0, 2],
+        [3, 4, 0],
+      ],
+      'local-model',
+    ) as { data: Array<{ index: number }> };
     body.data.reverse(); // index 1 first
     server.enqueue(EMB, { status: 200, body });
     const [a, b] = await e.embed(['first', 'second']);
@@ -158,12 +159,10 @@ describe('OpenAI-compatible embedder against a replaying HTTP server', () => {
 
   it('validates its options', async () => {
     await expect(createOpenAIEmbedder({ model: ' ', baseURL: server.baseURL })).rejects.toThrow(/model/);
-    await expect(createOpenAIEmbedder({ model: MODEL, baseURL: server.baseURL, dimensions: 0 })).rejects.toThrow(
-      /dimensions/,
+    await expect(createOpenAIEmbedder({ model: MODEL, baseURL: server.baseURL, dimensions: 0 })).rejects.toThrow(/dimensions/);
+    await expect(createOpenAIEmbedder({ model: MODEL, baseURL: server.baseURL, dimensions: 8, maxBatchSize: 1.5 })).rejects.toThrow(
+      /maxBatchSize/,
     );
-    await expect(
-      createOpenAIEmbedder({ model: MODEL, baseURL: server.baseURL, dimensions: 8, maxBatchSize: 1.5 }),
-    ).rejects.toThrow(/maxBatchSize/);
   });
 });
 

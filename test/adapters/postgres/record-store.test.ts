@@ -4,5 +4,8 @@ import { pgAvailability, pgBackend } from '../../contract/store-backends.js';
 import { describeWithService } from '../../support/services.js';
 
 describeWithService('PostgreSQL record store', pgAvailability, () => {
-  recordStoreContract('contract', pgBackend((pool) => createPgRecordStore({ pool })));
+  recordStoreContract(
+    'contract',
+    pgBackend((pool) => createPgRecordStore({ pool })),
+  );
 });

@@ -83,12 +83,21 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
         { registry: 'Gold Standard', projectId: 4074 },
         { registry: 'Verra', projectId: 4074 },
       ];
-      await index.searchVector(axis(0).map((x) => x * 3), projects, 5);
+      await index.searchVector(
+        axis(0).map((x) => x * 3),
+        projects,
+        5,
+      );
       await index.searchText('VM0007', projects, 5);
       const [vectorBody, textBody] = bodiesOf('POST', '/points/query') as Record<string, unknown>[];
       const filter = {
         should: [
-          { must: [{ key: 'registry', match: { value: 'Verra' } }, { key: 'projectId', match: { value: 4074 } }] },
+          {
+            must: [
+              { key: 'registry', match: { value: 'Verra' } },
+              { key: 'projectId', match: { value: 4074 } },
+            ],
+          },
           {
             must: [
               { key: 'registry', match: { value: 'Gold Standard' } },
@@ -109,7 +118,9 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
 
     it('writes points with UUIDs derived from chunk ids and a BM25 sparse vector', async () => {
       await index.upsert([chunk({ id: 'Verra:4074:doc:1:0', projectId: 4074, text: 'Methodology AMS-III.AU' })]);
-      const [body] = bodiesOf('PUT', '/points') as { points: { id: string; vector: Record<string, unknown>; payload: Record<string, unknown> }[] }[];
+      const [body] = bodiesOf('PUT', '/points') as {
+        points: { id: string; vector: Record<string, unknown>; payload: Record<string, unknown> }[];
+      }[];
       const point = body?.points[0];
       expect(point?.id).toBe(pointId('Verra:4074:doc:1:0'));
       expect(point?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -159,7 +170,7 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
       expect(body?.points[0]?.vector.dense).toEqual([half(1), half(2)]);
     });
 
-    it('keeps searching a collection of the layout before sentence vectors by the chunks\' own vectors, and says so', async () => {
+    it("keeps searching a collection of the layout before sentence vectors by the chunks' own vectors, and says so", async () => {
       const legacy = `legacy_${randomUUID().replaceAll('-', '')}`;
       await fetch(`${fake.url}/collections/${legacy}`, {
         method: 'PUT',
@@ -178,9 +189,9 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
         chunk({ id: 'near', projectId: 1, vector: axis(1), sentenceVectors: [axis(2)] }),
         chunk({ id: 'far', projectId: 1, vector: axis(2) }),
       ]);
-      const [body] = fake.requests
-        .filter((r) => r.method === 'PUT' && r.path === `/collections/${legacy}/points`)
-        .map((r) => r.body) as { points: { vector: Record<string, unknown> }[] }[];
+      const [body] = fake.requests.filter((r) => r.method === 'PUT' && r.path === `/collections/${legacy}/points`).map((r) => r.body) as {
+        points: { vector: Record<string, unknown> }[];
+      }[];
       expect(body?.points[0]?.vector.dense).toEqual(Array.from(axis(1)));
       const got = await old.searchVector(axis(1), [{ registry: 'Verra', projectId: 1 }], 2);
       expect(got.map((c) => [c.id, c.score])).toEqual([
@@ -189,7 +200,12 @@ describe('Qdrant adapter against the loopback Qdrant API', () => {
       ]);
       await old.close();
       // Re-indexing (which re-embeds every document) re-creates it in the current layout.
-      const reindexed = await createQdrantVectorIndex({ url: fake.url, collection: legacy, reindex: true, onLegacyLayout: (m) => told.push(m) });
+      const reindexed = await createQdrantVectorIndex({
+        url: fake.url,
+        collection: legacy,
+        reindex: true,
+        onLegacyLayout: (m) => told.push(m),
+      });
       await reindexed.open(EMBEDDER);
       expect(told).toHaveLength(1);
       expect(await reindexed.countChunks([{ registry: 'Verra', projectId: 1 }])).toEqual(new Map([['Verra:1', 0]]));
@@ -328,8 +344,6 @@ describeWithService(
     afterAll(async () => {
       await stop?.();
     });
-    vectorIndexContract('Qdrant (real server)', async () =>
-      collectionStore(url, process.env.QDRANT_API_KEY)(),
-    );
+    vectorIndexContract('Qdrant (real server)', async () => collectionStore(url, process.env.QDRANT_API_KEY)());
   },
 );

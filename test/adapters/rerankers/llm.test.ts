@@ -5,7 +5,12 @@ import { buildReranker } from '../../../src/deps.js';
 import { createOpenAIChatModel } from '../../../src/adapters/summarizers/openai.js';
 import { createLogger } from '../../../src/logger.js';
 import type { ScoredChunk } from '../../../src/ports/vector-index.js';
-import { chatCompletionResponse, openaiError, startOpenAIReplayServer, type OpenAIReplayServer } from '../../support/openai-replay-server.js';
+import {
+  chatCompletionResponse,
+  openaiError,
+  startOpenAIReplayServer,
+  type OpenAIReplayServer,
+} from '../../support/openai-replay-server.js';
 
 const logger = createLogger({ level: 'silent', name: 'test' });
 const CHAT = '/v1/chat/completions';

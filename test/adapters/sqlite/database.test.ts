@@ -19,7 +19,9 @@ describe('openSqlite with an unusable DATA_DIR', () => {
     writeFileSync(file, 'not a folder');
     expect(() => openSqlite({ dataDir: file })).toThrow(`cannot use DATA_DIR ${file} for the SQLite database: it is a file, not a folder`);
     // ... or whose parent is one.
-    expect(() => openSqlite({ dataDir: path.join(file, 'below') })).toThrow(/cannot use DATA_DIR .*data\/below for the SQLite database: it is a file/);
+    expect(() => openSqlite({ dataDir: path.join(file, 'below') })).toThrow(
+      /cannot use DATA_DIR .*data\/below for the SQLite database: it is a file/,
+    );
   });
 
   it('names the database file and DATA_DIR when SQLite cannot open the file', () => {

@@ -2,4 +2,7 @@ import { createSqliteDocumentStateStore } from '../../../src/adapters/sqlite/doc
 import { documentStateStoreContract } from '../../contract/document-state-store.contract.js';
 import { sqliteBackend } from '../../contract/store-backends.js';
 
-documentStateStoreContract('SQLite document state store', sqliteBackend((db) => createSqliteDocumentStateStore({ db })));
+documentStateStoreContract(
+  'SQLite document state store',
+  sqliteBackend((db) => createSqliteDocumentStateStore({ db })),
+);

@@ -2,4 +2,7 @@ import { createSqliteDocumentTextStore } from '../../../src/adapters/sqlite/docu
 import { documentTextStoreContract } from '../../contract/document-text-store.contract.js';
 import { sqliteBackend } from '../../contract/store-backends.js';
 
-documentTextStoreContract('SQLite document text store', sqliteBackend((db) => createSqliteDocumentTextStore({ db })));
+documentTextStoreContract(
+  'SQLite document text store',
+  sqliteBackend((db) => createSqliteDocumentTextStore({ db })),
+);

@@ -2,4 +2,7 @@ import { createSqliteRecordStore } from '../../../src/adapters/sqlite/record-sto
 import { recordStoreContract } from '../../contract/record-store.contract.js';
 import { sqliteBackend } from '../../contract/store-backends.js';
 
-recordStoreContract('SQLite record store', sqliteBackend((db) => createSqliteRecordStore({ db })));
+recordStoreContract(
+  'SQLite record store',
+  sqliteBackend((db) => createSqliteRecordStore({ db })),
+);

@@ -4,11 +4,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateSqlite, openSqlite, type SqliteDatabase } from '../../../src/adapters/sqlite/database.js';
-import { PRELOAD_CHUNKS, VECTOR_MIGRATIONS, createSqliteVectorIndex, ftsTextExpression, scopeToken } from '../../../src/adapters/sqlite/vector-index.js';
+import {
+  PRELOAD_CHUNKS,
+  VECTOR_MIGRATIONS,
+  createSqliteVectorIndex,
+  ftsTextExpression,
+  scopeToken,
+} from '../../../src/adapters/sqlite/vector-index.js';
 import { loadConfig } from '../../../src/config.js';
 import { EmbedderMismatchError } from '../../../src/errors.js';
 import type { ChunkWithVector, VectorIndex } from '../../../src/ports/vector-index.js';
-import { EMBEDDER, axis, chunk, randomUnitVector, vectorIndexContract, type VectorIndexStore } from '../../contract/vector-index.contract.js';
+import {
+  EMBEDDER,
+  axis,
+  chunk,
+  randomUnitVector,
+  vectorIndexContract,
+  type VectorIndexStore,
+} from '../../contract/vector-index.contract.js';
 import { rng } from '../../support/rng.js';
 import { repoRoot } from '../../support/corpus.js';
 import { indexedContext } from '../../../src/adapters/full-text/chunk-context.js';
@@ -164,7 +177,9 @@ describe('SQLite vector index specifics', () => {
     // Churn: every chunk replaced several times with longer text, and a whole document added then deleted.
     for (let round = 0; round < 3; round++) {
       await index.upsert(FINAL.map((c) => ({ ...c, text: `${c.text} peatland peatland rewetting drainage canals ${round}`.repeat(3) })));
-      await index.upsert([1, 2, 3, 4].map((i) => chunk({ id: `x${i}`, projectId: 1, documentId: 'doc-9', text: 'rice rice rice validation' })));
+      await index.upsert(
+        [1, 2, 3, 4].map((i) => chunk({ id: `x${i}`, projectId: 1, documentId: 'doc-9', text: 'rice rice rice validation' })),
+      );
       await index.deleteDocument({ registry: 'Verra', projectId: 1 }, 'doc-9');
     }
     await index.upsert(FINAL);
@@ -190,7 +205,15 @@ describe('SQLite vector index specifics', () => {
       for (const round of [0, 1]) {
         for (const c of FINAL) {
           const text = round === 0 ? `${c.text} drainage drainage canals` : c.text;
-          const { rowid } = insert.get(c.id, c.documentId, c.documentTitle, c.documentType, text, c.context ?? '', Buffer.from(c.vector.buffer)) as { rowid: number };
+          const { rowid } = insert.get(
+            c.id,
+            c.documentId,
+            c.documentTitle,
+            c.documentType,
+            text,
+            c.context ?? '',
+            Buffer.from(c.vector.buffer),
+          ) as { rowid: number };
           fts.run(rowid, text, indexedContext(c.documentTitle, c.documentType, c.context), scopeToken(c));
         }
       }
@@ -236,9 +259,7 @@ describe('SQLite vector index specifics', () => {
     } finally {
       otherDb.close();
     }
-    await expect(index.searchVector(axis(0), [{ registry: 'Verra', projectId: 1 }], 3)).rejects.toThrow(
-      EmbedderMismatchError,
-    );
+    await expect(index.searchVector(axis(0), [{ registry: 'Verra', projectId: 1 }], 3)).rejects.toThrow(EmbedderMismatchError);
     await expect(index.upsert([chunk({ id: 'b', projectId: 1 })])).rejects.toThrow(/re-index/);
   });
 
@@ -257,7 +278,10 @@ describe('SQLite vector index specifics', () => {
     await inSql.open(EMBEDDER);
     for (const idx of [pendingQueries(index), index, inSql]) {
       const got = await idx.searchVector(query, [{ registry: 'Verra', projectId: 1 }], 5);
-      expect(got.map((c) => [c.id, c.score])).toEqual([['zero', 0], ['against', -1]]);
+      expect(got.map((c) => [c.id, c.score])).toEqual([
+        ['zero', 0],
+        ['against', -1],
+      ]);
     }
   });
 
@@ -277,7 +301,10 @@ describe('SQLite vector index specifics', () => {
     // 60 candidates for two projects: above this limit the adapter falls back to SQL.
     const overLimit = await createSqliteVectorIndex({ db, preloadChunks: 59 });
     await Promise.all([inSql.open(EMBEDDER), overLimit.open(EMBEDDER)]);
-    const projects = [{ registry: 'Verra', projectId: 2 }, { registry: 'Verra', projectId: 4 }];
+    const projects = [
+      { registry: 'Verra', projectId: 2 },
+      { registry: 'Verra', projectId: 4 },
+    ];
     // A zero query ties every chunk at 0.
     for (const query of [shared, randomUnitVector(rand), randomUnitVector(rand), new Float32Array(EMBEDDER.dimensions)]) {
       for (const k of [1, 3, 7, 12, 60, 100]) {

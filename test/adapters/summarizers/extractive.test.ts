@@ -58,7 +58,7 @@ describe('extractive summariser', () => {
     expect(answer.startsWith('The project is located in Purulia district of West Bengal')).toBe(true);
   });
 
-  it('names each piece\'s project when the passages come from several projects', () => {
+  it("names each piece's project when the passages come from several projects", () => {
     const answer = extractiveAnswer({
       question: 'Who prepared the methodology and where is the project located?',
       passages: [
@@ -94,15 +94,28 @@ describe('extractive summariser', () => {
       question: 'What baseline SOC stock does the Purulia project in West Bengal record?',
       passages: [
         { ...passages[1]!, quote: passages[1]!.text, quoteWeight: { coverage: 0.2, score: 0.3 } },
-        { id: 5, documentTitle: 'plan.pdf', page: 20, text: `Heading\n${twoSentences}`, quote: twoSentences, quoteWeight: { coverage: 0.8, score: 0.9 } },
+        {
+          id: 5,
+          documentTitle: 'plan.pdf',
+          page: 20,
+          text: `Heading\n${twoSentences}`,
+          quote: twoSentences,
+          quoteWeight: { coverage: 0.8, score: 0.9 },
+        },
       ],
       maxChars: 2000,
     });
-    expect(answer.startsWith('SOC Baseline Stock February 2023: 6,251.40 tSOC. Baseline GHG emissions were calculated for the year [5].')).toBe(true);
+    expect(
+      answer.startsWith('SOC Baseline Stock February 2023: 6,251.40 tSOC. Baseline GHG emissions were calculated for the year [5].'),
+    ).toBe(true);
   });
 
   it('cites a numbers-only passage whole rather than answering nothing', () => {
-    const answer = extractiveAnswer({ question: 'values', passages: [{ id: 4, documentTitle: 't', page: 1, text: '2022 1,200 2023 1,300' }], maxChars: 500 });
+    const answer = extractiveAnswer({
+      question: 'values',
+      passages: [{ id: 4, documentTitle: 't', page: 1, text: '2022 1,200 2023 1,300' }],
+      maxChars: 500,
+    });
     expect(answer).toBe('2022 1,200 2023 1,300 [4]');
   });
 });

@@ -14,8 +14,18 @@ import { describeWithService } from '../../support/services.js';
 const modelPath = path.join(process.env.MODELS_DIR ?? path.join(repoRoot, 'models'), 'SmolLM2-135M-Instruct.Q4_1.gguf');
 
 const passages: CitedPassage[] = [
-  { id: 1, documentTitle: 'VCS5533_project_description.pdf', page: 9, text: 'The crediting period is 20 years from 15/07/2022 to 14/07/2042.' },
-  { id: 2, documentTitle: 'VCS5533_project_description.pdf', page: 4, text: 'The project plants native trees in Purulia district, West Bengal.' },
+  {
+    id: 1,
+    documentTitle: 'VCS5533_project_description.pdf',
+    page: 9,
+    text: 'The crediting period is 20 years from 15/07/2022 to 14/07/2042.',
+  },
+  {
+    id: 2,
+    documentTitle: 'VCS5533_project_description.pdf',
+    page: 4,
+    text: 'The project plants native trees in Purulia district, West Bengal.',
+  },
 ];
 
 describeWithService(
@@ -72,7 +82,10 @@ describeWithService(
     it('generates at most maxAnswerTokens, whatever the caller asks', async () => {
       const short = await createLlamaChatModel({ modelPath, contextSize: 1024, timeoutMs: 100_000, threads: 1, maxAnswerTokens: 12 });
       try {
-        const reply = await short.complete({ system: 'Write at length.', user: 'Write a 2000-word essay on forests.' }, { maxTokens: 2000 });
+        const reply = await short.complete(
+          { system: 'Write at length.', user: 'Write a 2000-word essay on forests.' },
+          { maxTokens: 2000 },
+        );
         // 12 tokens of English are well under 100 characters.
         expect(reply.length).toBeLessThan(100);
       } finally {

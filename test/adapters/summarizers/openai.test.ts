@@ -88,7 +88,8 @@ describe('OpenAI-compatible summariser', () => {
 
   it('drops a sentence that the passage it cites does not support, and logs it', async () => {
     server = await startOpenAIReplayServer({
-      chatReply: 'The crediting period is 20 years [1]. Lead validator Mariana Ospina signed the report [1]. The risk rating is 15 percent [2].',
+      chatReply:
+        'The crediting period is 20 years [1]. Lead validator Mariana Ospina signed the report [1]. The risk rating is 15 percent [2].',
     });
     const lines: Record<string, unknown>[] = [];
     const { pino } = await import('pino');
@@ -129,7 +130,12 @@ describe('OpenAI-compatible summariser', () => {
 
   it('rejects an ungrounded marker-less answer and an empty one', async () => {
     server = await startOpenAIReplayServer({
-      script: { [CHAT]: [{ status: 200, body: chatCompletionResponse('Bananas grow in tropical climates.', 'gpt-test') }, { status: 200, body: chatCompletionResponse('  ', 'gpt-test') }] },
+      script: {
+        [CHAT]: [
+          { status: 200, body: chatCompletionResponse('Bananas grow in tropical climates.', 'gpt-test') },
+          { status: 200, body: chatCompletionResponse('  ', 'gpt-test') },
+        ],
+      },
     });
     const s = summarizer(server);
     await expect(s.summarize({ question: 'q', passages })).rejects.toBeInstanceOf(UngroundedAnswerError);
@@ -153,26 +159,42 @@ describe('OpenAI-compatible summariser', () => {
 
   it('gives up after its retries with a DependencyError naming the model and status', async () => {
     server = await startOpenAIReplayServer({
-      script: { [CHAT]: [1, 2, 3].map(() => ({ status: 503, headers: { 'retry-after': '0' }, body: openaiError('overloaded', null, 'server_error') })) },
+      script: {
+        [CHAT]: [1, 2, 3].map(() => ({
+          status: 503,
+          headers: { 'retry-after': '0' },
+          body: openaiError('overloaded', null, 'server_error'),
+        })),
+      },
     });
-    const err = await summarizer(server, { maxRetries: 2 }).summarize({ question: 'q', passages }).catch((e: unknown) => e);
+    const err = await summarizer(server, { maxRetries: 2 })
+      .summarize({ question: 'q', passages })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DependencyError);
     expect((err as DependencyError).message).toMatch(/gpt-test: HTTP 503/);
     expect(server.requests).toHaveLength(3);
   });
 
   it('does not retry a 400 and says so', async () => {
-    server = await startOpenAIReplayServer({ script: { [CHAT]: [{ status: 400, body: openaiError("'messages' is too long", 'context_length_exceeded') }] } });
-    const err = await summarizer(server).summarize({ question: 'q', passages }).catch((e: unknown) => e);
+    server = await startOpenAIReplayServer({
+      script: { [CHAT]: [{ status: 400, body: openaiError("'messages' is too long", 'context_length_exceeded') }] },
+    });
+    const err = await summarizer(server)
+      .summarize({ question: 'q', passages })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DependencyError);
     expect((err as DependencyError).retryable).toBe(false);
     expect(server.requests).toHaveLength(1);
   });
 
   it('times out a server that does not answer in time, retries included', async () => {
-    server = await startOpenAIReplayServer({ script: { [CHAT]: [{ status: 200, delayMs: 3_000, body: chatCompletionResponse('late [1]', 'gpt-test') }] } });
+    server = await startOpenAIReplayServer({
+      script: { [CHAT]: [{ status: 200, delayMs: 3_000, body: chatCompletionResponse('late [1]', 'gpt-test') }] },
+    });
     const started = Date.now();
-    const err = await summarizer(server, { timeoutMs: 400, maxRetries: 3 }).summarize({ question: 'q', passages }).catch((e: unknown) => e);
+    const err = await summarizer(server, { timeoutMs: 400, maxRetries: 3 })
+      .summarize({ question: 'q', passages })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DependencyError);
     expect((err as Error).message).toMatch(/no answer within 400 ms/);
     expect(Date.now() - started).toBeLessThan(2_500);
@@ -191,8 +213,8 @@ describe('OpenAI-compatible summariser', () => {
     expect(await s.summarize({ question: 'q', passages })).toBe('The crediting period is 20 years [1].');
     const e = await buildSummarizer({ ...base, LLM: { kind: 'extractive' }, OPENAI_BASE_URL: undefined }, logger);
     expect(e.model).toBe('extractive');
-    await expect(buildSummarizer({ ...base, LLM: { kind: 'local', modelPath: '/nonexistent/model.gguf' }, OPENAI_BASE_URL: undefined }, logger)).rejects.toThrow(
-      /model file not found: \/nonexistent\/model.gguf/,
-    );
+    await expect(
+      buildSummarizer({ ...base, LLM: { kind: 'local', modelPath: '/nonexistent/model.gguf' }, OPENAI_BASE_URL: undefined }, logger),
+    ).rejects.toThrow(/model file not found: \/nonexistent\/model.gguf/);
   });
 });

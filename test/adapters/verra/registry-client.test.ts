@@ -79,70 +79,72 @@ const fastClient = (extra: Partial<Parameters<typeof createVerraClient>[0]> = {}
     ...extra,
   });
 
-describeWithService('Verra client against a replay of the real 4086 record', {
-  available: corpusAvailable,
-  why: `corpus not found at ${corpusPath()}`,
-}, () => {
-  it('fetches the resource summary and returns the parsed raw record with its registry', async () => {
-    script = (req, _n, res) => {
-      if (req.path === '/uiapi/resource/resourceSummary/4086') json(res, 200, record4086);
-      else json(res, 404, '{}');
-    };
-    const record = await fastClient().fetchProject(4086);
-    expect(record?.registry).toBe('Verra');
-    expect(record?.resourceIdentifier).toBe('4086');
-    expect(record?.resourceName).toBe('Suihuang Adjusted Water Management in Rice Cultivation');
-    expect(record?.participationSummaries[0]?.attributes.find((a) => a.code === 'PROTOCOL_NAME')?.values[0]?.value).toBe(
-      'AMS-III.AU',
-    );
-    expect(record?.documentGroups.map((g) => g.code)).toEqual([
-      'VCS_PIPELINE_DOCUMENTS',
-      'VCS_REGISTRATION_DOCUMENTS',
-      'VCS_ISSUANCE_DOCUMENTS',
-      'VCS_OTHER_DOCUMENTS',
-    ]);
-    // The description keeps its CR LF sequences byte for byte.
-    const original = JSON.parse(record4086.toString('utf8')) as { description: string };
-    expect(record?.description).toBe(original.description);
-    expect(seen).toHaveLength(1);
-    expect(seen[0]?.method).toBe('GET');
-    expect(seen[0]?.headers.accept).toContain('application/json');
-  });
+describeWithService(
+  'Verra client against a replay of the real 4086 record',
+  {
+    available: corpusAvailable,
+    why: `corpus not found at ${corpusPath()}`,
+  },
+  () => {
+    it('fetches the resource summary and returns the parsed raw record with its registry', async () => {
+      script = (req, _n, res) => {
+        if (req.path === '/uiapi/resource/resourceSummary/4086') json(res, 200, record4086);
+        else json(res, 404, '{}');
+      };
+      const record = await fastClient().fetchProject(4086);
+      expect(record?.registry).toBe('Verra');
+      expect(record?.resourceIdentifier).toBe('4086');
+      expect(record?.resourceName).toBe('Suihuang Adjusted Water Management in Rice Cultivation');
+      expect(record?.participationSummaries[0]?.attributes.find((a) => a.code === 'PROTOCOL_NAME')?.values[0]?.value).toBe('AMS-III.AU');
+      expect(record?.documentGroups.map((g) => g.code)).toEqual([
+        'VCS_PIPELINE_DOCUMENTS',
+        'VCS_REGISTRATION_DOCUMENTS',
+        'VCS_ISSUANCE_DOCUMENTS',
+        'VCS_OTHER_DOCUMENTS',
+      ]);
+      // The description keeps its CR LF sequences byte for byte.
+      const original = JSON.parse(record4086.toString('utf8')) as { description: string };
+      expect(record?.description).toBe(original.description);
+      expect(seen).toHaveLength(1);
+      expect(seen[0]?.method).toBe('GET');
+      expect(seen[0]?.headers.accept).toContain('application/json');
+    });
 
-  it('retries a 429 after the Retry-After delay, then succeeds', async () => {
-    script = (_req, n, res) => {
-      if (n === 1) json(res, 429, '{"message":"Too Many Requests"}', { 'retry-after': '1' });
-      else json(res, 200, record4086);
-    };
-    const started = Date.now();
-    const record = await fastClient().fetchProject(4086);
-    expect(record?.resourceIdentifier).toBe('4086');
-    expect(seen).toHaveLength(2);
-    const gap = (seen[1]?.at ?? 0) - (seen[0]?.at ?? 0);
-    expect(gap).toBeGreaterThanOrEqual(950);
-    expect(Date.now() - started).toBeLessThan(5000);
-  });
+    it('retries a 429 after the Retry-After delay, then succeeds', async () => {
+      script = (_req, n, res) => {
+        if (n === 1) json(res, 429, '{"message":"Too Many Requests"}', { 'retry-after': '1' });
+        else json(res, 200, record4086);
+      };
+      const started = Date.now();
+      const record = await fastClient().fetchProject(4086);
+      expect(record?.resourceIdentifier).toBe('4086');
+      expect(seen).toHaveLength(2);
+      const gap = (seen[1]?.at ?? 0) - (seen[0]?.at ?? 0);
+      expect(gap).toBeGreaterThanOrEqual(950);
+      expect(Date.now() - started).toBeLessThan(5000);
+    });
 
-  it('retries 500, 502 and 503 answers with backoff, then succeeds', async () => {
-    script = (_req, n, res) => {
-      if (n <= 3) json(res, [500, 502, 503][n - 1] ?? 500, '{"error":"upstream"}');
-      else json(res, 200, record4086);
-    };
-    const record = await fastClient().fetchProject(4086);
-    expect(record?.resourceName).toContain('Suihuang');
-    expect(seen).toHaveLength(4);
-  });
+    it('retries 500, 502 and 503 answers with backoff, then succeeds', async () => {
+      script = (_req, n, res) => {
+        if (n <= 3) json(res, [500, 502, 503][n - 1] ?? 500, '{"error":"upstream"}');
+        else json(res, 200, record4086);
+      };
+      const record = await fastClient().fetchProject(4086);
+      expect(record?.resourceName).toContain('Suihuang');
+      expect(seen).toHaveLength(4);
+    });
 
-  it('recovers from a dropped connection', async () => {
-    script = (_req, n, res) => {
-      if (n === 1) res.socket?.destroy();
-      else json(res, 200, record4086);
-    };
-    const record = await fastClient().fetchProject(4086);
-    expect(record?.resourceIdentifier).toBe('4086');
-    expect(seen).toHaveLength(2);
-  });
-});
+    it('recovers from a dropped connection', async () => {
+      script = (_req, n, res) => {
+        if (n === 1) res.socket?.destroy();
+        else json(res, 200, record4086);
+      };
+      const record = await fastClient().fetchProject(4086);
+      expect(record?.resourceIdentifier).toBe('4086');
+      expect(seen).toHaveLength(2);
+    });
+  },
+);
 
 describe('Verra client: bad and missing answers', () => {
   it('returns null for a 404', async () => {
@@ -198,7 +200,9 @@ describe('Verra client: bad and missing answers', () => {
 
   it('does not retry other 4xx answers', async () => {
     script = (_req, _n, res) => json(res, 403, '{"error":"forbidden"}');
-    const err = (await fastClient().fetchProject(4086).catch((e: unknown) => e)) as RegistryError;
+    const err = (await fastClient()
+      .fetchProject(4086)
+      .catch((e: unknown) => e)) as RegistryError;
     expect(err.status).toBe(403);
     expect(err.retryable).toBe(false);
     expect(seen).toHaveLength(1);

@@ -179,7 +179,8 @@ describe('download: allow-list and address checks', () => {
   it('refuses an allowed name that resolves to a private or loopback address (checked at connect time)', async () => {
     const port = Number(server.hostPort.split(':')[1]);
     const to = (address: string) =>
-      ((host: string, opts: unknown, cb: (e: Error | null, a: LookupAddress[]) => void) => cb(null, [{ address, family: 4 }])) as unknown as DownloaderOptions['lookup'];
+      ((host: string, opts: unknown, cb: (e: Error | null, a: LookupAddress[]) => void) =>
+        cb(null, [{ address, family: 4 }])) as unknown as DownloaderOptions['lookup'];
     const policy = createUrlPolicy([], ['docs.registry.test']);
     const before = server.requests.length;
     for (const address of ['127.0.0.1', '10.1.2.3', '169.254.169.254', '0.0.0.0']) {
@@ -217,7 +218,9 @@ describe('download: redirects', () => {
     expect((await failure(downloader().download(`${server.baseUrl}/redirect-out`))).message).toMatch(
       /redirect to http:\/\/evil\.example\.test\/x\.pdf refused: host evil\.example\.test:80 is not in the download allow-list/,
     );
-    expect((await failure(downloader().download(`${server.baseUrl}/redirect-file`))).message).toMatch(/redirect to file:.* refused: scheme file/);
+    expect((await failure(downloader().download(`${server.baseUrl}/redirect-file`))).message).toMatch(
+      /redirect to file:.* refused: scheme file/,
+    );
   });
 
   it('stops a redirect loop', async () => {

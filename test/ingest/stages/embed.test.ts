@@ -8,7 +8,11 @@ import type { Embedder } from '../../../src/ports/embedder.js';
  * sizes, order with several batches in flight, and failures becoming the document's outcome.
  */
 
-function embedderThat(opts: { failOnBatch?: number; delays?: number[]; dims?: number }): Embedder & { batches: string[][]; maxConcurrent: number } {
+function embedderThat(opts: {
+  failOnBatch?: number;
+  delays?: number[];
+  dims?: number;
+}): Embedder & { batches: string[][]; maxConcurrent: number } {
   let inFlight = 0;
   const self = {
     id: 'test-embedder',
@@ -44,7 +48,7 @@ function item(n: number): DocumentWorkItem {
   };
 }
 
-const ctx = (embedder: Embedder): StageContext => ({ deps: { embedder } as IngestDeps } as StageContext);
+const ctx = (embedder: Embedder): StageContext => ({ deps: { embedder } as IngestDeps }) as StageContext;
 
 describe('embed stage', () => {
   it('embeds in batches of maxBatchSize, keeps order with later batches returning first', async () => {
@@ -58,7 +62,7 @@ describe('embed stage', () => {
     expect(out.outcome).toBeUndefined();
   });
 
-  it('embeds each chunk\'s sentences too, and hands each chunk its own sentence vectors', async () => {
+  it("embeds each chunk's sentences too, and hands each chunk its own sentence vectors", async () => {
     const e = embedderThat({ delays: [30, 5, 5, 5] });
     const texts = [
       'The plant destroys HFC23 by incineration. The oxidation temperature is at least 1,200 degrees.',

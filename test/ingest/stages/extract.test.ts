@@ -23,7 +23,10 @@ const PAGE_COUNTS: Record<string, number> = {
 };
 
 const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
-const words = (s: string): string[] => norm(s).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const words = (s: string): string[] =>
+  norm(s)
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
 
 describeWithService('extract on corpus PDFs', { available: corpusAvailable, why: 'corpus not found' }, () => {
   const pages = new Map<string, string[]>();
@@ -119,7 +122,10 @@ describe('extract on broken and unusual input', () => {
     const ok = await extract(item, ctx);
     expect(ok.pages).toEqual(['Readable text on the only page of this document.']);
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
-    const bad = await extract({ ...item, content: { bytes: Buffer.from('garbage'), contentType: null, contentHash: 'g', finalUrl: 'x' } }, ctx);
+    const bad = await extract(
+      { ...item, content: { bytes: Buffer.from('garbage'), contentType: null, contentHash: 'g', finalUrl: 'x' } },
+      ctx,
+    );
     expect(bad.outcome?.kind).toBe('failed');
   });
 });

@@ -44,7 +44,10 @@ function item(words: string, n: number, offset: number, hash: string): DocumentW
 
 const embedder = { id: EMBEDDER.embedderId } as Embedder;
 
-function backends(): { name: string; setup(): Promise<{ index: VectorIndex; failChunk300(): void; heal(): void; done(): Promise<void> }> }[] {
+function backends(): {
+  name: string;
+  setup(): Promise<{ index: VectorIndex; failChunk300(): void; heal(): void; done(): Promise<void> }>;
+}[] {
   return [
     {
       name: 'SQLite',

@@ -15,9 +15,7 @@ export function makePdf(pages: string[], opts: { textLayer?: boolean } = {}): Bu
     pageIds.push(pageId);
     const lines = textLayer ? text.split('\n') : [];
     const escaped = lines.map((l) => l.replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)'));
-    const ops = textLayer
-      ? `BT /F1 11 Tf 14 TL 56 780 Td ${escaped.map((l) => `(${l}) Tj T*`).join(' ')} ET`
-      : '0.5 g 56 56 480 700 re f';
+    const ops = textLayer ? `BT /F1 11 Tf 14 TL 56 780 Td ${escaped.map((l) => `(${l}) Tj T*`).join(' ')} ET` : '0.5 g 56 56 480 700 re f';
     objects[pageId] =
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 3 0 R >> >> /Contents ${contentId} 0 R >>`;
     objects[contentId] = `<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`;
