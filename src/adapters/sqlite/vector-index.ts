@@ -291,20 +291,24 @@ function candidateMatrices(rows: CandidateRow[], dimensions: number): CandidateM
   return { chunkMatrix, sentenceMatrix, firstSentence };
 }
 
-const META_KEY = 'embedder';
-
-export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): Promise<VectorIndex> {
-  const { db } = opts;
-  const contextWeight = opts.contextWeight ?? CONTEXT_WEIGHT;
-  if (!(contextWeight >= 0 && Number.isFinite(contextWeight))) {
-    throw new RangeError(`contextWeight must be a finite number >= 0, got ${contextWeight}`);
+/** Each candidate's score, as the SQL search computes it: the mean of its own cosine and its best sentence's, or its own. */
+function candidateScores(matrices: CandidateMatrices, count: number, dimensions: number, query: Float32Array): Float64Array {
+  const { chunkMatrix, sentenceMatrix, firstSentence } = matrices;
+  const own = cosineScores(chunkMatrix, dimensions, query);
+  const ofSentences = cosineScores(sentenceMatrix, dimensions, query);
+  const scores = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const from = firstSentence[i] ?? 0;
+    const to = firstSentence[i + 1] ?? 0;
+    let best = -Infinity;
+    for (let s = from; s < to; s++) best = Math.max(best, ofSentences[s] ?? 0);
+    scores[i] = to > from ? ((own[i] ?? 0) + best) / 2 : (own[i] ?? 0);
   }
-  const preloadChunks = opts.preloadChunks ?? PRELOAD_CHUNKS;
-  if (!(Number.isInteger(preloadChunks) && preloadChunks >= 0)) {
-    throw new RangeError(`preloadChunks must be a non-negative integer, got ${preloadChunks}`);
-  }
-  await migrateSqlite(db, 'vectors', VECTOR_MIGRATIONS);
+  return scores;
+}
 
+/** The index's prepared statements (full-text weights fixed per index: the context column's `contextWeight`). */
+function prepareStatements(db: SqliteDatabase, contextWeight: number) {
   const readMeta = db.prepare<[string], { value: string }>('SELECT value FROM vector_index_meta WHERE key = ?');
   const writeMeta = db.prepare('INSERT OR REPLACE INTO vector_index_meta (key, value) VALUES (?, ?)');
   const upsertChunk = db.prepare(`
@@ -374,6 +378,48 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
     SELECT ${CHUNK_COLUMNS}, top.score AS score
     FROM top JOIN chunks AS c ON c.rowid = top.rid
     ORDER BY top.score DESC, top.cid`);
+  return {
+    readMeta,
+    writeMeta,
+    upsertChunk,
+    deleteDocChunks,
+    docIds,
+    countByProject,
+    countCandidates,
+    candidateVectors,
+    chunksByRowid,
+    vectorSearch,
+    textSearch,
+  };
+}
+
+const META_KEY = 'embedder';
+
+export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): Promise<VectorIndex> {
+  const { db } = opts;
+  const contextWeight = opts.contextWeight ?? CONTEXT_WEIGHT;
+  if (!(contextWeight >= 0 && Number.isFinite(contextWeight))) {
+    throw new RangeError(`contextWeight must be a finite number >= 0, got ${contextWeight}`);
+  }
+  const preloadChunks = opts.preloadChunks ?? PRELOAD_CHUNKS;
+  if (!(Number.isInteger(preloadChunks) && preloadChunks >= 0)) {
+    throw new RangeError(`preloadChunks must be a non-negative integer, got ${preloadChunks}`);
+  }
+  await migrateSqlite(db, 'vectors', VECTOR_MIGRATIONS);
+
+  const {
+    readMeta,
+    writeMeta,
+    upsertChunk,
+    deleteDocChunks,
+    docIds,
+    countByProject,
+    countCandidates,
+    candidateVectors,
+    chunksByRowid,
+    vectorSearch,
+    textSearch,
+  } = prepareStatements(db, contextWeight);
 
   let info: IndexInfo | undefined;
   let closed = false;
@@ -514,17 +560,7 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       current();
       if (unreadable) throw unreadable;
       if (!rows || !matrices) return vectorSearch.all({ q: vectorBlob(query), pairs, k: topK, d: dimensions, types }).map(toScored);
-      const { chunkMatrix, sentenceMatrix, firstSentence } = matrices;
-      const own = cosineScores(chunkMatrix, dimensions, query);
-      const ofSentences = cosineScores(sentenceMatrix, dimensions, query);
-      const scores = new Float64Array(rows.length);
-      for (let i = 0; i < rows.length; i++) {
-        const from = firstSentence[i] ?? 0;
-        const to = firstSentence[i + 1] ?? 0;
-        let best = -Infinity;
-        for (let s = from; s < to; s++) best = Math.max(best, ofSentences[s] ?? 0);
-        scores[i] = to > from ? ((own[i] ?? 0) + best) / 2 : (own[i] ?? 0);
-      }
+      const scores = candidateScores(matrices, rows.length, dimensions, query);
       const top = topIndices(scores, topK)
         .map((i) => ({ row: rows[i] as CandidateRow, score: scores[i] ?? 0 }))
         // The SQL search's order: score, then chunk id.
