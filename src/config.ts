@@ -128,6 +128,8 @@ export const configSchema = z
     AUTH_FAILURES_PER_MINUTE: int(0, 1_000_000).default(60),
     /** Requests per minute per client (API key or address); 0 turns rate limiting off. @default 0 */
     RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(0),
+    /** Serve GET /metrics without an API key (a Prometheus scraper on a private network). @default false */
+    METRICS_PUBLIC: bool.default(false),
     /** Open HTTP connections at most (Node's server.maxConnections); keep it below the open-file limit. @default 512 */
     MAX_CONNECTIONS: int(1, 1_000_000).default(512),
     /** Time a client has to send a request's headers. @default 10000 */

@@ -21,6 +21,7 @@ import { createLlmSummarizer } from './adapters/summarizers/llm.js';
 import { createLlamaChatModel } from './adapters/summarizers/llama.js';
 import { createOpenAIChatModel } from './adapters/summarizers/openai.js';
 import { defined } from './defined.js';
+import { createApiMetrics } from './http/metrics.js';
 import type { AppDeps, ReadinessCheck } from './http/types.js';
 import type { CountryLookup } from './ports/country-lookup.js';
 import type { DocumentStateStore } from './ports/document-state-store.js';
@@ -284,7 +285,10 @@ export async function buildDeps(config: Config, logger: Logger): Promise<ApiDeps
     closers.push(() => embedder.close());
     await stores.index.open({ embedderId: embedder.id, dimensions: embedder.dimensions });
 
-    const { search, summarizer } = await buildSearch(config, logger, stores, embedder);
+    const metrics = createApiMetrics();
+    const { search, summarizer } = await buildSearch(config, logger, stores, embedder, {
+      onStage: (stage, seconds) => metrics.searchStage.observe({ stage }, seconds),
+    });
     closers.push(() => summarizer.close());
     const countries = createCountryLookup();
 
@@ -301,6 +305,7 @@ export async function buildDeps(config: Config, logger: Logger): Promise<ApiDeps
       discovery: createDiscoveryService({ records: stores.records, documents: stores.states }),
       readiness,
       demoDocumentsDir: config.DEMO_DATA ? path.join(demoDir, 'documents') : undefined,
+      metrics,
       stores,
       embedder,
       summarizer,

@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import { randomUUID } from 'node:crypto';
 import { AppError, DependencyError, toErrorBody, type ErrorCode, type ErrorDetail } from '../errors.js';
 import { cut } from './echo.js';
+import { METRICS_PATH, metricsMiddleware, registerMetrics } from './metrics.js';
 import { apiKeyAuth } from './middleware/auth.js';
 import { clientAddress, rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
@@ -113,9 +114,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   // Health checks, and the search page and its assets (they hold no data; the page asks for a key when the API wants
   // one). With API_KEYS set the demo documents need a key too (the API indexes them from disk).
-  const isPublic = (p: string): boolean => isHealthPath(p) || p === WEB_PAGE_PATH || p.startsWith(WEB_ASSETS_PREFIX);
+  // GET /metrics too when METRICS_PUBLIC is set (a scraper on a private network).
+  const isPublic = (p: string): boolean =>
+    isHealthPath(p) || p === WEB_PAGE_PATH || p.startsWith(WEB_ASSETS_PREFIX) || (config.METRICS_PUBLIC && p === METRICS_PATH);
 
   app.use('*', requestContext({ logger: deps.logger }));
+  if (deps.metrics) app.use('*', metricsMiddleware(deps.metrics));
   if (config.API_KEYS.length > 0 && config.AUTH_FAILURES_PER_MINUTE > 0) {
     // Before authentication: an address that keeps presenting no key or a wrong one is refused before its key is
     // checked (a valid key from it too: the key cannot be known valid without checking it).
@@ -137,6 +141,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerRoutes(app, deps);
   if (deps.demoDocumentsDir !== undefined) registerDemoDocuments(app, deps.demoDocumentsDir);
   registerWebPage(app);
+  if (deps.metrics) registerMetrics(app, deps.metrics);
 
   const authOn = config.API_KEYS.length > 0;
   // Either scheme satisfies the requirement (OpenAPI: alternatives are separate entries).

@@ -1,3 +1,4 @@
+import type { ApiMetrics } from './metrics.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { DiscoveryService } from '../services/discovery.js';
@@ -41,4 +42,6 @@ export interface AppDeps {
   readiness: readonly ReadinessCheck[];
   /** Folder served read-only at GET /demo/documents/<name>.pdf; unset serves nothing. */
   demoDocumentsDir?: string;
+  /** Prometheus metrics served at GET /metrics (http/metrics.ts); unset serves none. */
+  metrics?: ApiMetrics;
 }

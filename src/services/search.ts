@@ -131,6 +131,8 @@ export interface SearchServiceOptions {
   answerChars?: number;
   /** Evidence support below which a search is not answered (domain/evidence.ts). @default ANSWERED_SUPPORT */
   minSupport?: number;
+  /** Told how long each stage of a search took, in seconds (the API's metrics). */
+  onStage?: (stage: 'embed' | 'retrieve' | 'answer', seconds: number) => void;
 }
 
 export interface SearchService {
@@ -546,6 +548,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     },
 
     async search(request: SearchRequest): Promise<SearchResponse> {
+      const searchStarted = performance.now();
       const query = request.query.trim();
       const problem = queryProblem(query);
       if (problem !== null) {
@@ -569,6 +572,8 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           ? null
           : (request.prepared?.query === query ? request.prepared.embedding : embedQuery(query)).then(([v]) => {
               if (!v) throw new Error(`embedder ${opts.embedder.id} returned no vector for the query`);
+              // How long the search waited for its query vector (less than the embedding when prepare() started it).
+              opts.onStage?.('embed', (performance.now() - searchStarted) / 1000);
               return v;
             });
       // Observed here so an early return (nothing indexed), a store failure or an index that throws before awaiting
@@ -611,6 +616,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         }),
       );
       const retrievedMs = performance.now() - started;
+      opts.onStage?.('retrieve', retrievedMs / 1000);
       const ranked = mergeRankings(rankedGroups);
       const citations: Citation[] = ranked.map((c, i) => ({
         id: i + 1,
@@ -694,6 +700,8 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         answerText += `${answerText ? '\n\n' : ''}No documents are indexed for ${describeProjects(unindexed)}.`;
         if (request.perProject) answerUnindexed(states);
       }
+      // Quotes, the answer and its check.
+      opts.onStage?.('answer', (performance.now() - started - retrievedMs) / 1000);
       log.debug(
         {
           mode,
