@@ -55,8 +55,17 @@ export interface RetryOptions {
   retryAfterTooLong?: ((error: Error, retryAfterMs: number) => Error) | undefined;
 }
 
-/** Checks a policy's numbers once, at the client's construction; throws RangeError naming the bad one. */
-export function checkRetryPolicy(policy: RetryPolicy, owner: string): RetryPolicy {
+/**
+ * A client's policy: the settings it was given over its own defaults, checked once at its construction (RangeError
+ * naming the bad one).
+ */
+export function retryPolicy(given: Partial<RetryPolicy>, defaults: RetryPolicy, owner: string): RetryPolicy {
+  const policy: RetryPolicy = {
+    retries: given.retries ?? defaults.retries,
+    retryBaseDelayMs: given.retryBaseDelayMs ?? defaults.retryBaseDelayMs,
+    retryMaxDelayMs: given.retryMaxDelayMs ?? defaults.retryMaxDelayMs,
+    maxRetryAfterMs: given.maxRetryAfterMs ?? defaults.maxRetryAfterMs,
+  };
   for (const [name, value] of Object.entries(policy)) {
     if (!Number.isInteger(value) || value < 0) throw new RangeError(`${owner} ${name} must be an integer >= 0, got ${value}`);
   }

@@ -4,7 +4,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import PQueue from 'p-queue';
-import { checkRetryPolicy, isRetryableStatus, RETRYABLE_NET_CODES, withRetry, type RetryPolicy } from '../../src/http-retry.js';
+import { isRetryableStatus, RETRYABLE_NET_CODES, retryPolicy, withRetry, type RetryPolicy } from '../../src/http-retry.js';
 import { parseRetryAfter } from '../../src/domain/retry-after.js';
 import { checkAddress, checkUrl, type HostRule, type UrlPolicy } from '../../src/domain/url-policy.js';
 import type { DownloadedContent, Downloader } from '../types.js';
@@ -82,15 +82,7 @@ export function createDownloader(opts: DownloaderOptions): Downloader {
   ] as const) {
     if (!Number.isInteger(v) || v < min) throw new RangeError(`downloader ${name} must be an integer >= ${min}, got ${v}`);
   }
-  const retry = checkRetryPolicy(
-    {
-      retries: opts.retries ?? 3,
-      retryBaseDelayMs: opts.retryBaseDelayMs ?? 1000,
-      retryMaxDelayMs: opts.retryMaxDelayMs ?? 60_000,
-      maxRetryAfterMs: opts.maxRetryAfterMs ?? 60_000,
-    },
-    'downloader',
-  );
+  const retry = retryPolicy(opts, { retries: 3, retryBaseDelayMs: 1000, retryMaxDelayMs: 60_000, maxRetryAfterMs: 60_000 }, 'downloader');
   const queues = new HostQueues(concurrency, perHost);
 
   return {

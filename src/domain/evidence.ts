@@ -257,8 +257,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const elsewhere = weigh(passageTerms) / total - coverage;
     support = Math.max(support, coverage + 0.5 * Math.max(0, elsewhere));
   });
-  const seen = new Set(sentences.flatMap((s) => [...s.terms]));
-  const focusMissing = questionFocus(question).some((t) => !scope.has(t) && !seen.has(t));
+  const focusMissing = questionFocus(question).some((t) => !scope.has(t) && !sentences.some((s) => s.terms.has(t)));
   const required = Math.max(opts.minSupport ?? ANSWERED_SUPPORT, focusMissing ? (opts.minFocusSupport ?? UNFOCUSED_SUPPORT) : 0);
   return { quotes, answered: support >= required, support };
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { rawRecordSchema } from '../../domain/raw-record.js';
 import { parseRetryAfter } from '../../domain/retry-after.js';
 import type { Logger } from '../../logger.js';
-import { checkRetryPolicy, isRetryableStatus, withRetry, type RetryPolicy } from '../../http-retry.js';
+import { isRetryableStatus, retryPolicy, withRetry, type RetryPolicy } from '../../http-retry.js';
 import { RegistryError, type RegistryClient, type RegistryProjectSummary } from '../../ports/registry-client.js';
 
 /**
@@ -85,15 +85,7 @@ export function createVerraClient(opts: VerraClientOptions): RegistryClient {
   }
   const baseUrl = base.toString().replace(/\/+$/, '');
   const doFetch = opts.fetch ?? globalThis.fetch;
-  const retry = checkRetryPolicy(
-    {
-      retries: opts.retries ?? 3,
-      retryBaseDelayMs: opts.retryBaseDelayMs ?? 500,
-      retryMaxDelayMs: opts.retryMaxDelayMs ?? 10_000,
-      maxRetryAfterMs: opts.maxRetryAfterMs ?? 60_000,
-    },
-    'Verra client',
-  );
+  const retry = retryPolicy(opts, { retries: 3, retryBaseDelayMs: 500, retryMaxDelayMs: 10_000, maxRetryAfterMs: 60_000 }, 'Verra client');
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const userAgent = opts.userAgent ?? 'carbon-docs (registry client)';
   const queue = new PQueue({
