@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js';
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
 import { createLogger } from '../../src/logger.js';
-import { createSearchService, type SearchServiceOptions } from '../../src/services/search.js';
+import { createSearchService } from '../../src/services/search.js';
 import type { Embedder } from '../../src/ports/embedder.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
 import { BATCH_SEARCH_ALIAS_PATH, BATCH_SEARCH_PATH } from '../../src/http/routes/batch-search.js';
-import { createSearchFixture, type SearchFixture } from '../services/support/fixtures.js';
+import { createSearchFixture, searchOptions, type SearchFixture } from '../services/support/fixtures.js';
 import { createTestApp, errorOf, postJson, type TestApp } from './fixture.js';
 
 const logger = createLogger({ level: 'silent', name: 'test' });
@@ -20,20 +20,8 @@ let broken: SearchFixture;
 let tBroken: TestApp;
 let tNoSearch: TestApp;
 
-function serviceOptions(f: SearchFixture): SearchServiceOptions {
-  return {
-    index: f.index,
-    embedder: f.embedder,
-    documents: f.states,
-    summarizer: createExtractiveSummarizer(),
-    fallbackSummarizer: createExtractiveSummarizer(),
-    reranker: createPassThroughReranker(),
-    logger,
-  };
-}
-
 function searchOver(f: SearchFixture) {
-  return createSearchService(serviceOptions(f));
+  return createSearchService(searchOptions(f));
 }
 
 beforeAll(async () => {
@@ -47,17 +35,7 @@ beforeAll(async () => {
   // The records of the test app hold Verra 5533, CDM 1, 547, 9199, Regen 6006, 6007 and Verra 1000000.
   t = await createTestApp({ MAX_BATCH_PROJECTS: '3', SEARCH_MAX_TOP_K: '20', SEARCH_DEFAULT_TOP_K: '2' }, (d) => ({
     ...d,
-    search: createSearchService({
-      index: fx.index,
-      embedder: fx.embedder,
-      documents: fx.states,
-      summarizer: createExtractiveSummarizer(),
-      fallbackSummarizer: createExtractiveSummarizer(),
-      reranker: createPassThroughReranker(),
-      logger,
-      defaultTopK: d.config.SEARCH_DEFAULT_TOP_K,
-      maxTopK: d.config.SEARCH_MAX_TOP_K,
-    }),
+    search: createSearchService(searchOptions(fx, { defaultTopK: d.config.SEARCH_DEFAULT_TOP_K, maxTopK: d.config.SEARCH_MAX_TOP_K })),
   }));
   broken = await createSearchFixture();
   tBroken = await createTestApp({}, (d) => ({ ...d, search: searchOver(broken) }));
@@ -77,7 +55,7 @@ describe('POST /projects-documents/batch-search', () => {
   it('starts embedding the question before validation, and the search uses that embedding', async () => {
     const embedded: string[] = [];
     const counting: Embedder = { ...fx.embedder, embed: (texts, kind) => (embedded.push(...texts), fx.embedder.embed(texts, kind)) };
-    const app = await createTestApp({}, (d) => ({ ...d, search: createSearchService({ ...serviceOptions(fx), embedder: counting }) }));
+    const app = await createTestApp({}, (d) => ({ ...d, search: createSearchService({ ...searchOptions(fx), embedder: counting }) }));
     try {
       const ok = await postJson(app.app, BATCH_SEARCH_PATH, {
         projectList: [{ project_id: 5533, registry: 'Verra' }],

@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js';
-import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
-import { createLogger } from '../../src/logger.js';
 import { createApiMetrics, METRICS_PATH, type ApiMetrics } from '../../src/http/metrics.js';
 import { BATCH_SEARCH_PATH } from '../../src/http/routes/batch-search.js';
 import { createSearchService } from '../../src/services/search.js';
-import { createSearchFixture, type SearchFixture } from '../services/support/fixtures.js';
+import { createSearchFixture, searchOptions, type SearchFixture } from '../services/support/fixtures.js';
 import { createTestApp, postJson, type TestApp } from './fixture.js';
-
-const logger = createLogger({ level: 'silent', name: 'test' });
 
 /** The value of one sample line of a Prometheus text exposition, or 0 when the series is absent. */
 function sample(text: string, name: string, labels: Record<string, string>): number {
@@ -34,16 +29,7 @@ beforeAll(async () => {
   open = await createTestApp({}, (d) => ({
     ...d,
     metrics,
-    search: createSearchService({
-      index: fx.index,
-      embedder: fx.embedder,
-      documents: fx.states,
-      summarizer: createExtractiveSummarizer(),
-      fallbackSummarizer: createExtractiveSummarizer(),
-      reranker: createPassThroughReranker(),
-      logger,
-      onStage: (stage, seconds) => metrics.searchStage.observe({ stage }, seconds),
-    }),
+    search: createSearchService(searchOptions(fx, { onStage: (stage, seconds) => metrics.searchStage.observe({ stage }, seconds) })),
   }));
   keyed = await createTestApp({ API_KEYS: 'k1' }, (d) => ({ ...d, metrics: createApiMetrics() }));
   keyedPublic = await createTestApp({ API_KEYS: 'k1', METRICS_PUBLIC: 'true' }, (d) => ({ ...d, metrics: createApiMetrics() }));

@@ -3,12 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js';
-import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
-import { createLogger } from '../../src/logger.js';
 import { createSearchService } from '../../src/services/search.js';
 import { repoRoot } from '../support/corpus.js';
-import { createSearchFixture, type SearchFixture } from './support/fixtures.js';
+import { createSearchFixture, searchOptions, type SearchFixture } from './support/fixtures.js';
 
 const REQUESTED = { registry: 'Verra', projectId: 5533 };
 const INTRUDER = { registry: 'Verra', projectId: 4086 };
@@ -30,16 +27,7 @@ describe('search while another process ingests', () => {
   });
 
   it('never cites a chunk of an unrequested project while its chunks are being written and deleted', async () => {
-    const search = createSearchService({
-      index: fx.index,
-      embedder: fx.embedder,
-      documents: fx.states,
-      records: fx.records,
-      summarizer: createExtractiveSummarizer(),
-      fallbackSummarizer: createExtractiveSummarizer(),
-      reranker: createPassThroughReranker(),
-      logger: createLogger({ level: 'silent', name: 'test' }),
-    });
+    const search = createSearchService(searchOptions(fx, { records: fx.records }));
     const writer = spawn(
       process.execPath,
       [

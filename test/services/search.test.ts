@@ -1,20 +1,17 @@
 import type { Embedder } from '../../src/ports/embedder.js';
 import type { Reranker } from '../../src/ports/reranker.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
 import { createLlmSummarizer } from '../../src/adapters/summarizers/llm.js';
 import { createOpenAIChatModel } from '../../src/adapters/summarizers/openai.js';
-import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js';
 import { extractMarkers } from '../../src/domain/markers.js';
 import { AppError, DependencyError } from '../../src/errors.js';
 import { createOpenAIEmbedder } from '../../src/adapters/embedders/openai.js';
-import { createLogger } from '../../src/logger.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
 import type { VectorIndex } from '../../src/ports/vector-index.js';
 import type { RequestedProject } from '../../src/domain/project-ref.js';
 import { createSearchService, type SearchServiceOptions } from '../../src/services/search.js';
 import { startOpenAIReplayServer, openaiError, type OpenAIReplayServer } from '../support/openai-replay-server.js';
-import { createSearchFixture, type SearchFixture } from './support/fixtures.js';
+import { createSearchFixture, searchOptions, type SearchFixture } from './support/fixtures.js';
 
 const A = { registry: 'Verra', projectId: 5533 };
 const B = { registry: 'CDM', projectId: 9199 };
@@ -71,17 +68,7 @@ afterAll(async () => {
 });
 
 function service(over: Partial<SearchServiceOptions> = {}) {
-  return createSearchService({
-    index: fx.index,
-    embedder: fx.embedder,
-    documents: fx.states,
-    records: fx.records,
-    summarizer: createExtractiveSummarizer(),
-    fallbackSummarizer: createExtractiveSummarizer(),
-    reranker: createPassThroughReranker(),
-    logger: createLogger({ level: 'silent', name: 'test' }),
-    ...over,
-  });
+  return createSearchService(searchOptions(fx, { records: fx.records, ...over }));
 }
 
 describe('search service', () => {

@@ -3,7 +3,11 @@ import { openSqlite, type SqliteDatabase } from '../../../src/adapters/sqlite/da
 import { createSqliteDocumentStateStore } from '../../../src/adapters/sqlite/document-state-store.js';
 import { createSqliteRecordStore } from '../../../src/adapters/sqlite/record-store.js';
 import { createSqliteVectorIndex } from '../../../src/adapters/sqlite/vector-index.js';
+import { createPassThroughReranker } from '../../../src/adapters/rerankers/none.js';
+import { createExtractiveSummarizer } from '../../../src/adapters/summarizers/extractive.js';
 import type { ProjectRef } from '../../../src/domain/project-ref.js';
+import { createLogger } from '../../../src/logger.js';
+import type { SearchServiceOptions } from '../../../src/services/search.js';
 import type { DocumentStateStore } from '../../../src/ports/document-state-store.js';
 import type { Embedder } from '../../../src/ports/embedder.js';
 import type { RecordStore } from '../../../src/ports/record-store.js';
@@ -38,6 +42,23 @@ export function createHashEmbedder(dimensions = 256): Embedder {
       return texts.map(embedOne);
     },
     async close() {},
+  };
+}
+
+/**
+ * A search service's options over a fixture, as most tests want them: extractive answers (and fallback), the
+ * pass-through reranker, a silent logger; `over` adds or replaces options (records, a counting embedder, topK bounds).
+ */
+export function searchOptions(f: SearchFixture, over: Partial<SearchServiceOptions> = {}): SearchServiceOptions {
+  return {
+    index: f.index,
+    embedder: f.embedder,
+    documents: f.states,
+    summarizer: createExtractiveSummarizer(),
+    fallbackSummarizer: createExtractiveSummarizer(),
+    reranker: createPassThroughReranker(),
+    logger: createLogger({ level: 'silent', name: 'test' }),
+    ...over,
   };
 }
 
