@@ -30,6 +30,10 @@ export interface CliOptions {
   json: boolean;
   reindex: boolean;
   progress: boolean | null;
+  /** With DATABASE_URL: process the documents in this process instead of queueing them for workers. */
+  inline: boolean;
+  /** With DATABASE_URL: after queueing, wait until the workers have settled every job. */
+  wait: boolean;
   help: boolean;
 }
 
@@ -60,7 +64,11 @@ export const USAGE = `Usage: npm run ingest -- [options]
   --projects <list>      limit to projects, e.g. Verra:4086,Verra:5533
   --no-documents         import records only; do not download or index documents
   --reindex              re-embed every processed document, and rebuild an index made with another embedder
-  --status               print per-document state (a table on a terminal, JSON lines otherwise)
+  --inline               with DATABASE_URL: process the documents in this process instead of queueing one job
+                         per document for the workers (npm run worker)
+  --wait                 with DATABASE_URL: after queueing, wait until the workers have settled every job
+  --status               print per-document state (a table on a terminal, JSON lines otherwise); with
+                         DATABASE_URL first the job queue: depth, jobs per state, failed jobs with their reasons
   --json                 with --status: JSON lines even on a terminal
   --progress / --no-progress   force the progress bar, or plain log lines (default: the bar on a terminal)
   -h, --help             this text
@@ -147,6 +155,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     json: { type: 'boolean', default: false },
     progress: { type: 'boolean' },
     'no-progress': { type: 'boolean' },
+    inline: { type: 'boolean', default: false },
+    wait: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   } as const;
   try {
@@ -172,6 +182,8 @@ export function parseCliArgs(argv: string[]): CliOptions {
     json: v.json ?? false,
     reindex: v.reindex ?? false,
     progress: v['no-progress'] ? false : v.progress ? true : null,
+    inline: v.inline ?? false,
+    wait: v.wait ?? false,
     help: v.help ?? false,
     ...defined({ records: v.records, registry: v.registry, replaceBase: v['replace-base'], ids: v.ids, transactions: v.transactions }),
     ...(v.projects !== undefined ? { projects: parseProjectList(v.projects) } : {}),
@@ -224,6 +236,13 @@ export function parseCliArgs(argv: string[]): CliOptions {
     throw new UsageError('--status only reads state; combine it with --projects at most');
   }
   if (opts.json && !opts.status) throw new UsageError('--json goes with --status');
+  if (opts.inline && opts.wait) throw new UsageError('--inline and --wait exclude each other');
+  const indexesDocuments = !opts.status && !opts.enrich && !opts.exportFile && !opts.transactions && opts.documents;
+  if ((opts.inline || opts.wait) && !indexesDocuments) {
+    throw new UsageError(
+      `${opts.inline ? '--inline' : '--wait'} goes with a run that indexes documents (--records, --ids, --all, --projects)`,
+    );
+  }
   if (!opts.status && !opts.enrich && sources === 0 && !opts.all && !opts.projects) {
     throw new UsageError(
       'nothing to do: give --records <path>, --registry <name> --ids <list>, --export <registry> <csv>, ' +

@@ -2,11 +2,13 @@ import type { Config } from '../src/config.js';
 import type { Logger } from '../src/logger.js';
 import { buildEmbedder, buildStores, type BuildStoresOptions, type Stores } from '../src/deps.js';
 import { createCountryLookup } from '../src/adapters/geo/country-lookup.js';
+import { createPgIngestQueue } from '../src/adapters/postgres/ingest-queue.js';
 import { createVerraClient } from '../src/adapters/verra/registry-client.js';
 import { canonicalRegistry } from '../src/domain/registries.js';
 import { createUrlPolicy } from '../src/domain/url-policy.js';
 import type { CountryLookup } from '../src/ports/country-lookup.js';
 import type { Embedder } from '../src/ports/embedder.js';
+import type { IngestQueue } from '../src/ports/ingest-queue.js';
 import type { RegistryClient } from '../src/ports/registry-client.js';
 import { createDownloader, type DownloaderOptions } from './download/http-downloader.js';
 import type { ExtractLimits } from './stages/extract.js';
@@ -95,4 +97,20 @@ export function extractLimitsFromConfig(config: Config): ExtractLimits {
     maxPages: config.EXTRACT_MAX_PAGES,
     maxTextChars: config.EXTRACT_MAX_TEXT_CHARS,
   };
+}
+
+/**
+ * The scale-out job queue (pg-boss on PostgreSQL) when DATABASE_URL is set; null for the embedded default, whose
+ * `npm run ingest` processes documents in its own process.
+ */
+export async function buildIngestQueue(config: Config, logger: Logger): Promise<IngestQueue | null> {
+  if (!config.DATABASE_URL) return null;
+  return createPgIngestQueue({
+    connectionString: config.DATABASE_URL,
+    leaseSeconds: config.INGEST_JOB_LEASE_SECONDS,
+    retryLimit: config.INGEST_RETRY_LIMIT,
+    retryDelaySeconds: config.INGEST_RETRY_DELAY_SECONDS,
+    pollingIntervalSeconds: config.INGEST_POLL_SECONDS,
+    onError: (err) => logger.warn({ err }, 'job queue: a poll or maintenance step failed; retrying'),
+  });
 }

@@ -13,6 +13,7 @@ import type { Summarizer } from '../src/ports/summarizer.js';
 import {
   buildCountryLookup,
   buildIngestDeps,
+  buildIngestQueue,
   buildRegistryClient,
   buildStores,
   buildSummarizer,
@@ -26,7 +27,9 @@ import { formatHideResult, setProjectsHidden } from './hide.js';
 import { formatSummary, runIngest } from './pipeline.js';
 import { createBarProgress, createLogProgress, createLogSink, type LogSink } from './progress.js';
 import { importRecords, readRecordFiles, URI_PLACEHOLDER } from './records.js';
-import { statusJsonLines, statusTable } from './status.js';
+import { queueStatusText, statusJsonLines, statusTable } from './status.js';
+import { enqueueIngest, formatEnqueueSummary } from './enqueue.js';
+import type { IngestQueue, QueueStatus } from '../src/ports/ingest-queue.js';
 import { defined } from '../src/defined.js';
 
 async function importedRefs(path: string, opts: CliOptions): Promise<ProjectRef[]> {
@@ -37,14 +40,89 @@ async function importedRefs(path: string, opts: CliOptions): Promise<ProjectRef[
   return [...refs.values()];
 }
 
-async function showStatus(config: Config, opts: CliOptions): Promise<void> {
+async function showStatus(config: Config, opts: CliOptions, logger: Logger): Promise<void> {
+  const table = process.stdout.isTTY && !opts.json;
+  const queue = await buildIngestQueue(config, logger);
+  if (queue) {
+    try {
+      const status = await queue.status();
+      process.stdout.write(table ? queueStatusText(status) : `${JSON.stringify({ queue: status })}\n`);
+    } finally {
+      await queue.close();
+    }
+  }
   const stores = await buildStores(config);
   try {
     const states = await stores.states.list(opts.projects ? { projects: opts.projects } : undefined);
-    const table = process.stdout.isTTY && !opts.json;
     process.stdout.write(table ? statusTable(states) : statusJsonLines(states));
   } finally {
     await stores.close();
+  }
+}
+
+/**
+ * With DATABASE_URL: discovers the projects' documents and queues one job per document for `npm run worker`; with
+ * `--wait`, waits until the workers have settled every job. Exit code 3 when jobs failed meanwhile.
+ */
+async function enqueueRun(
+  opts: CliOptions,
+  config: Config,
+  logger: Logger,
+  projects: ProjectRef[] | undefined,
+  signal: AbortSignal,
+): Promise<number> {
+  const deps = await buildIngestDeps(config, logger, { reindex: opts.reindex });
+  let queue: IngestQueue | null = null;
+  try {
+    queue = await buildIngestQueue(config, logger);
+    if (!queue) throw new Error('the job queue needs DATABASE_URL');
+    const failedBefore = (await queue.status()).queues.documents.failed;
+    const summary = await enqueueIngest({
+      deps,
+      queue,
+      ...(opts.all ? { all: true } : { projects: projects ?? [] }),
+      force: opts.reindex,
+      logger,
+    });
+    process.stderr.write(`${formatEnqueueSummary(summary)}\n`);
+    if (!opts.wait) {
+      process.stderr.write('ingest: start workers with `npm run worker`; follow the queue with `npm run ingest -- --status`\n');
+      return EXIT.ok;
+    }
+    const status = await waitForQueue(queue, signal, (s) =>
+      process.stderr.write(
+        `queue: ${s.queues.documents.created + s.queues.documents.retry} waiting, ${s.queues.documents.active} active, ` +
+          `${s.queues.documents.completed} completed, ${s.queues.documents.failed} failed\n`,
+      ),
+    );
+    const failed = status.queues.documents.failed - failedBefore;
+    if (failed > 0) {
+      process.stderr.write(`ingest: ${failed} document job(s) failed (exit code ${EXIT.documentsFailed}); \`--status\` lists them\n`);
+      return EXIT.documentsFailed;
+    }
+    return EXIT.ok;
+  } finally {
+    await queue?.close().catch(() => undefined);
+    await deps.close();
+  }
+}
+
+/** Polls the queue until no document or enrichment job waits or runs; reports progress every 10 s. */
+async function waitForQueue(queue: IngestQueue, signal: AbortSignal, report: (s: QueueStatus) => void): Promise<QueueStatus> {
+  let last = 0;
+  for (;;) {
+    signal.throwIfAborted();
+    const status = await queue.status();
+    const open = status.depth + status.queues.documents.active + status.queues.enrich.active;
+    if (open === 0) {
+      report(status);
+      return status;
+    }
+    if (Date.now() - last >= 10_000) {
+      report(status);
+      last = Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 
@@ -61,7 +139,7 @@ async function withStores<T>(config: Config, logger: Logger, fn: (stores: Stores
 /** Runs the command; resolves to EXIT.ok, or EXIT.documentsFailed when a run completed with failed documents. */
 async function run(opts: CliOptions, config: Config, logger: Logger, logSink: LogSink, signal: AbortSignal): Promise<number> {
   if (opts.status) {
-    await showStatus(config, opts);
+    await showStatus(config, opts, logger);
     return EXIT.ok;
   }
   if (opts.hide) {
@@ -125,6 +203,9 @@ async function run(opts: CliOptions, config: Config, logger: Logger, logSink: Lo
     // --projects narrows an import to some of its projects.
     projects = opts.projects ? imported.filter((r) => opts.projects?.some((p) => projectKey(p) === projectKey(r))) : imported;
   }
+
+  // The scale-out stack queues the documents for its workers unless told to process them here.
+  if (config.DATABASE_URL && !opts.inline) return enqueueRun(opts, config, logger, projects, signal);
 
   const deps = await buildIngestDeps(config, logger, { reindex: opts.reindex });
   let summarizer: Summarizer | null = null;

@@ -82,6 +82,42 @@ export interface IngestSummary {
 
 const PREPARE_STAGES: readonly Stage[] = [download, skipUnchanged, extract, chunk];
 
+/**
+ * One discovered document through the stages: download -> (unchanged?) -> extract -> chunk, then embed -> upsert
+ * under `embedding` (one document at a time: the embedder parallelises inside a batch, two callers only contend).
+ * A stage that ends the document sets its outcome; a store down, an abort or a bug rejects. `onEmbedSeconds` gets the
+ * time spent inside the embedder. Used by runIngest and by the queue worker (ingest/worker.ts).
+ */
+export async function runDocumentStages(
+  item: DocumentWorkItem,
+  ctx: StageContext,
+  embedding: PQueue,
+  onEmbedSeconds?: (seconds: number) => void,
+): Promise<DocumentWorkItem> {
+  let current = item;
+  for (const stage of PREPARE_STAGES) {
+    if (current.outcome) break;
+    ctx.signal?.throwIfAborted();
+    current = await stage(current, ctx);
+  }
+  if (current.outcome) return current;
+  const prepared = current;
+  return embedding.add(
+    async () => {
+      ctx.signal?.throwIfAborted();
+      const t0 = performance.now();
+      let embedded: DocumentWorkItem;
+      try {
+        embedded = await embed(prepared, ctx);
+      } finally {
+        onEmbedSeconds?.((performance.now() - t0) / 1000);
+      }
+      return embedded.outcome ? embedded : upsert(embedded, ctx);
+    },
+    { throwOnTimeout: true },
+  );
+}
+
 function isDownloader(x: Downloader | DownloaderOptions): x is Downloader {
   return typeof (x as Downloader).download === 'function';
 }
@@ -143,34 +179,12 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
   // One embedding at a time: the embedder parallelises inside a batch; two callers would only contend.
   const embedding = new PQueue({ concurrency: 1 });
 
-  const timedEmbed: Stage = async (item, c) => {
-    const t0 = performance.now();
-    try {
-      return await embed(item, c);
-    } finally {
-      summary.embedSeconds += (performance.now() - t0) / 1000;
-    }
-  };
-
   async function processDocument(item: DocumentWorkItem): Promise<DocumentWorkItem> {
     let current = item;
     try {
-      for (const stage of PREPARE_STAGES) {
-        if (current.outcome) break;
-        abort.signal.throwIfAborted();
-        current = await stage(current, ctx);
-      }
-      if (!current.outcome) {
-        const prepared = current;
-        current = await embedding.add(
-          async () => {
-            abort.signal.throwIfAborted();
-            const embedded = await timedEmbed(prepared, ctx);
-            return embedded.outcome ? embedded : upsert(embedded, ctx);
-          },
-          { throwOnTimeout: true },
-        );
-      }
+      current = await runDocumentStages(item, ctx, embedding, (seconds) => {
+        summary.embedSeconds += seconds;
+      });
       // An interrupted download or embedding is not the document's fault: record nothing, the next run redoes it.
       abort.signal.throwIfAborted();
       const recorded = await recordOutcome(current, ctx);

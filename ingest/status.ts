@@ -1,5 +1,6 @@
 import { projectKey } from '../src/domain/project-ref.js';
 import type { DocumentState } from '../src/ports/document-state-store.js';
+import type { JobState, QueueStatus } from '../src/ports/ingest-queue.js';
 
 /** `--status`: one row per document state; a table for people, JSON lines for programs. */
 
@@ -57,4 +58,22 @@ export function statusTable(states: DocumentState[], columns = process.stdout.co
   const totals = [...counts.entries()].map(([k, v]) => `${v} ${k}`).join(', ');
   out.push('', `${states.length} document(s)${totals ? `: ${totals}` : ''}`);
   return out.join('\n') + '\n';
+}
+
+function counts(c: Record<JobState, number>): string {
+  return `${c.created} queued, ${c.retry} waiting to retry, ${c.active} active, ${c.completed} completed, ${c.failed} failed`;
+}
+
+/** `--status` on the scale-out stack: the job queue before the document table. */
+export function queueStatusText(status: QueueStatus): string {
+  const out = [
+    `queue depth ${status.depth}`,
+    `  documents: ${counts(status.queues.documents)}`,
+    `  enrich:    ${counts(status.queues.enrich)}`,
+  ];
+  if (status.failed.length > 0) {
+    out.push('failed jobs (newest first):');
+    for (const f of status.failed) out.push(`  ${f.project} ${f.uri} after ${f.attempts} attempt(s): ${f.reason.replace(/\s+/g, ' ')}`);
+  }
+  return `${out.join('\n')}\n\n`;
 }

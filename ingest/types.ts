@@ -27,7 +27,8 @@ export type DocumentOutcome =
   | { kind: 'unchanged' }
   | { kind: 'skipped'; reason: string }
   | { kind: 'needs_ocr'; reason: string }
-  | { kind: 'failed'; reason: string };
+  /** `retryable`: another attempt later may succeed (a timeout, a 503); the queue worker retries such documents. */
+  | { kind: 'failed'; reason: string; retryable?: boolean };
 
 export interface DownloadedContent {
   bytes: Buffer;

@@ -209,6 +209,24 @@ export const configSchema = z
 
     /** Verra registry API base. @default https://registry.verra.org */
     VERRA_BASE_URL: z.url().default('https://registry.verra.org'),
+
+    /**
+     * Scale-out ingestion (DATABASE_URL set): seconds a worker may hold a document job before the queue hands it to
+     * another worker (a worker that died); keep it above the slowest document's time. @default 900
+     */
+    INGEST_JOB_LEASE_SECONDS: int(5, 86_400).default(900),
+    /** Attempts after the first for a document whose failure may pass (a timeout, a 5xx, a worker that died). @default 3 */
+    INGEST_RETRY_LIMIT: int(0, 20).default(3),
+    /** Seconds before a document's first retry; doubled for each next one. @default 30 */
+    INGEST_RETRY_DELAY_SECONDS: int(0, 86_400).default(30),
+    /** How often an idle worker asks the queue for a job, in seconds. @default 2 */
+    INGEST_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
+    /** Documents one worker process runs at once (downloaded and extracted side by side, embedded one at a time). @default 2 */
+    WORKER_CONCURRENCY: int(1, 64).default(2),
+    /** Port of the worker's GET /metrics listener; unset: no listener (0: any free port, logged). */
+    METRICS_PORT: optionalString
+      .transform((v) => (v === undefined ? undefined : Number(v)))
+      .pipe(z.number().int().min(0).max(65535).optional()),
   })
   .superRefine((c, ctx) => {
     if (c.HEADERS_TIMEOUT_MS > c.REQUEST_TIMEOUT_MS) {

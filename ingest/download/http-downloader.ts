@@ -106,7 +106,8 @@ export function createDownloader(opts: DownloaderOptions): Downloader {
       } catch (err) {
         if (!(err instanceof DownloadError)) throw new DownloadError(describeNetError(err).message);
         if (err.retryable && retry.retries > 0) {
-          throw new DownloadError(`${err.message} (after ${retry.retries + 1} attempts)`, { outcome: err.outcome });
+          // Still retryable: the queue worker tries the document again later, with its own back-off.
+          throw new DownloadError(`${err.message} (after ${retry.retries + 1} attempts)`, { outcome: err.outcome, retryable: true });
         }
         throw err;
       }

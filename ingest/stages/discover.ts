@@ -4,6 +4,7 @@ import { parseRawRecordLeniently } from '../../src/domain/lenient-raw-record.js'
 import { projectSearchContext } from '../../src/domain/search-context.js';
 import type { CountryLookup } from '../../src/ports/country-lookup.js';
 import type { ProjectRef } from '../../src/domain/project-ref.js';
+import type { StoredProject } from '../../src/domain/stored-project.js';
 import type { DocumentState } from '../../src/ports/document-state-store.js';
 import type { DocumentWorkItem, ProjectWork, StageContext } from '../types.js';
 
@@ -31,7 +32,12 @@ export function nonPdfReason(uri: string, documentType: string): string | null {
 
 const NO_COUNTRIES: CountryLookup = { countryAt: () => null };
 
-export async function discover(ref: ProjectRef, ctx: StageContext): Promise<ProjectWork> {
+/** The project's part of its chunks' search context (domain/search-context.ts), from its stored record. */
+export function projectContextOf(stored: StoredProject, ref: ProjectRef, countries: CountryLookup | undefined): string {
+  return projectSearchContext(deriveCleaned(stored, { requestedRegistry: ref.registry, countries: countries ?? NO_COUNTRIES }));
+}
+
+export async function discover(ref: ProjectRef, ctx: Pick<StageContext, 'deps' | 'logger'>): Promise<ProjectWork> {
   const { records, states, texts, index } = ctx.deps;
   const stored = await records.get(ref);
   const items: DocumentWorkItem[] = [];
@@ -41,9 +47,7 @@ export async function discover(ref: ProjectRef, ctx: StageContext): Promise<Proj
     ctx.logger.debug({ project: ref, format: stored.format }, 'record format lists no documents');
   } else {
     const raw = parseRawRecordLeniently(stored.raw, ref);
-    const projectContext = projectSearchContext(
-      deriveCleaned(stored, { requestedRegistry: ref.registry, countries: ctx.deps.countries ?? NO_COUNTRIES }),
-    );
+    const projectContext = projectContextOf(stored, ref, ctx.deps.countries);
     const seen = new Set<string>();
     for (const group of raw.documentGroups) {
       for (const doc of group.documents) {

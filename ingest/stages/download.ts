@@ -17,7 +17,9 @@ export const download: Stage = async (item: DocumentWorkItem, ctx) => {
       return {
         ...item,
         outcome:
-          err.outcome === 'skipped' ? { kind: 'skipped', reason: err.message } : { kind: 'failed', reason: `download: ${err.message}` },
+          err.outcome === 'skipped'
+            ? { kind: 'skipped', reason: err.message }
+            : { kind: 'failed', reason: `download: ${err.message}`, ...(err.retryable ? { retryable: true } : {}) },
       };
     }
     throw err;

@@ -11,7 +11,10 @@ import { defined } from '../../src/defined.js';
 export interface EnrichHookContext {
   deps: Pick<IngestDeps, 'records' | 'states' | 'texts'>;
   logger: Logger;
-  documents: DocumentWorkItem[];
+  /** The project's documents as the run left them: one indexed counts as a change. */
+  documents?: DocumentWorkItem[];
+  /** Says outright whether a document changed (the queue worker, which sees one document per job). */
+  changed?: boolean;
 }
 
 export interface EnrichHookOptions {
@@ -33,7 +36,7 @@ export function createEnrichHook(opts: EnrichHookOptions): (ref: ProjectRef, ctx
     const { records, states, texts } = ctx.deps;
     const stored = await records.get(ref);
     if (!stored) return;
-    const changed = ctx.documents.some((d) => d.outcome?.kind === 'indexed');
+    const changed = ctx.changed ?? (ctx.documents ?? []).some((d) => d.outcome?.kind === 'indexed');
     // enrichProject always records where emissions_reductions came from: the mark of a project derived before.
     const derived = stored.enrichment.emissionsReductionsSource !== undefined;
     if (!opts.force && !changed && derived) {

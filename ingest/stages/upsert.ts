@@ -83,7 +83,7 @@ export const upsert: Stage = async (item, ctx) => {
  * state (a registry outage must not empty the index); every other failed, skipped or needs_ocr document has no
  * chunks or text left behind, so search never cites a document in that state.
  */
-export async function recordOutcome(item: DocumentWorkItem, ctx: StageContext): Promise<'kept' | 'recorded' | 'none'> {
+export async function recordOutcome(item: DocumentWorkItem, ctx: Pick<StageContext, 'deps'>): Promise<'kept' | 'recorded' | 'none'> {
   const outcome = item.outcome;
   if (!outcome || outcome.kind === 'indexed' || outcome.kind === 'unchanged') return 'none';
   const prev = item.previous;

@@ -24,24 +24,37 @@ export function presentedApiKey(header: (name: string) => string | undefined): s
 }
 
 /**
- * Requires one of the configured API keys. Keys are compared as SHA-256 digests with timingSafeEqual, and every
- * key is compared, so the time taken says nothing about how much of a key was right or which key was close.
+ * Matches a presented key against the configured ones: the index of the key it matches, or -1. Keys are compared as
+ * SHA-256 digests with timingSafeEqual, and every key is compared, so the time taken says nothing about how much of a
+ * key was right or which key was close. The worker's metrics listener uses it too.
  */
+export function apiKeyMatcher(keys: readonly string[]): { enabled: boolean; match(presented: string): number } {
+  const digests = keys.filter((k) => k.length > 0).map(digest);
+  return {
+    enabled: digests.length > 0,
+    match(presented) {
+      const candidate = digest(presented);
+      let matched = -1;
+      digests.forEach((d, i) => {
+        if (timingSafeEqual(candidate, d)) matched = i;
+      });
+      return matched;
+    },
+  };
+}
+
+/** Requires one of the configured API keys (apiKeyMatcher). */
 export function apiKeyAuth(opts: ApiKeyAuthOptions): MiddlewareHandler<AppEnv> {
-  const digests = opts.keys.filter((k) => k.length > 0).map(digest);
+  const keys = apiKeyMatcher(opts.keys);
   const isPublic = opts.isPublic ?? (() => false);
   return async function apiKeyAuthMiddleware(c, next) {
-    if (digests.length === 0 || isPublic(c.req.path)) return next();
+    if (!keys.enabled || isPublic(c.req.path)) return next();
     const presented = presentedApiKey((name) => c.req.header(name));
     const headers = { 'WWW-Authenticate': 'Bearer' };
     if (presented === undefined) {
       throw new AppError('unauthorized', 'an API key is required: send "Authorization: Bearer <key>" or "X-API-Key: <key>"', { headers });
     }
-    const candidate = digest(presented);
-    let matched = -1;
-    digests.forEach((d, i) => {
-      if (timingSafeEqual(candidate, d)) matched = i;
-    });
+    const matched = keys.match(presented);
     if (matched < 0) throw new AppError('unauthorized', 'the API key is not valid', { headers });
     // The rate limiter counts per accepted key; an id rather than the key keeps the key out of logs and memory.
     c.set('apiKeyId', `key${matched + 1}`);

@@ -1,0 +1,398 @@
+import PgBoss from 'pg-boss';
+import { projectKey, type ProjectRef } from '../../domain/project-ref.js';
+import type {
+  ClaimedDocumentJob,
+  DocumentJob,
+  DocumentJobResult,
+  EnqueueResult,
+  IngestJobHandlers,
+  IngestQueue,
+  JobState,
+  QueueStatus,
+  WorkOptions,
+} from '../../ports/ingest-queue.js';
+import { createPgPool, migratePg, type PgClient, type PgMigration, type PgPool } from './database.js';
+
+/**
+ * The ingestion job queue on PostgreSQL, with pg-boss 10 (the last major for Node 20): jobs are claimed with
+ * `FOR UPDATE SKIP LOCKED`, held under a lease (`expireInSeconds`) after which pg-boss's supervisor hands a dead
+ * worker's job to the next, retried with exponential back-off up to a limit, and kept as `failed` with the reason.
+ *
+ * What this adapter adds on top:
+ * - **One worker per document at a time, whatever the lease.** A worker holds a session advisory lock on the
+ *   document while it runs it. A job whose lease expired while its first worker is still alive cannot start a second
+ *   run beside it; a worker that dies (SIGKILL, a lost machine) drops its connection and so its lock.
+ * - **Recorded claims** (`ingest_claims`): one row per attempt, with worker, start and end, so a run can be audited.
+ * - **Enrichment once per project**: a job is settled (completed or failed) in a transaction that holds the project's
+ *   advisory lock and then counts the project's unsettled document jobs; the worker that settles the last one queues
+ *   the project's enrichment job. Settling and counting under one lock means two workers finishing a project's last
+ *   two documents at once cannot both miss the end, nor both see it.
+ */
+
+export const DOCUMENT_QUEUE = 'ingest-document';
+export const ENRICH_QUEUE = 'ingest-enrich';
+const SCHEMA = 'pgboss';
+/** Advisory-lock namespaces (the first key of the two-key form), kept clear of the migration locks' one-key form. */
+const DOCUMENT_LOCK = 0x43440001;
+const PROJECT_LOCK = 0x43440002;
+
+export interface PgIngestQueueOptions {
+  connectionString: string;
+  /** Seconds a claimed job may run before another worker may take it over. @default 900 */
+  leaseSeconds?: number;
+  /** Attempts after the first. @default 3 */
+  retryLimit?: number;
+  /** Seconds before the first retry; doubled each time (pg-boss retryBackoff, with jitter). @default 30 */
+  retryDelaySeconds?: number;
+  /** How often an idle worker asks for a job. @default 2 */
+  pollingIntervalSeconds?: number;
+  /** Seconds a graceful stop waits for the documents in flight. @default 120 */
+  stopTimeoutSeconds?: number;
+  /** pg-boss errors that it recovers from itself (a poll that failed); logged by the caller. */
+  onError?: (err: Error) => void;
+}
+
+interface DocumentJobData {
+  project: string;
+  registry: string;
+  projectId: number;
+  documentId: string;
+  uri: string;
+  title: string;
+  documentType: string;
+  uploadDate: string | null;
+  force: boolean;
+}
+
+interface EnrichJobData {
+  project: string;
+  registry: string;
+  projectId: number;
+  changed: boolean;
+  force: boolean;
+}
+
+const migrations: readonly PgMigration[] = [
+  {
+    name: '0001-ingest-claims',
+    async up(client) {
+      await client.query(`CREATE TABLE ingest_claims (
+        id BIGSERIAL PRIMARY KEY,
+        job_id UUID NOT NULL,
+        project_key TEXT NOT NULL,
+        document_id TEXT NOT NULL,
+        worker TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        claimed_at TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+        finished_at TIMESTAMPTZ,
+        outcome TEXT
+      )`);
+      await client.query('CREATE INDEX ingest_claims_document ON ingest_claims (project_key, document_id, claimed_at)');
+      // Whether a document of the project was indexed since the project's last enrichment job was queued.
+      await client.query(`CREATE TABLE ingest_project_changes (
+        project_key TEXT PRIMARY KEY,
+        changed BOOLEAN NOT NULL
+      )`);
+      // The end-of-project count looks up a project's unsettled jobs: an index scan at tens of thousands of jobs.
+      await client.query(`CREATE INDEX ingest_job_project ON ${SCHEMA}.job ((data->>'project')) WHERE state < 'completed'`);
+    },
+  },
+];
+
+const STATES: readonly JobState[] = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'];
+
+function emptyCounts(): Record<JobState, number> {
+  return { created: 0, retry: 0, active: 0, completed: 0, cancelled: 0, failed: 0 };
+}
+
+/** pg-boss runs a statement through this when given `{ db }`: here, the transaction holding the project's lock. */
+function txDb(client: PgClient): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      const res = await client.query(text, values);
+      return { rows: res.rows as unknown[] as never[] };
+    },
+  };
+}
+
+function refOf(data: { registry: string; projectId: number }): ProjectRef {
+  return { registry: data.registry, projectId: data.projectId };
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function createPgIngestQueue(opts: PgIngestQueueOptions): Promise<IngestQueue> {
+  const leaseSeconds = opts.leaseSeconds ?? 900;
+  const retryLimit = opts.retryLimit ?? 3;
+  const retryDelay = opts.retryDelaySeconds ?? 30;
+  for (const [name, v, min] of [
+    ['leaseSeconds', leaseSeconds, 1],
+    ['retryLimit', retryLimit, 0],
+    ['retryDelaySeconds', retryDelay, 0],
+  ] as const) {
+    if (!(Number.isInteger(v) && v >= min)) throw new RangeError(`ingest queue: ${name} must be an integer >= ${min}, got ${v}`);
+  }
+
+  const boss = new PgBoss({
+    connectionString: opts.connectionString,
+    schema: SCHEMA,
+    application_name: 'carbon-docs-ingest',
+    // The supervisor that hands expired leases on runs at least every quarter lease (once a minute at most).
+    maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(leaseSeconds / 4))),
+    // Failed jobs stay visible to `--status` for a week; completed ones for a day.
+    archiveCompletedAfterSeconds: 24 * 3600,
+    archiveFailedAfterSeconds: 7 * 24 * 3600,
+    max: 4,
+  });
+  boss.on('error', (err: Error) => opts.onError?.(err));
+  // Claims, locks and settling: one connection per document in flight plus one to settle and one for status.
+  const pool: PgPool = createPgPool(opts.connectionString, { max: 12 });
+  try {
+    await boss.start();
+    const queueOptions = { retryLimit, retryDelay, retryBackoff: true, expireInSeconds: leaseSeconds };
+    // `short`: at most one waiting job per document (singletonKey); a document being processed may get one more.
+    for (const name of [DOCUMENT_QUEUE, ENRICH_QUEUE]) {
+      await boss.createQueue(name, { name, policy: 'short', ...queueOptions });
+      await boss.updateQueue(name, { name, policy: 'short', ...queueOptions });
+    }
+    // After boss.start: the migration indexes pg-boss's job table.
+    await migratePg(pool, 'ingest-queue', migrations);
+  } catch (err) {
+    await boss.stop({ graceful: false }).catch(() => undefined);
+    await pool.end().catch(() => undefined);
+    throw err;
+  }
+
+  let stopping: Promise<void> | null = null;
+
+  /** Settles the job and, if it was its project's last unsettled one, queues the project's enrichment. */
+  async function settle(data: DocumentJobData, jobId: string, result: DocumentJobResult, failFinal: boolean): Promise<void> {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [PROJECT_LOCK, data.project]);
+      const db = txDb(client);
+      if (result.status === 'done' && !result.failed) {
+        await boss.complete(
+          DOCUMENT_QUEUE,
+          jobId,
+          { outcome: result.outcome, ...(result.reason ? { reason: result.reason } : {}) },
+          { db },
+        );
+      } else {
+        const reason = result.status === 'retry' ? result.reason : (result.reason ?? result.outcome);
+        // A failure another attempt cannot mend ends the job now instead of after its retries.
+        if (failFinal) {
+          await client.query(`UPDATE ${SCHEMA}.job SET retry_limit = retry_count WHERE name = $1 AND id = $2`, [DOCUMENT_QUEUE, jobId]);
+        }
+        await boss.fail(DOCUMENT_QUEUE, jobId, { reason }, { db });
+      }
+      if (result.status === 'done' && result.indexed) {
+        await client.query(
+          `INSERT INTO ingest_project_changes (project_key, changed) VALUES ($1, true)
+           ON CONFLICT (project_key) DO UPDATE SET changed = true`,
+          [data.project],
+        );
+      }
+      const open = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${SCHEMA}.job WHERE name = $1 AND state < 'completed' AND data->>'project' = $2`,
+        [DOCUMENT_QUEUE, data.project],
+      );
+      if (Number(open.rows[0]?.n ?? 0) === 0) {
+        const changes = await client.query<{ changed: boolean }>(
+          'DELETE FROM ingest_project_changes WHERE project_key = $1 RETURNING changed',
+          [data.project],
+        );
+        const enrich: EnrichJobData = {
+          project: data.project,
+          registry: data.registry,
+          projectId: data.projectId,
+          changed: changes.rows[0]?.changed ?? false,
+          force: data.force,
+        };
+        await boss.send(ENRICH_QUEUE, enrich, { singletonKey: data.project, db });
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async function runDocumentJob(
+    job: PgBoss.JobWithMetadata<DocumentJobData>,
+    handlers: IngestJobHandlers,
+    work: WorkOptions,
+  ): Promise<void> {
+    const data = job.data;
+    const lockClient = await pool.connect();
+    let locked = false;
+    try {
+      const got = await lockClient.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok', [
+        DOCUMENT_LOCK,
+        `${data.project}/${data.documentId}`,
+      ]);
+      locked = got.rows[0]?.ok === true;
+      if (!locked) {
+        // Its lease expired while another live worker still runs it (INGEST_JOB_LEASE_SECONDS is too short for it).
+        await settle(
+          data,
+          job.id,
+          { status: 'retry', reason: 'another worker is still processing this document (lease expired early)' },
+          false,
+        );
+        return;
+      }
+      // Holding the lock proves an earlier claim's worker is gone: its claim ends here.
+      await lockClient.query(
+        `UPDATE ingest_claims SET finished_at = clock_timestamp(), outcome = 'abandoned: worker gone'
+         WHERE project_key = $1 AND document_id = $2 AND finished_at IS NULL`,
+        [data.project, data.documentId],
+      );
+      const attempt = job.retryCount + 1;
+      const claim = await lockClient.query<{ id: string }>(
+        `INSERT INTO ingest_claims (job_id, project_key, document_id, worker, attempt) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+        [job.id, data.project, data.documentId, work.workerName, attempt],
+      );
+      const claimed: ClaimedDocumentJob = {
+        ref: refOf(data),
+        documentId: data.documentId,
+        uri: data.uri,
+        title: data.title,
+        documentType: data.documentType,
+        uploadDate: data.uploadDate,
+        force: data.force,
+        jobId: job.id,
+        attempt,
+        lastAttempt: job.retryCount >= job.retryLimit,
+      };
+      handlers.onClaim?.(claimed);
+      let result: DocumentJobResult;
+      try {
+        result = await handlers.document(claimed);
+      } catch (err) {
+        result = { status: 'retry', reason: `internal: ${errorMessage(err)}` };
+      }
+      const outcome = result.status === 'retry' ? `retry: ${result.reason}` : result.outcome;
+      await lockClient.query('UPDATE ingest_claims SET finished_at = clock_timestamp(), outcome = $2 WHERE id = $1', [
+        claim.rows[0]?.id,
+        outcome,
+      ]);
+      await settle(data, job.id, result, result.status === 'done' && result.failed);
+    } finally {
+      if (locked) {
+        await lockClient
+          .query('SELECT pg_advisory_unlock($1, hashtext($2))', [DOCUMENT_LOCK, `${data.project}/${data.documentId}`])
+          .catch(() => undefined);
+      }
+      lockClient.release();
+    }
+  }
+
+  return {
+    async enqueueDocuments(jobs: readonly DocumentJob[]): Promise<EnqueueResult> {
+      let queued = 0;
+      let alreadyWaiting = 0;
+      for (const j of jobs) {
+        const data: DocumentJobData = {
+          project: projectKey(j.ref),
+          registry: j.ref.registry,
+          projectId: j.ref.projectId,
+          documentId: j.documentId,
+          uri: j.uri,
+          title: j.title,
+          documentType: j.documentType,
+          uploadDate: j.uploadDate,
+          force: j.force,
+        };
+        const id = await boss.send(DOCUMENT_QUEUE, data, { singletonKey: `${data.project}/${data.documentId}` });
+        if (id === null) alreadyWaiting++;
+        else queued++;
+      }
+      return { queued, alreadyWaiting };
+    },
+
+    async enqueueEnrich(ref: ProjectRef, o: { force: boolean }): Promise<void> {
+      const project = projectKey(ref);
+      const enrich: EnrichJobData = { project, registry: ref.registry, projectId: ref.projectId, changed: false, force: o.force };
+      await boss.send(ENRICH_QUEUE, enrich, { singletonKey: project });
+    },
+
+    async work(handlers: IngestJobHandlers, work: WorkOptions): Promise<void> {
+      if (!(Number.isInteger(work.concurrency) && work.concurrency >= 1)) {
+        throw new RangeError(`ingest queue: concurrency must be a positive integer, got ${work.concurrency}`);
+      }
+      const pollingIntervalSeconds = opts.pollingIntervalSeconds ?? 2;
+      const documentOptions = { includeMetadata: true as const, batchSize: 1, pollingIntervalSeconds };
+      for (let i = 0; i < work.concurrency; i++) {
+        await boss.work<DocumentJobData>(DOCUMENT_QUEUE, documentOptions, async ([job]) => {
+          if (job) await runDocumentJob(job, handlers, work);
+        });
+      }
+      await boss.work<EnrichJobData>(ENRICH_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+        if (!job) return;
+        await handlers.enrich({ ref: refOf(job.data), changed: job.data.changed, force: job.data.force });
+      });
+      await new Promise<void>((resolve) => {
+        if (work.signal.aborted) resolve();
+        else work.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      await Promise.all([boss.offWork(DOCUMENT_QUEUE), boss.offWork(ENRICH_QUEUE)]);
+    },
+
+    async status(): Promise<QueueStatus> {
+      const counts = await pool.query<{ name: string; state: JobState; n: string }>(
+        `SELECT name, state, count(*) AS n FROM ${SCHEMA}.job WHERE name = ANY($1) GROUP BY name, state`,
+        [[DOCUMENT_QUEUE, ENRICH_QUEUE]],
+      );
+      const queues = { documents: emptyCounts(), enrich: emptyCounts() };
+      for (const row of counts.rows) {
+        if (!STATES.includes(row.state)) continue;
+        (row.name === DOCUMENT_QUEUE ? queues.documents : queues.enrich)[row.state] = Number(row.n);
+      }
+      const failedRows = await pool.query<{ data: DocumentJobData; retry_count: number; output: unknown; completed_on: Date }>(
+        `SELECT data, retry_count, output, completed_on FROM ${SCHEMA}.job
+         WHERE name = $1 AND state = 'failed' ORDER BY completed_on DESC LIMIT 50`,
+        [DOCUMENT_QUEUE],
+      );
+      return {
+        queues,
+        depth: queues.documents.created + queues.documents.retry + queues.enrich.created + queues.enrich.retry,
+        failed: failedRows.rows.map((r) => ({
+          project: r.data.project,
+          documentId: r.data.documentId,
+          uri: r.data.uri,
+          attempts: r.retry_count + 1,
+          reason: failureReason(r.output),
+          failedAt: r.completed_on.toISOString(),
+        })),
+      };
+    },
+
+    async close(): Promise<void> {
+      stopping ??= (async () => {
+        await boss.stop({ graceful: true, wait: true, timeout: (opts.stopTimeoutSeconds ?? 120) * 1000 });
+        await pool.end();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** The reason pg-boss kept: ours (`{ reason }`), a thrown error's message, or its own (a lease that timed out). */
+function failureReason(output: unknown): string {
+  if (output && typeof output === 'object') {
+    const o = output as Record<string, unknown>;
+    if (typeof o.reason === 'string') return o.reason;
+    if (typeof o.message === 'string') return o.message;
+    const value = o.value;
+    if (value && typeof value === 'object' && typeof (value as Record<string, unknown>).message === 'string') {
+      return (value as Record<string, string>).message ?? 'unknown';
+    }
+  }
+  return typeof output === 'string' ? output : 'unknown';
+}
