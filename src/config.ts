@@ -211,10 +211,10 @@ export const configSchema = z
     VERRA_BASE_URL: z.url().default('https://registry.verra.org'),
 
     /**
-     * Scale-out ingestion (DATABASE_URL set): seconds a worker may hold a document job before the queue hands it to
-     * another worker (a worker that died); keep it above the slowest document's time. @default 900
+     * Scale-out ingestion (DATABASE_URL set): seconds after a worker's last heartbeat (every quarter lease) before
+     * its job goes to another worker: how long a dead worker's document waits. @default 60
      */
-    INGEST_JOB_LEASE_SECONDS: int(5, 86_400).default(900),
+    INGEST_JOB_LEASE_SECONDS: int(4, 86_400).default(60),
     /** Attempts after the first for a document whose failure may pass (a timeout, a 5xx, a worker that died). @default 3 */
     INGEST_RETRY_LIMIT: int(0, 20).default(3),
     /** Seconds before a document's first retry; doubled for each next one. @default 30 */

@@ -17,6 +17,8 @@ import { createPgPool, migratePg, type PgClient, type PgMigration, type PgPool }
  * The ingestion job queue on PostgreSQL, with pg-boss 10 (the last major for Node 20): jobs are claimed with
  * `FOR UPDATE SKIP LOCKED`, held under a lease (`expireInSeconds`) after which pg-boss's supervisor hands a dead
  * worker's job to the next, retried with exponential back-off up to a limit, and kept as `failed` with the reason.
+ * The workers poll with boss.fetch() rather than boss.work(), whose handler timeout would fail a long document
+ * that is still running; instead each worker renews its jobs' leases (a heartbeat on `started_on`).
  *
  * What this adapter adds on top:
  * - **One worker per document at a time, whatever the lease.** A worker holds a session advisory lock on the
@@ -33,12 +35,15 @@ export const DOCUMENT_QUEUE = 'ingest-document';
 export const ENRICH_QUEUE = 'ingest-enrich';
 const SCHEMA = 'pgboss';
 /** Advisory-lock namespaces (the first key of the two-key form), kept clear of the migration locks' one-key form. */
-const DOCUMENT_LOCK = 0x43440001;
+export const DOCUMENT_LOCK = 0x43440001;
 const PROJECT_LOCK = 0x43440002;
 
 export interface PgIngestQueueOptions {
   connectionString: string;
-  /** Seconds a claimed job may run before another worker may take it over. @default 900 */
+  /**
+   * Seconds after a worker's last heartbeat before its job goes to another worker. A live worker renews the lease of
+   * its jobs every quarter lease, so a long document never expires; a dead one's job waits at most this long. @default 60
+   */
   leaseSeconds?: number;
   /** Attempts after the first. @default 3 */
   retryLimit?: number;
@@ -46,8 +51,6 @@ export interface PgIngestQueueOptions {
   retryDelaySeconds?: number;
   /** How often an idle worker asks for a job. @default 2 */
   pollingIntervalSeconds?: number;
-  /** Seconds a graceful stop waits for the documents in flight. @default 120 */
-  stopTimeoutSeconds?: number;
   /** pg-boss errors that it recovers from itself (a poll that failed); logged by the caller. */
   onError?: (err: Error) => void;
 }
@@ -119,12 +122,27 @@ function refOf(data: { registry: string; projectId: number }): ProjectRef {
   return { registry: data.registry, projectId: data.projectId };
 }
 
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
 export async function createPgIngestQueue(opts: PgIngestQueueOptions): Promise<IngestQueue> {
-  const leaseSeconds = opts.leaseSeconds ?? 900;
+  const leaseSeconds = opts.leaseSeconds ?? 60;
+  const heartbeatMs = Math.max(250, (leaseSeconds * 1000) / 4);
   const retryLimit = opts.retryLimit ?? 3;
   const retryDelay = opts.retryDelaySeconds ?? 30;
   for (const [name, v, min] of [
@@ -139,7 +157,7 @@ export async function createPgIngestQueue(opts: PgIngestQueueOptions): Promise<I
     connectionString: opts.connectionString,
     schema: SCHEMA,
     application_name: 'carbon-docs-ingest',
-    // The supervisor that hands expired leases on runs at least every quarter lease (once a minute at most).
+    // The supervisor that hands expired leases on runs every quarter lease (once a minute at most).
     maintenanceIntervalSeconds: Math.max(1, Math.min(60, Math.floor(leaseSeconds / 4))),
     // Failed jobs stay visible to `--status` for a week; completed ones for a day.
     archiveCompletedAfterSeconds: 24 * 3600,
@@ -326,22 +344,64 @@ export async function createPgIngestQueue(opts: PgIngestQueueOptions): Promise<I
       if (!(Number.isInteger(work.concurrency) && work.concurrency >= 1)) {
         throw new RangeError(`ingest queue: concurrency must be a positive integer, got ${work.concurrency}`);
       }
-      const pollingIntervalSeconds = opts.pollingIntervalSeconds ?? 2;
-      const documentOptions = { includeMetadata: true as const, batchSize: 1, pollingIntervalSeconds };
-      for (let i = 0; i < work.concurrency; i++) {
-        await boss.work<DocumentJobData>(DOCUMENT_QUEUE, documentOptions, async ([job]) => {
-          if (job) await runDocumentJob(job, handlers, work);
-        });
+      const pollMs = (opts.pollingIntervalSeconds ?? 2) * 1000;
+      // Jobs this process runs, by id: their lease is renewed until they settle.
+      const running = new Map<string, string>();
+      const heartbeat = setInterval(() => {
+        if (running.size === 0) return;
+        // pg-boss 10 has no heartbeat; its supervisor expires a job when started_on + expire_in has passed.
+        pool
+          .query(`UPDATE ${SCHEMA}.job SET started_on = now() WHERE name = ANY($1) AND id = ANY($2::uuid[]) AND state = 'active'`, [
+            [DOCUMENT_QUEUE, ENRICH_QUEUE],
+            [...running.keys()],
+          ])
+          .catch((err: unknown) => opts.onError?.(err instanceof Error ? err : new Error(String(err))));
+      }, heartbeatMs);
+
+      async function loop<T>(name: string, run: (job: PgBoss.JobWithMetadata<T>) => Promise<void>): Promise<void> {
+        while (!work.signal.aborted) {
+          let job: PgBoss.JobWithMetadata<T> | undefined;
+          try {
+            [job] = await boss.fetch<T>(name, { includeMetadata: true, batchSize: 1 });
+          } catch (err) {
+            opts.onError?.(err instanceof Error ? err : new Error(String(err)));
+          }
+          if (!job) {
+            await pause(pollMs, work.signal);
+            continue;
+          }
+          running.set(job.id, name);
+          try {
+            await run(job);
+          } catch (err) {
+            // Settling failed (PostgreSQL unreachable): the lease runs out and the job goes to another attempt.
+            opts.onError?.(err instanceof Error ? err : new Error(String(err)));
+            await pause(pollMs, work.signal);
+          } finally {
+            running.delete(job.id);
+          }
+        }
       }
-      await boss.work<EnrichJobData>(ENRICH_QUEUE, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
-        if (!job) return;
-        await handlers.enrich({ ref: refOf(job.data), changed: job.data.changed, force: job.data.force });
-      });
-      await new Promise<void>((resolve) => {
-        if (work.signal.aborted) resolve();
-        else work.signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-      await Promise.all([boss.offWork(DOCUMENT_QUEUE), boss.offWork(ENRICH_QUEUE)]);
+
+      const runEnrich = async (job: PgBoss.JobWithMetadata<EnrichJobData>): Promise<void> => {
+        try {
+          await handlers.enrich({ ref: refOf(job.data), changed: job.data.changed, force: job.data.force });
+        } catch (err) {
+          await boss.fail(ENRICH_QUEUE, job.id, { reason: errorMessage(err) });
+          return;
+        }
+        await boss.complete(ENRICH_QUEUE, job.id);
+      };
+      try {
+        await Promise.all([
+          ...Array.from({ length: work.concurrency }, () =>
+            loop<DocumentJobData>(DOCUMENT_QUEUE, (job) => runDocumentJob(job, handlers, work)),
+          ),
+          loop<EnrichJobData>(ENRICH_QUEUE, runEnrich),
+        ]);
+      } finally {
+        clearInterval(heartbeat);
+      }
     },
 
     async status(): Promise<QueueStatus> {
@@ -375,7 +435,8 @@ export async function createPgIngestQueue(opts: PgIngestQueueOptions): Promise<I
 
     async close(): Promise<void> {
       stopping ??= (async () => {
-        await boss.stop({ graceful: true, wait: true, timeout: (opts.stopTimeoutSeconds ?? 120) * 1000 });
+        // work() has returned by now (its jobs settled); nothing of pg-boss's own runs a handler.
+        await boss.stop({ graceful: false });
         await pool.end();
       })();
       return stopping;
