@@ -80,9 +80,17 @@ describe('parseCliArgs', () => {
     [['--hide', 'Verra:4086', '--all'], /--hide \/ --unhide run alone \(got --all too\)/],
     [['--hide', 'Mars:1'], /--hide: unknown registry "Mars"/],
     [['--unhide', '4086'], /--unhide: expected <registry>:<id>, got "4086"/],
+    [['--all', '--inline', '--wait'], /--inline and --wait exclude each other/],
+    [['--status', '--wait'], /--wait goes with a run that indexes documents/],
+    [['--records', 'r.jsonl', '--no-documents', '--inline'], /--inline goes with a run that indexes documents/],
   ])('rejects %j', (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);
+  });
+
+  it('reads --inline and --wait for runs that index documents', () => {
+    expect(parseCliArgs(['--all', '--inline'])).toMatchObject({ all: true, inline: true, wait: false });
+    expect(parseCliArgs(['--records', 'r.jsonl', '--wait'])).toMatchObject({ records: 'r.jsonl', inline: false, wait: true });
   });
 
   it('keeps registry names that contain spaces', () => {
