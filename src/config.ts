@@ -180,6 +180,10 @@ export const configSchema = z
     OPENAI_BASE_URL: optionalString.pipe(z.url().optional()),
     OPENAI_API_KEY: optionalString,
     OPENAI_MODEL: optionalString,
+    /** `EMBEDDER=openai:...`: embedding requests in flight at most, per process. @default 4 */
+    OPENAI_EMBED_MAX_IN_FLIGHT: int(1, 256).default(4),
+    /** `EMBEDDER=openai:...`: texts per embedding request at most. @default 128 */
+    OPENAI_EMBED_BATCH_SIZE: int(1, 2048).default(128),
     /** @default 30000 */
     LLM_TIMEOUT_MS: int(100, 600_000).default(30_000),
     /** `none` (default) or `llm`: rerank fused candidates with the configured LLM. */

@@ -148,8 +148,14 @@ export interface CreateEmbedderOptions {
   modelsDir: string;
   /** ALLOW_REMOTE_MODELS. */
   allowRemoteModels: boolean;
-  /** OPENAI_BASE_URL / OPENAI_API_KEY; `fetch` is for tests and proxies. */
-  openai: { baseURL?: string | undefined; apiKey?: string | undefined; fetch?: typeof fetch };
+  /** OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_EMBED_*; `fetch` is for tests and proxies. */
+  openai: {
+    baseURL?: string | undefined;
+    apiKey?: string | undefined;
+    maxInFlight?: number | undefined;
+    maxBatchSize?: number | undefined;
+    fetch?: typeof fetch;
+  };
   logger?: Logger;
 }
 
@@ -172,7 +178,14 @@ export async function createEmbedder(spec: EmbedderSpec, opts: CreateEmbedderOpt
       const { createOpenAIEmbedder } = await import('./adapters/embedders/openai.js');
       return createOpenAIEmbedder({
         model: spec.model,
-        ...defined({ dimensions: spec.dimensions, baseURL: opts.openai.baseURL, apiKey: opts.openai.apiKey, fetch: opts.openai.fetch }),
+        ...defined({
+          dimensions: spec.dimensions,
+          baseURL: opts.openai.baseURL,
+          apiKey: opts.openai.apiKey,
+          maxInFlight: opts.openai.maxInFlight,
+          maxBatchSize: opts.openai.maxBatchSize,
+          fetch: opts.openai.fetch,
+        }),
         ...logger,
       });
     }
@@ -183,7 +196,12 @@ export function buildEmbedder(config: Config, logger: Logger): Promise<Embedder>
   return createEmbedder(config.EMBEDDER, {
     modelsDir: config.MODELS_DIR,
     allowRemoteModels: config.ALLOW_REMOTE_MODELS,
-    openai: { baseURL: config.OPENAI_BASE_URL, apiKey: config.OPENAI_API_KEY },
+    openai: {
+      baseURL: config.OPENAI_BASE_URL,
+      apiKey: config.OPENAI_API_KEY,
+      maxInFlight: config.OPENAI_EMBED_MAX_IN_FLIGHT,
+      maxBatchSize: config.OPENAI_EMBED_BATCH_SIZE,
+    },
     logger,
   });
 }

@@ -45,6 +45,8 @@ export interface OpenAIReplayServerOptions {
   embeddingDimensions?: number;
   /** Reply of default chat completions. @default a fixed sentence */
   chatReply?: string | ((messages: ChatMessageLike[], body: Record<string, unknown>) => string);
+  /** Wait before every answer of the default responders (to see requests overlap). @default 0 */
+  defaultDelayMs?: number;
 }
 
 export interface OpenAIReplayServer {
@@ -52,6 +54,8 @@ export interface OpenAIReplayServer {
   baseURL: string;
   /** Requests received so far, in order. */
   requests: LoggedRequest[];
+  /** Most requests the server was answering at once. */
+  maxConcurrent(): number;
   /** Appends steps to a path's queue (e.g. between two phases of a test). */
   enqueue(path: string, ...steps: ScriptEntry[]): void;
   close(): Promise<void>;
@@ -181,8 +185,13 @@ export async function startOpenAIReplayServer(opts: OpenAIReplayServerOptions = 
   for (const [p, steps] of Object.entries(opts.script ?? {})) queues.set(p, [...steps]);
   const requests: LoggedRequest[] = [];
   const dimensions = opts.embeddingDimensions ?? 8;
+  let open = 0;
+  let maxOpen = 0;
 
   const server: Server = createServer(async (req, res) => {
+    open++;
+    maxOpen = Math.max(maxOpen, open);
+    res.once('close', () => open--);
     const url = new URL(req.url ?? '/', 'http://localhost');
     const text = await readBody(req);
     let body: unknown = text;
@@ -200,8 +209,10 @@ export async function startOpenAIReplayServer(opts: OpenAIReplayServerOptions = 
     } else {
       const scripted = queues.get(url.pathname)?.shift();
       if (scripted !== undefined && scripted !== 'default') step = scripted;
-      else if (url.pathname === '/v1/embeddings') step = defaultEmbeddings(body, dimensions);
-      else step = defaultChat(body, opts.chatReply);
+      else {
+        step = url.pathname === '/v1/embeddings' ? defaultEmbeddings(body, dimensions) : defaultChat(body, opts.chatReply);
+        if (opts.defaultDelayMs) step = { ...step, delayMs: opts.defaultDelayMs };
+      }
     }
     requests.push({
       method: req.method ?? '',
@@ -219,6 +230,7 @@ export async function startOpenAIReplayServer(opts: OpenAIReplayServerOptions = 
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    maxConcurrent: () => maxOpen,
     enqueue(path, ...steps) {
       const q = queues.get(path) ?? [];
       q.push(...steps);

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createPgPool } from '../../src/adapters/postgres/database.js';
-import { postgresUrl } from './services.js';
+
+// As services.ts reads it (not imported: benchmarks use this file outside vitest).
+const postgresUrl = process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 /** The test PostgreSQL's URL with another database name. */
 export function urlWithDatabase(url: string, database: string): string {

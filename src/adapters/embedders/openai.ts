@@ -1,9 +1,11 @@
 import OpenAI, { APIConnectionError, APIError } from 'openai';
+import PQueue from 'p-queue';
 import { z } from 'zod';
+import { estimateTokens } from '../../domain/chunking.js';
 import { DependencyError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Embedder } from '../../ports/embedder.js';
-import { assertTexts, embedInBatches, toUnitVector } from './common.js';
+import { assertTexts, toUnitVector } from './common.js';
 
 export interface OpenAIEmbedderOptions {
   /** Model name sent to the server, e.g. `text-embedding-3-small`. */
@@ -19,9 +21,22 @@ export interface OpenAIEmbedderOptions {
   dimensions?: number;
   /** @default 128 (OpenAI accepts 2048 inputs per request; compatible servers often far fewer) */
   maxBatchSize?: number;
+  /**
+   * Estimated tokens of one request's inputs at most (OpenAI refuses more than 300,000 per request); a batch closes at
+   * whichever of this and maxBatchSize it reaches first. @default 250000
+   */
+  maxBatchTokens?: number;
+  /**
+   * Requests in flight at most, over every embed() call of this embedder (the worker's batches and the API's queries
+   * share it), so a large document cannot flood a rate-limited endpoint. @default 4
+   */
+  maxInFlight?: number;
   /** @default 8191 for OpenAI's text-embedding models, else 512 */
   maxInputTokens?: number;
-  /** Retries of 408/409/429/5xx and connection errors, by the SDK, honouring retry-after. @default 3 */
+  /**
+   * Retries of 408/409/429/5xx and connection errors, by the SDK. It waits as a 429's `Retry-After` (seconds or an
+   * HTTP date) or `retry-after-ms` says, else 0.5 s doubling to 8 s with jitter. @default 3
+   */
   maxRetries?: number;
   /** Per request. @default 60000 */
   timeoutMs?: number;
@@ -74,9 +89,16 @@ export async function createOpenAIEmbedder(opts: OpenAIEmbedderOptions): Promise
     throw new TypeError(`openai embedder: dimensions must be a positive integer, got ${opts.dimensions}`);
   }
   const maxBatchSize = opts.maxBatchSize ?? 128;
-  if (!(Number.isInteger(maxBatchSize) && maxBatchSize > 0)) {
-    throw new TypeError(`openai embedder: maxBatchSize must be a positive integer, got ${maxBatchSize}`);
+  const maxBatchTokens = opts.maxBatchTokens ?? 250_000;
+  const maxInFlight = opts.maxInFlight ?? 4;
+  for (const [name, v] of [
+    ['maxBatchSize', maxBatchSize],
+    ['maxBatchTokens', maxBatchTokens],
+    ['maxInFlight', maxInFlight],
+  ] as const) {
+    if (!(Number.isInteger(v) && v > 0)) throw new TypeError(`openai embedder: ${name} must be a positive integer, got ${v}`);
   }
+  const inFlight = new PQueue({ concurrency: maxInFlight });
 
   const client = new OpenAI({
     // The SDK refuses to start without a key; local compatible servers usually ignore it. Both values are passed
@@ -155,10 +177,37 @@ export async function createOpenAIEmbedder(opts: OpenAIEmbedderOptions): Promise
       if (closed) throw new Error('openai embedder: closed');
       assertTexts(texts);
       if (texts.length === 0) return [];
-      return embedInBatches(texts, maxBatchSize, (batch) => request(batch, dims));
+      const parts = await Promise.all(
+        tokenBatches(texts, maxBatchSize, maxBatchTokens).map((batch) =>
+          inFlight.add(() => request(batch, dims), { throwOnTimeout: true }),
+        ),
+      );
+      return parts.flat();
     },
     async close() {
       closed = true;
     },
   };
+}
+
+/**
+ * Consecutive slices of `texts` with at most `maxTexts` texts and at most `maxTokens` estimated tokens each (a text
+ * over the budget on its own goes alone: the server judges it).
+ */
+export function tokenBatches(texts: readonly string[], maxTexts: number, maxTokens: number): string[][] {
+  const out: string[][] = [];
+  let current: string[] = [];
+  let tokens = 0;
+  for (const t of texts) {
+    const n = estimateTokens(t);
+    if (current.length > 0 && (current.length >= maxTexts || tokens + n > maxTokens)) {
+      out.push(current);
+      current = [];
+      tokens = 0;
+    }
+    current.push(t);
+    tokens += n;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
 }

@@ -76,6 +76,52 @@ describe('OpenAI-compatible embedder against a replaying HTTP server', () => {
     expect(cosine(again as Float32Array, v[5] as Float32Array)).toBeCloseTo(1, 6);
   });
 
+  it('closes a request at maxBatchTokens estimated tokens too, in order', async () => {
+    const e = await createOpenAIEmbedder({ model: MODEL, baseURL: server.baseURL, dimensions: 8, maxBatchSize: 100, maxBatchTokens: 60 });
+    // About 25 estimated tokens each (100 letters in words of four): two fit a request, a third does not.
+    const texts = Array.from({ length: 5 }, (_, i) => `${'peat '.repeat(20)}${i}`);
+    const v = await e.embed(texts);
+    expect(server.requests.map((r) => (r.body as { input: string[] }).input.length)).toEqual([2, 2, 1]);
+    const [again] = await e.embed([texts[4] as string]);
+    expect(cosine(again as Float32Array, v[4] as Float32Array)).toBeCloseTo(1, 6);
+  });
+
+  it("sends one call's batches side by side, never more than maxInFlight over all calls, vectors in order", async () => {
+    const slow = await startOpenAIReplayServer({ embeddingDimensions: 8, defaultDelayMs: 150 });
+    try {
+      const e = await createOpenAIEmbedder({ model: MODEL, baseURL: slow.baseURL, dimensions: 8, maxBatchSize: 2, maxInFlight: 2 });
+      const texts = Array.from({ length: 12 }, (_, i) => `text ${i} about mangroves`);
+      const started = Date.now();
+      // Two embed() calls at once (a worker's document and an API query) share the cap.
+      const [a, b] = await Promise.all([e.embed(texts), e.embed(texts.slice(0, 4))]);
+      const elapsed = Date.now() - started;
+      expect(slow.requests).toHaveLength(8);
+      expect(slow.maxConcurrent()).toBe(2);
+      // 8 requests of 150 ms, 2 at a time: about 600 ms, not 1,200 (one at a time).
+      expect(elapsed).toBeLessThan(1100);
+      for (const [i, t] of texts.entries()) {
+        const [one] = await e.embed([t]);
+        expect(cosine(one as Float32Array, a?.[i] as Float32Array)).toBeCloseTo(1, 6);
+      }
+      expect(cosine(b?.[3] as Float32Array, a?.[3] as Float32Array)).toBeCloseTo(1, 6);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('waits until the HTTP date a 429 names in Retry-After', async () => {
+    const e = await createOpenAIEmbedder({ model: MODEL, baseURL: server.baseURL, dimensions: 8 });
+    server.enqueue(EMB, {
+      status: 429,
+      headers: { 'retry-after': new Date(Date.now() + 2000).toUTCString() },
+      body: openaiError('Rate limit reached', 'rate_limit_exceeded', 'requests'),
+    });
+    await e.embed(['seagrass meadows']);
+    expect(server.requests.map((r) => r.status)).toEqual([429, 200]);
+    // An HTTP date has whole seconds: the wait is 1-2 s.
+    expect((server.requests[1]?.at ?? 0) - (server.requests[0]?.at ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
   it('waits as retry-after says on 429, then succeeds', async () => {
     const e = await createOpenAIEmbedder({ model: MODEL, baseURL: server.baseURL, dimensions: 8 });
     server.enqueue(EMB, {
@@ -162,6 +208,12 @@ describe('OpenAI-compatible embedder against a replaying HTTP server', () => {
     await expect(createOpenAIEmbedder({ model: MODEL, baseURL: server.baseURL, dimensions: 0 })).rejects.toThrow(/dimensions/);
     await expect(createOpenAIEmbedder({ model: MODEL, baseURL: server.baseURL, dimensions: 8, maxBatchSize: 1.5 })).rejects.toThrow(
       /maxBatchSize/,
+    );
+    await expect(createOpenAIEmbedder({ model: MODEL, baseURL: server.baseURL, dimensions: 8, maxInFlight: 0 })).rejects.toThrow(
+      /maxInFlight/,
+    );
+    await expect(createOpenAIEmbedder({ model: MODEL, baseURL: server.baseURL, dimensions: 8, maxBatchTokens: -1 })).rejects.toThrow(
+      /maxBatchTokens/,
     );
   });
 });
