@@ -167,6 +167,12 @@ export const configSchema = z
     EMBEDDER: embedderSetting,
     /** Folder of local models (ONNX sentence-transformers in transformers.js layout, GGUF files). @default ./models */
     MODELS_DIR: z.string().min(1).default('./models'),
+    /**
+     * Threads a local ONNX model (`EMBEDDER=onnx:...`) computes one batch with; 0: onnxruntime's default, one per core.
+     * Several worker processes on one machine: cores / processes (bench/README.md "threads"). USE lite computes in
+     * JavaScript on one thread whatever this says. @default 0
+     */
+    EMBED_THREADS: int(0, 256).default(0),
     /** Allow downloading models from the Hugging Face hub when a model is not in MODELS_DIR. @default false */
     ALLOW_REMOTE_MODELS: bool.default(false),
 

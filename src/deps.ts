@@ -148,6 +148,8 @@ export interface CreateEmbedderOptions {
   modelsDir: string;
   /** ALLOW_REMOTE_MODELS. */
   allowRemoteModels: boolean;
+  /** EMBED_THREADS: onnxruntime's intra-op threads of a local ONNX model (0: one per core). */
+  threads?: number;
   /** OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_EMBED_*; `fetch` is for tests and proxies. */
   openai: {
     baseURL?: string | undefined;
@@ -172,7 +174,13 @@ export async function createEmbedder(spec: EmbedderSpec, opts: CreateEmbedderOpt
     }
     case 'onnx': {
       const { createOnnxEmbedder } = await import('./adapters/embedders/onnx.js');
-      return createOnnxEmbedder({ modelId: spec.modelId, modelsDir: opts.modelsDir, allowRemoteModels: opts.allowRemoteModels, ...logger });
+      return createOnnxEmbedder({
+        modelId: spec.modelId,
+        modelsDir: opts.modelsDir,
+        allowRemoteModels: opts.allowRemoteModels,
+        ...defined({ threads: opts.threads }),
+        ...logger,
+      });
     }
     case 'openai': {
       const { createOpenAIEmbedder } = await import('./adapters/embedders/openai.js');
@@ -196,6 +204,7 @@ export function buildEmbedder(config: Config, logger: Logger): Promise<Embedder>
   return createEmbedder(config.EMBEDDER, {
     modelsDir: config.MODELS_DIR,
     allowRemoteModels: config.ALLOW_REMOTE_MODELS,
+    threads: config.EMBED_THREADS,
     openai: {
       baseURL: config.OPENAI_BASE_URL,
       apiKey: config.OPENAI_API_KEY,

@@ -18,6 +18,8 @@ export interface OnnxWorkerData {
   configuredMaxSeqLength: number;
   queryPrefix: string;
   documentPrefix: string;
+  /** onnxruntime's intra-op threads; 0: its default (one per core). */
+  threads: number;
 }
 
 const data = getWorkerData<OnnxWorkerData>();
@@ -32,7 +34,7 @@ await serveModel(async () => {
     device: 'cpu',
     // onnxruntime's CPU arena keeps the peak of every input shape it has seen: hundreds of MB more RSS on full
     // batches, for no measurable speed gain (bench/README.md "Measurements cited by code").
-    session_options: { enableCpuMemArena: false },
+    session_options: { enableCpuMemArena: false, ...(data.threads > 0 ? { intraOpNumThreads: data.threads } : {}) },
   });
 
   const tokenizerLimit = Number.isFinite(tokenizer.model_max_length) ? tokenizer.model_max_length : 512;

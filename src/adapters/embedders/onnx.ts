@@ -23,6 +23,12 @@ export interface OnnxEmbedderOptions {
   maxSeqLength?: number;
   /** @default 120000 */
   loadTimeoutMs?: number;
+  /**
+   * Threads onnxruntime computes one batch with (intra-op). 0: its default, one per core, right for one embedding
+   * process a machine; several worker processes on one machine each want cores / processes (EMBED_THREADS).
+   * @default 0
+   */
+  threads?: number;
   logger?: Logger;
 }
 
@@ -101,6 +107,7 @@ export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Emb
     // The hub's Xenova/* and onnx-community/* repos ship model_quantized.onnx, as we provision locally.
     dtype: weights?.dtype ?? 'q8',
     maxSeqLength: opts.maxSeqLength ?? 0,
+    threads: checkedThreads(opts.threads ?? 0),
     configuredMaxSeqLength: readMaxSeqLength(modelDir) ?? KNOWN_MAX_SEQ_LENGTH[baseName] ?? 0,
     queryPrefix: prefixes.query,
     documentPrefix: prefixes.document,
@@ -142,4 +149,9 @@ export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Emb
     },
     close: () => w.close(),
   };
+}
+
+function checkedThreads(n: number): number {
+  if (!(Number.isInteger(n) && n >= 0)) throw new TypeError(`onnx embedder: threads must be a non-negative integer, got ${n}`);
+  return n;
 }

@@ -128,6 +128,21 @@ describeWithService(
       }
     });
 
+    it('computes the same vectors on one thread (EMBED_THREADS=1) as on the default threads', async () => {
+      const texts = ['peat swamp forest carbon stock', chunkText(3, 80)];
+      const single = await createOnnxEmbedder({ modelId: MODEL_ID, modelsDir, threads: 1 });
+      try {
+        const one = await single.embed(texts);
+        const many = await embedder.embed(texts);
+        for (let i = 0; i < texts.length; i++) expect(cosine(one[i] as Float32Array, many[i] as Float32Array)).toBeGreaterThan(0.9999);
+      } finally {
+        await single.close();
+      }
+      await expect(createOnnxEmbedder({ modelId: MODEL_ID, modelsDir, threads: -1 })).rejects.toThrow(
+        /threads must be a non-negative integer/,
+      );
+    });
+
     it('truncates at 256 word pieces, as sentence-transformers does', async () => {
       const head = chunkText(5, 400); // ~400 word pieces: the tails below are past the cut
       const [a, b, c] = await embedder.embed([
