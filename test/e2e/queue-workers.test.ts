@@ -241,9 +241,14 @@ describeWithService('scale-out ingestion: 3 workers and 2 APIs on the job queue'
     });
     const pool = createPgPool(db.url, { max: 2 });
     try {
-      const queued = await runScript('ingest/main.ts', ['--records', records, '--no-progress'], env);
-      expect(queued.code, queued.stderr).toBe(0);
-      expect(queued.stderr).toContain(`${DOCUMENT_COUNT} queued`);
+      // The Qdrant run queues with --wait, beside the workers, and returns when they have settled every job.
+      const waiting = index === 'qdrant' ? startLogged('ingest/main.ts', ['--records', records, '--no-progress', '--wait'], env) : null;
+      if (waiting) await waiting.waitForLog((l) => l.msg === 'records imported');
+      else {
+        const queued = await runScript('ingest/main.ts', ['--records', records, '--no-progress'], env);
+        expect(queued.code, queued.stderr).toBe(0);
+        expect(queued.stderr).toContain(`${DOCUMENT_COUNT} queued`);
+      }
 
       files.armStall();
       const apis = [0, 1].map(() => startLogged('src/main.ts', [], env));
@@ -287,6 +292,25 @@ describeWithService('scale-out ingestion: 3 workers and 2 APIs on the job queue'
         ['ingest-document', 'completed', DOCUMENT_COUNT],
         ['ingest-enrich', 'completed', PROJECTS.length],
       ]);
+
+      if (waiting) {
+        const done = await waiting.exited;
+        expect(done.code, waiting.stderr.join('')).toBe(0);
+        expect(waiting.stderr.join('')).toContain(`${DOCUMENT_COUNT} queued`);
+        expect(waiting.stderr.join('')).toContain(`queue: 0 waiting, 0 active, ${DOCUMENT_COUNT} completed, 0 failed`);
+      }
+      // --status: the queue's line first, then the documents.
+      const status = await runScript('ingest/main.ts', ['--status', '--json'], env);
+      expect(status.code, status.stderr).toBe(0);
+      const [queueLine, ...documentLines] = status.stdout.trim().split('\n');
+      expect(JSON.parse(queueLine ?? '{}')).toMatchObject({
+        queue: {
+          depth: 0,
+          queues: { documents: { completed: DOCUMENT_COUNT, failed: 0 }, enrich: { completed: PROJECTS.length } },
+          failed: [],
+        },
+      });
+      expect(documentLines.map((l) => (JSON.parse(l) as { status: string }).status)).toEqual(Array(DOCUMENT_COUNT).fill('indexed'));
 
       // Exactly the chunks of the single-process run, every document indexed.
       const chunks = index === 'sqlite' ? sqliteChunks(dataDir) : await qdrantChunks(qdrant?.url ?? '');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs, parseProjectList, UsageError } from '../../ingest/cli.js';
-import { statusJsonLines, statusTable } from '../../ingest/status.js';
+import { queueStatusText, statusJsonLines, statusTable } from '../../ingest/status.js';
 import type { DocumentState } from '../../src/ports/document-state-store.js';
 
 describe('parseCliArgs', () => {
@@ -95,6 +95,33 @@ describe('parseCliArgs', () => {
 
   it('keeps registry names that contain spaces', () => {
     expect(parseProjectList('Gold Standard:12')).toEqual([{ registry: 'Gold Standard', projectId: 12 }]);
+  });
+});
+
+describe('queue status text', () => {
+  it('shows the depth, jobs per state and each failed job with its reason', () => {
+    const counts = { created: 2, retry: 1, active: 3, completed: 10, cancelled: 0, failed: 1 };
+    const text = queueStatusText({
+      queues: { documents: counts, enrich: { ...counts, created: 0, retry: 0, active: 0, completed: 4, failed: 0 } },
+      depth: 3,
+      failed: [
+        {
+          project: 'Verra:4086',
+          documentId: 'd1',
+          uri: 'https://x/a.pdf',
+          attempts: 4,
+          reason: 'download: HTTP 503\n(after 4 attempts)',
+          failedAt: '2026-11-24T00:00:00.000Z',
+        },
+      ],
+    });
+    expect(text.split('\n').slice(0, 5)).toEqual([
+      'queue depth 3',
+      '  documents: 2 queued, 1 waiting to retry, 3 active, 10 completed, 1 failed',
+      '  enrich:    0 queued, 0 waiting to retry, 0 active, 4 completed, 0 failed',
+      'failed jobs (newest first):',
+      '  Verra:4086 https://x/a.pdf after 4 attempt(s): download: HTTP 503 (after 4 attempts)',
+    ]);
   });
 });
 
