@@ -55,17 +55,8 @@ export interface PgIngestQueueOptions {
   onError?: (err: Error) => void;
 }
 
-interface DocumentJobData {
-  project: string;
-  registry: string;
-  projectId: number;
-  documentId: string;
-  uri: string;
-  title: string;
-  documentType: string;
-  uploadDate: string | null;
-  force: boolean;
-}
+/** A document job as stored in pg-boss's JSON: the project flattened, with its key for the end-of-project count. */
+type DocumentJobData = Omit<DocumentJob, 'ref'> & { project: string; registry: string; projectId: number };
 
 interface EnrichJobData {
   project: string;
@@ -276,14 +267,10 @@ export async function createPgIngestQueue(opts: PgIngestQueueOptions): Promise<I
         `INSERT INTO ingest_claims (job_id, project_key, document_id, worker, attempt) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
         [job.id, data.project, data.documentId, work.workerName, attempt],
       );
+      const { project: _project, registry: _registry, projectId: _projectId, ...document } = data;
       const claimed: ClaimedDocumentJob = {
+        ...document,
         ref: refOf(data),
-        documentId: data.documentId,
-        uri: data.uri,
-        title: data.title,
-        documentType: data.documentType,
-        uploadDate: data.uploadDate,
-        force: data.force,
         jobId: job.id,
         attempt,
         lastAttempt: job.retryCount >= job.retryLimit,
@@ -316,17 +303,8 @@ export async function createPgIngestQueue(opts: PgIngestQueueOptions): Promise<I
       let queued = 0;
       let alreadyWaiting = 0;
       for (const j of jobs) {
-        const data: DocumentJobData = {
-          project: projectKey(j.ref),
-          registry: j.ref.registry,
-          projectId: j.ref.projectId,
-          documentId: j.documentId,
-          uri: j.uri,
-          title: j.title,
-          documentType: j.documentType,
-          uploadDate: j.uploadDate,
-          force: j.force,
-        };
+        const { ref, ...rest } = j;
+        const data: DocumentJobData = { ...rest, project: projectKey(ref), registry: ref.registry, projectId: ref.projectId };
         const id = await boss.send(DOCUMENT_QUEUE, data, { singletonKey: `${data.project}/${data.documentId}` });
         if (id === null) alreadyWaiting++;
         else queued++;
