@@ -6,7 +6,7 @@
  * and process start are left out.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/workers/main.ts \
- *     [--files 5] [--workers 1,2,3] [--embedder use] [--concurrency 2]
+ *     [--files 5] [--workers 1,2,3] [--embedder use] [--concurrency 2] [--group none|prefix] [--jobs document|project]
  *
  * Each worker count gets a fresh database (created and dropped on DATABASE_URL's server) and a fresh DATA_DIR: the
  * vectors go to the embedded index that the workers share.
@@ -36,6 +36,10 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '1,2,3' },
     embedder: { type: 'string', default: 'use' },
     concurrency: { type: 'string', default: '2' },
+    // `prefix`: PDFs of one project share a file-name prefix (CDM_GFL-HFC23_*, REGEN_C06-006_*), as in the corpus.
+    group: { type: 'string', default: 'none' },
+    // `project`: also measure one job per project (emulated: N slots, each runs the next project in-process).
+    jobs: { type: 'string', default: 'document' },
   },
 });
 if (!process.env.DATABASE_URL) throw new Error('set DATABASE_URL to a PostgreSQL server where this user may CREATE DATABASE');
@@ -50,21 +54,25 @@ const files = all.slice(0, Number(values.files));
 
 const server = await startStaticServer({ root: corpusPath('pdf'), mount: '/pdf' });
 const root = mkdtempSync(path.join(tmpdir(), 'bench-workers-'));
-// One project per document, as a registry's projects list a few documents each.
+// One project per PDF, or per file-name prefix (--group prefix: the corpus's projects).
+const projectOf = (f: string): string => (values.group === 'prefix' ? f.split('_').slice(0, 2).join('_') : f);
+const projects = [...new Set(files.map(projectOf))];
 const records = path.join(root, 'records.jsonl');
 writeFileSync(
   records,
-  files
-    .map((f, i) =>
+  projects
+    .map((p, i) =>
       JSON.stringify({
         registry: 'Verra',
         resourceIdentifier: String(950_001 + i),
-        resourceName: `bench ${f}`,
+        resourceName: `bench ${p}`,
         documentGroups: [
           {
             code: 'VCS_OTHER_DOCUMENTS',
             description: 'Other',
-            documents: [{ documentName: f, documentType: 'Other', uri: `${server.baseUrl}/pdf/${f}` }],
+            documents: files
+              .filter((f) => projectOf(f) === p)
+              .map((f) => ({ documentName: f, documentType: 'Other', uri: `${server.baseUrl}/pdf/${f}` })),
           },
         ],
       }),
@@ -147,12 +155,66 @@ for (const n of counts) {
     await db.drop();
   }
 }
+/**
+ * One job per project, emulated with the real in-process pipeline: `n` slots, each running the next project
+ * (`npm run ingest -- --inline --projects <one>`) when free, as n workers claiming project jobs would. The time
+ * counted is each run's own pipeline time (its summary line), so model loading is left out as above; a slot's time is
+ * the sum of its projects', the run's time the longest slot's.
+ */
+const projectRows: string[] = [];
+if (values.jobs === 'project') {
+  for (const n of counts) {
+    const db = await createFreshDatabase('bench_workers');
+    const env = {
+      DATABASE_URL: db.url,
+      DATA_DIR: path.join(root, `p${n}`),
+      MODELS_DIR: modelsDir,
+      EMBEDDER: values.embedder ?? 'use',
+      DOWNLOAD_ALLOW_HOSTS: server.hostPort,
+      LOG_LEVEL: 'warn',
+    };
+    try {
+      const imported = await runScript('ingest/main.ts', ['--records', records, '--no-documents'], env);
+      if (imported.code !== 0) throw new Error(`import failed: ${imported.stderr}`);
+      const next = projects.map((_, i) => `Verra:${950_001 + i}`);
+      const slotSeconds = Array.from({ length: n }, () => 0);
+      let chunks = 0;
+      await Promise.all(
+        slotSeconds.map(async (_, slot) => {
+          for (let ref = next.shift(); ref !== undefined; ref = next.shift()) {
+            const r = await runScript('ingest/main.ts', ['--projects', ref, '--inline', '--no-progress'], env);
+            const m = / (\d+) chunks in ([\d.]+) s/.exec(r.stderr);
+            if (r.code !== 0 || !m) throw new Error(`project run failed: ${r.stderr}`);
+            chunks += Number(m[1]);
+            slotSeconds[slot] = (slotSeconds[slot] ?? 0) + Number(m[2]);
+          }
+        }),
+      );
+      const seconds = Math.max(...slotSeconds);
+      projectRows.push(
+        `| ${n} | ${projects.length} | ${slotSeconds.map((x) => x.toFixed(1)).join(' / ')} | ${seconds.toFixed(1)} | ${(chunks / seconds).toFixed(2)} |`,
+      );
+      console.log(projectRows.at(-1));
+    } finally {
+      await db.drop();
+    }
+  }
+}
+
 await server.close();
 rmSync(root, { recursive: true, force: true });
-console.log(`\n${values.embedder}, ${files.length} PDFs (${chunkCount} chunks), WORKER_CONCURRENCY=${values.concurrency}`);
+console.log(
+  `\n${values.embedder}, ${files.length} PDFs in ${projects.length} projects (${chunkCount} chunks), WORKER_CONCURRENCY=${values.concurrency}`,
+);
 console.log(
   '| workers | concurrency | workers that claimed | documents | pages | chunks | s | documents/s | chunks/s | raw embedder chunks/s (1 process) | vs raw |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
+if (projectRows.length > 0) {
+  console.log('\nOne job per project (emulated, see above):');
+  console.log('| workers | projects | pipeline s per slot | s | chunks/s |');
+  console.log('|---|---|---|---|---|');
+  for (const r of projectRows) console.log(r);
+}
 process.exit(0);
