@@ -5,6 +5,7 @@ import type { CountryLookup } from '../src/ports/country-lookup.js';
 import type { DocumentState, DocumentStateStore } from '../src/ports/document-state-store.js';
 import type { DocumentTextStore } from '../src/ports/document-text-store.js';
 import type { Embedder } from '../src/ports/embedder.js';
+import type { ListedDocument } from '../src/ports/ingest-queue.js';
 import type { RecordStore } from '../src/ports/record-store.js';
 import type { VectorIndex } from '../src/ports/vector-index.js';
 import type { ExtractResult } from './stages/extract-pdf.js';
@@ -58,13 +59,7 @@ export interface PdfExtractor {
  * One document of one project travelling through the stages. Each stage fills in its part, or sets `outcome`
  * to end the document early (the pipeline then records the outcome and runs no further stage).
  */
-export interface DocumentWorkItem {
-  ref: ProjectRef;
-  documentId: string;
-  uri: string;
-  title: string;
-  documentType: string;
-  uploadDate: string | null;
+export interface DocumentWorkItem extends ListedDocument {
   /** The project's part of the chunks' search context (domain/search-context.ts), set by discover. */
   projectContext?: string;
   /** State at discovery; null for a document never seen before. */

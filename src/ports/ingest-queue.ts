@@ -6,14 +6,18 @@ import type { ProjectRef } from '../domain/project-ref.js';
  * of a project settles, the queue runs the project's enrichment job once.
  */
 
-/** One document to download, extract, chunk, embed and index. */
-export interface DocumentJob {
+/** A document as its project's record lists it: what the worker's stages start from (ingest/types.ts). */
+export interface ListedDocument {
   ref: ProjectRef;
   documentId: string;
   uri: string;
   title: string;
   documentType: string;
   uploadDate: string | null;
+}
+
+/** One document to download, extract, chunk, embed and index. */
+export interface DocumentJob extends ListedDocument {
   /** Re-embed even when the document is unchanged (`--reindex`). */
   force: boolean;
 }
