@@ -412,4 +412,77 @@ describeWithService('scale-out ingestion: 3 workers and 2 APIs on the job queue'
   );
 
   it('does the same with the vectors in the Qdrant server', { timeout: 240_000 }, () => scenario('qdrant'));
+
+  it('retries a download that may pass up to the limit, fails a 404 at once, and keeps both reasons', { timeout: 120_000 }, async () => {
+    const db = await createFreshDatabase('h2_queue_faults');
+    databases.push(db);
+    const faults = path.join(root, 'faults.jsonl');
+    const doc = (name: string, uri: string): Record<string, string> => ({ documentName: name, documentType: 'Project Description', uri });
+    writeFileSync(
+      faults,
+      `${JSON.stringify({
+        registry: 'Verra',
+        resourceIdentifier: '9201',
+        resourceName: 'Faults',
+        documentGroups: [
+          {
+            code: 'VCS_PIPELINE_DOCUMENTS',
+            description: 'Pipeline',
+            documents: [
+              doc('missing', `${files.server.baseUrl}/missing.pdf`),
+              // Nothing listens on the discard port: connection refused, a failure that may pass.
+              doc('refused', 'http://127.0.0.1:9/refused.pdf'),
+              doc('fine', `${files.server.baseUrl}/p9101-d1.pdf`),
+            ],
+          },
+        ],
+      })}\n`,
+    );
+    const env = baseEnv(db, path.join(root, 'faults'), {
+      DOWNLOAD_ALLOW_HOSTS: `${files.server.hostPort},127.0.0.1:9`,
+      INGEST_RETRY_LIMIT: '2',
+      INGEST_RETRY_DELAY_SECONDS: '0',
+      INGEST_POLL_SECONDS: '0.5',
+      METRICS_PORT: '0',
+      METRICS_PUBLIC: 'true',
+    });
+    const worker = startLogged('ingest/worker-main.ts', [], env);
+    processes.push(worker);
+    const port = Number((await worker.waitForLog((l) => l.msg === 'worker ready')).metricsPort);
+    const run = await runScript('ingest/main.ts', ['--records', faults, '--no-progress', '--wait'], env);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toContain('2 document job(s) failed (exit code 3)');
+
+    const status = await runScript('ingest/main.ts', ['--status', '--json'], env);
+    const [queueLine, ...documentLines] = status.stdout.trim().split('\n');
+    const queue = (JSON.parse(queueLine ?? '{}') as { queue: QueueStatusJson }).queue;
+    expect(queue.queues.documents).toMatchObject({ completed: 1, failed: 2 });
+    expect(queue.queues.enrich).toMatchObject({ completed: 1 });
+    const failed = new Map(queue.failed.map((f) => [f.uri.split('/').pop(), f]));
+    expect(failed.get('missing.pdf')).toMatchObject({ attempts: 1, reason: expect.stringMatching(/^download: HTTP 404/) as unknown });
+    expect(failed.get('refused.pdf')).toMatchObject({
+      attempts: 3,
+      reason: expect.stringMatching(/^download: network error: ECONNREFUSED/) as unknown,
+    });
+    const states = new Map(
+      documentLines.map((l) => JSON.parse(l) as { title: string; status: string; reason: string | null }).map((d) => [d.title, d]),
+    );
+    expect(states.get('fine')?.status).toBe('indexed');
+    expect(states.get('missing')).toMatchObject({ status: 'failed', reason: expect.stringMatching(/HTTP 404/) as unknown });
+    expect(states.get('refused')).toMatchObject({ status: 'failed', reason: expect.stringMatching(/ECONNREFUSED/) as unknown });
+
+    const m = await scrape(`http://127.0.0.1:${port}/metrics`);
+    expect(m.get('carbon_docs_ingest_documents_total{outcome="retry"}')).toBe(2);
+    expect(m.get('carbon_docs_ingest_documents_total{outcome="failed"}')).toBe(2);
+    expect(m.get('carbon_docs_ingest_documents_total{outcome="indexed"}')).toBe(1);
+    expect(m.get('carbon_docs_ingest_download_failures_total{reason="network"}')).toBe(3);
+    expect(m.get('carbon_docs_ingest_download_failures_total{reason="http_404"}')).toBe(1);
+    worker.child.kill('SIGTERM');
+    expect((await worker.exited).code).toBe(0);
+  });
 });
+
+interface QueueStatusJson {
+  queues: Record<'documents' | 'enrich', Record<string, number>>;
+  failed: { uri: string; attempts: number; reason: string }[];
+}
