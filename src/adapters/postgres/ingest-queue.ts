@@ -156,8 +156,9 @@ export async function createPgIngestQueue(opts: PgIngestQueueOptions): Promise<I
     max: 4,
   });
   boss.on('error', (err: Error) => opts.onError?.(err));
-  // Claims, locks and settling: one connection per document in flight plus one to settle and one for status.
-  const pool: PgPool = createPgPool(opts.connectionString, { max: 12 });
+  // A document in flight holds a connection (its lock) while settling takes another: room for the largest
+  // WORKER_CONCURRENCY (64) and a few more. pg opens connections only as they are needed.
+  const pool: PgPool = createPgPool(opts.connectionString, { max: 70 });
   try {
     await boss.start();
     const queueOptions = { retryLimit, retryDelay, retryBackoff: true, expireInSeconds: leaseSeconds };
@@ -221,7 +222,17 @@ export async function createPgIngestQueue(opts: PgIngestQueueOptions): Promise<I
           changed: changes.rows[0]?.changed ?? false,
           force: data.force,
         };
-        await boss.send(ENRICH_QUEUE, enrich, { singletonKey: data.project, db });
+        const sent = await boss.send(ENRICH_QUEUE, enrich, { singletonKey: data.project, db });
+        if (sent === null) {
+          // The project's enrichment from an earlier run still waits: it now also covers this run's changes.
+          await client.query(
+            `UPDATE ${SCHEMA}.job SET data = data || jsonb_build_object(
+               'changed', coalesce((data->>'changed')::boolean, false) OR $3::boolean,
+               'force', coalesce((data->>'force')::boolean, false) OR $4::boolean)
+             WHERE name = $1 AND singleton_key = $2 AND state = 'created'`,
+            [ENRICH_QUEUE, data.project, enrich.changed, enrich.force],
+          );
+        }
       }
       await client.query('COMMIT');
     } catch (err) {

@@ -108,6 +108,39 @@ describeWithService('PostgreSQL ingest queue (pg-boss)', pgAvailability, () => {
     ).toBe(true);
   });
 
+  it("a project enrichment still waiting takes over a later run's change instead of being queued twice", async () => {
+    const q = await open();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const enriched: EnrichJob[] = [];
+    let indexNext = false;
+    void work(q, {
+      async document() {
+        const indexed = indexNext;
+        return { status: 'done', outcome: indexed ? 'indexed' : 'unchanged', indexed, failed: false };
+      },
+      async enrich(job) {
+        // Project 8's enrichment holds the one enrichment loop, so project 9's waits in the queue meanwhile.
+        if (job.ref.projectId === 8) await gate;
+        enriched.push(job);
+      },
+    });
+    await q.enqueueDocuments([doc(8, 'x')]);
+    await until(async () => (await q.status()).queues.enrich.active === 1);
+    await q.enqueueDocuments([doc(9, 'a')]);
+    await until(async () => (await q.status()).queues.enrich.created === 1);
+    indexNext = true;
+    await q.enqueueDocuments([doc(9, 'b')]);
+    await until(async () => (await q.status()).queues.documents.completed === 3);
+    expect((await q.status()).queues.enrich.created).toBe(1);
+    release();
+    await until(async () => (await q.status()).queues.enrich.completed === 2);
+    expect(enriched.map((e) => [e.ref.projectId, e.changed])).toEqual([
+      [8, false],
+      [9, true],
+    ]);
+  });
+
   it('retries a mendable failure with the attempt number, then ends failed with the reason after the limit', async () => {
     const q = await open({ retryLimit: 2 });
     await q.enqueueDocuments([doc(3, 'flaky')]);
