@@ -13,12 +13,14 @@ import type { DocumentOutcome } from './types.js';
  */
 export interface WorkerMetrics {
   registry: Registry;
-  /** Counts a document's outcome, its pages and chunks when indexed, and a failed download's reason. */
+  /** Counts a document's outcome, its pages and chunks when indexed, and a failed download's kind. */
   document(outcome: DocumentOutcome, counts: { pages: number; chunks: number }): void;
   /** A failure that the queue will try again later. */
-  retried(reason: string): void;
+  retried(outcome: FailedOutcome): void;
   embedSeconds(seconds: number): void;
 }
+
+type FailedOutcome = Extract<DocumentOutcome, { kind: 'failed' }>;
 
 export function createWorkerMetrics(queue?: Pick<IngestQueue, 'status'>): WorkerMetrics {
   const registry = new Registry();
@@ -48,13 +50,18 @@ export function createWorkerMetrics(queue?: Pick<IngestQueue, 'status'>): Worker
   });
   const downloadFailures = new Counter({
     name: 'carbon_docs_ingest_download_failures_total',
-    help: 'Failed downloads by reason (http_<status>, timeout, network, too_large, refused, not_pdf, redirect, placeholder, other).',
+    help: 'Failed downloads by kind (http_<status>, timeout, network, too_large, refused, not_pdf, redirect, placeholder, other).',
     labelNames: ['reason'],
+    registers: [registry],
+  });
+  const depth = new Gauge({
+    name: 'carbon_docs_ingest_queue_depth',
+    help: 'Jobs waiting to be claimed (created or waiting to retry).',
     registers: [registry],
   });
   if (queue) {
     // Read at scrape time, so every worker reports the queue as it is (a scrape of any one worker is enough).
-    const jobs = new Gauge({
+    new Gauge({
       name: 'carbon_docs_ingest_jobs',
       help: 'Jobs in the ingestion queue by queue (documents, enrich) and state.',
       labelNames: ['queue', 'state'],
@@ -67,13 +74,10 @@ export function createWorkerMetrics(queue?: Pick<IngestQueue, 'status'>): Worker
         depth.set(status.depth);
       },
     });
-    void jobs;
   }
-  const depth = new Gauge({
-    name: 'carbon_docs_ingest_queue_depth',
-    help: 'Jobs waiting to be claimed (created or waiting to retry).',
-    registers: [registry],
-  });
+  const countDownloadFailure = (outcome: FailedOutcome): void => {
+    if (outcome.downloadFailure !== undefined) downloadFailures.inc({ reason: outcome.downloadFailure });
+  };
 
   return {
     registry,
@@ -83,34 +87,17 @@ export function createWorkerMetrics(queue?: Pick<IngestQueue, 'status'>): Worker
         pages.inc(counts.pages);
         chunks.inc(counts.chunks);
       }
-      if (outcome.kind === 'failed' && outcome.reason.startsWith('download: ')) {
-        downloadFailures.inc({ reason: downloadFailureLabel(outcome.reason) });
-      }
+      if (outcome.kind === 'failed') countDownloadFailure(outcome);
     },
-    retried(reason) {
+    retried(outcome) {
       documents.inc({ outcome: 'retry' });
-      if (reason.startsWith('download: ')) downloadFailures.inc({ reason: downloadFailureLabel(reason) });
+      countDownloadFailure(outcome);
     },
     embedSeconds(seconds) {
       embed.inc(seconds);
       embedPerDocument.observe(seconds);
     },
   };
-}
-
-/** A bounded label for a download failure's reason (the reasons themselves name URLs and sizes). */
-export function downloadFailureLabel(reason: string): string {
-  const text = reason.replace(/^download: /, '');
-  const status = /^HTTP (\d{3})\b/.exec(text);
-  if (status) return `http_${status[1]}`;
-  if (/placeholder/.test(text)) return 'placeholder';
-  if (/timed out/.test(text)) return 'timeout';
-  if (/^(network error|host not found)/.test(text)) return 'network';
-  if (/-byte limit/.test(text)) return 'too_large';
-  if (/redirect/.test(text)) return 'redirect';
-  if (/not a PDF|empty response body/.test(text)) return 'not_pdf';
-  if (/allow-list|not allowed|refused|scheme|credentials|private|loopback/.test(text)) return 'refused';
-  return 'other';
 }
 
 export interface MetricsListenerOptions {

@@ -28,8 +28,11 @@ export type DocumentOutcome =
   | { kind: 'unchanged' }
   | { kind: 'skipped'; reason: string }
   | { kind: 'needs_ocr'; reason: string }
-  /** `retryable`: another attempt later may succeed (a timeout, a 503); the queue worker retries such documents. */
-  | { kind: 'failed'; reason: string; retryable?: boolean };
+  /**
+   * `retryable`: another attempt later may succeed (a timeout, a 503); the queue worker retries such documents.
+   * `downloadFailure`: the kind of a failed download (DownloadFailureKind, or `placeholder`), for metrics.
+   */
+  | { kind: 'failed'; reason: string; retryable?: boolean; downloadFailure?: string };
 
 export interface DownloadedContent {
   bytes: Buffer;

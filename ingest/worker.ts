@@ -34,17 +34,6 @@ export function createWorkerHandlers(opts: WorkerHandlerOptions): IngestJobHandl
   const { deps, logger, metrics } = opts;
   // Documents of this process are prepared side by side; one at a time is embedded (as in runIngest).
   const embedding = new PQueue({ concurrency: 1 });
-  const enrich = createEnrichHook({
-    summarizer: opts.summarizer,
-    countries: deps.countries,
-    ...(opts.signal ? { signal: opts.signal } : {}),
-  });
-  const enrichForced = createEnrichHook({
-    summarizer: opts.summarizer,
-    countries: deps.countries,
-    force: true,
-    ...(opts.signal ? { signal: opts.signal } : {}),
-  });
 
   async function document(job: ClaimedDocumentJob): Promise<DocumentJobResult> {
     const project = projectKey(job.ref);
@@ -77,7 +66,7 @@ export function createWorkerHandlers(opts: WorkerHandlerOptions): IngestJobHandl
     const outcome = done.outcome ?? { kind: 'failed' as const, reason: 'internal: no outcome' };
     if (outcome.kind === 'failed' && outcome.retryable === true && !job.lastAttempt) {
       logger.warn({ project, uri: job.uri, attempt: job.attempt, reason: outcome.reason }, 'document failed; the queue retries it later');
-      metrics?.retried(outcome.reason);
+      metrics?.retried(outcome);
       return { status: 'retry', reason: outcome.reason };
     }
     await recordOutcome(done, ctx);
@@ -95,7 +84,13 @@ export function createWorkerHandlers(opts: WorkerHandlerOptions): IngestJobHandl
   }
 
   async function enrichProject(job: EnrichJob): Promise<void> {
-    await (job.force ? enrichForced : enrich)(job.ref, { deps, logger, changed: job.changed });
+    const enrich = createEnrichHook({
+      summarizer: opts.summarizer,
+      countries: deps.countries,
+      force: job.force,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    await enrich(job.ref, { deps, logger, changed: job.changed });
     logger.info({ project: projectKey(job.ref), changed: job.changed }, 'project enrichment done');
   }
 

@@ -36,15 +36,26 @@ export interface DownloaderOptions extends Partial<RetryPolicy> {
   onRetry?: (info: { uri: string; attempt: number; delayMs: number; reason: string }) => void;
 }
 
+/**
+ * What kind of failure a download was, as a bounded label for metrics (the message names URLs and sizes):
+ * `http_<status>`, `timeout`, `network`, `too_large`, `refused` (URL policy), `redirect`, `not_pdf`, `other`.
+ */
+export type DownloadFailureKind = `http_${number}` | 'timeout' | 'network' | 'too_large' | 'refused' | 'redirect' | 'not_pdf' | 'other';
+
 /** A failed download, saying whether trying again can help and how long the server asked us to wait. */
 export class DownloadError extends Error {
   readonly retryable: boolean;
   readonly retryAfterMs: number | null;
   /** `skipped`: the URI names something that is not a PDF (recorded, not an error). */
   readonly outcome: 'failed' | 'skipped';
-  constructor(message: string, opts: { retryable?: boolean; retryAfterMs?: number | null; outcome?: 'failed' | 'skipped' } = {}) {
+  readonly kind: DownloadFailureKind;
+  constructor(
+    message: string,
+    opts: { kind?: DownloadFailureKind; retryable?: boolean; retryAfterMs?: number | null; outcome?: 'failed' | 'skipped' } = {},
+  ) {
     super(message);
     this.name = 'DownloadError';
+    this.kind = opts.kind ?? 'other';
     this.retryable = opts.retryable ?? false;
     this.retryAfterMs = opts.retryAfterMs ?? null;
     this.outcome = opts.outcome ?? 'failed';
@@ -88,7 +99,7 @@ export function createDownloader(opts: DownloaderOptions): Downloader {
   return {
     async download(uri, signal) {
       const first = checkUrl(settings.policy, uri);
-      if (!first.ok) throw new DownloadError(first.reason);
+      if (!first.ok) throw new DownloadError(first.reason, { kind: 'refused' });
       const host = first.url.host;
       try {
         return await withRetry(() => queues.run(host, () => attemptDownload(settings, uri, signal)), retry, {
@@ -101,13 +112,18 @@ export function createDownloader(opts: DownloaderOptions): Downloader {
           retryAfterTooLong: (error, retryAfterMs) =>
             new DownloadError(
               `${error.message}; the server asked to retry after ${Math.round(retryAfterMs / 1000)} s, longer than the downloader waits`,
+              { kind: error instanceof DownloadError ? error.kind : 'other' },
             ),
         });
       } catch (err) {
-        if (!(err instanceof DownloadError)) throw new DownloadError(describeNetError(err).message);
+        if (!(err instanceof DownloadError)) throw new DownloadError(describeNetError(err).message, { kind: 'network' });
         if (err.retryable && retry.retries > 0) {
           // Still retryable: the queue worker tries the document again later, with its own back-off.
-          throw new DownloadError(`${err.message} (after ${retry.retries + 1} attempts)`, { outcome: err.outcome, retryable: true });
+          throw new DownloadError(`${err.message} (after ${retry.retries + 1} attempts)`, {
+            kind: err.kind,
+            outcome: err.outcome,
+            retryable: true,
+          });
         }
         throw err;
       }
@@ -145,7 +161,7 @@ class HostQueues {
 async function attemptDownload(s: Settings, uri: string, outer: AbortSignal | undefined): Promise<DownloadedContent> {
   const controller = new AbortController();
   const timer = setTimeout(
-    () => controller.abort(new DownloadError(`timed out after ${s.timeoutMs} ms`, { retryable: true })),
+    () => controller.abort(new DownloadError(`timed out after ${s.timeoutMs} ms`, { kind: 'timeout', retryable: true })),
     s.timeoutMs,
   );
   const onOuterAbort = (): void => controller.abort(outer?.reason);
@@ -154,7 +170,8 @@ async function attemptDownload(s: Settings, uri: string, outer: AbortSignal | un
     let current = uri;
     for (let hop = 0; ; hop++) {
       const decision = checkUrl(s.policy, current);
-      if (!decision.ok) throw new DownloadError(hop === 0 ? decision.reason : `redirect to ${current} refused: ${decision.reason}`);
+      if (!decision.ok)
+        throw new DownloadError(hop === 0 ? decision.reason : `redirect to ${current} refused: ${decision.reason}`, { kind: 'refused' });
       let res: IncomingMessage;
       try {
         res = await get(s, decision.url, decision.rule, controller.signal);
@@ -165,8 +182,8 @@ async function attemptDownload(s: Settings, uri: string, outer: AbortSignal | un
       if (status >= 300 && status < 400 && status !== 304) {
         res.resume();
         const location = res.headers.location;
-        if (!location) throw new DownloadError(`HTTP ${status} redirect without a Location header`);
-        if (hop >= s.maxRedirects) throw new DownloadError(`more than ${s.maxRedirects} redirects`);
+        if (!location) throw new DownloadError(`HTTP ${status} redirect without a Location header`, { kind: 'redirect' });
+        if (hop >= s.maxRedirects) throw new DownloadError(`more than ${s.maxRedirects} redirects`, { kind: 'redirect' });
         current = new URL(location, decision.url).href;
         continue;
       }
@@ -174,6 +191,7 @@ async function attemptDownload(s: Settings, uri: string, outer: AbortSignal | un
         res.resume();
         const retryable = isRetryableStatus(status);
         throw new DownloadError(`HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}`, {
+          kind: `http_${status}`,
           retryable,
           retryAfterMs: retryable ? parseRetryAfter(res.headers['retry-after']) : null,
         });
@@ -181,7 +199,9 @@ async function attemptDownload(s: Settings, uri: string, outer: AbortSignal | un
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > s.maxBytes) {
         res.destroy();
-        throw new DownloadError(`document is ${declared} bytes, over the ${s.maxBytes}-byte limit (DOWNLOAD_MAX_BYTES)`);
+        throw new DownloadError(`document is ${declared} bytes, over the ${s.maxBytes}-byte limit (DOWNLOAD_MAX_BYTES)`, {
+          kind: 'too_large',
+        });
       }
       let bytes: Buffer;
       try {
@@ -263,7 +283,9 @@ async function readBody(res: IncomingMessage, uri: string, maxBytes: number): Pr
     size += part.length;
     if (size > maxBytes) {
       res.destroy();
-      throw new DownloadError(`document is larger than the ${maxBytes}-byte limit (DOWNLOAD_MAX_BYTES); download stopped`);
+      throw new DownloadError(`document is larger than the ${maxBytes}-byte limit (DOWNLOAD_MAX_BYTES); download stopped`, {
+        kind: 'too_large',
+      });
     }
     parts.push(part);
     if (!magicChecked && size >= MAGIC_WINDOW + 5) {
@@ -307,10 +329,12 @@ function notPdf(uri: string, mime: string | null, head: Buffer): DownloadError {
     // not a URL: no extension to go by
   }
   if (mime && NON_PDF_TYPES.test(mime) && !path.endsWith('.pdf')) {
-    return new DownloadError(`not a PDF (content-type ${mime}); skipped`, { outcome: 'skipped' });
+    return new DownloadError(`not a PDF (content-type ${mime}); skipped`, { kind: 'not_pdf', outcome: 'skipped' });
   }
-  if (head.length === 0) return new DownloadError(`empty response body (content-type ${mime ?? 'none'})`);
-  return new DownloadError(`content is not a PDF (content-type ${mime ?? 'none'}; no %PDF- header, starts with ${printable(head)})`);
+  if (head.length === 0) return new DownloadError(`empty response body (content-type ${mime ?? 'none'})`, { kind: 'not_pdf' });
+  return new DownloadError(`content is not a PDF (content-type ${mime ?? 'none'}; no %PDF- header, starts with ${printable(head)})`, {
+    kind: 'not_pdf',
+  });
 }
 
 function toDownloadError(err: unknown, signal: AbortSignal): DownloadError {
@@ -321,9 +345,12 @@ function toDownloadError(err: unknown, signal: AbortSignal): DownloadError {
     return new DownloadError('download aborted');
   }
   const { message, code } = describeNetError(err);
-  if (code === 'EADDRREFUSED_POLICY') return new DownloadError(message);
-  if (code === 'ENOTFOUND') return new DownloadError(`host not found (${message})`);
-  return new DownloadError(`network error: ${code ?? message}`, { retryable: code === undefined || RETRYABLE_NET_CODES.has(code) });
+  if (code === 'EADDRREFUSED_POLICY') return new DownloadError(message, { kind: 'refused' });
+  if (code === 'ENOTFOUND') return new DownloadError(`host not found (${message})`, { kind: 'network' });
+  return new DownloadError(`network error: ${code ?? message}`, {
+    kind: 'network',
+    retryable: code === undefined || RETRYABLE_NET_CODES.has(code),
+  });
 }
 
 function describeNetError(err: unknown): { message: string; code: string | undefined } {

@@ -7,7 +7,14 @@ export const download: Stage = async (item: DocumentWorkItem, ctx) => {
   const placeholder = URI_PLACEHOLDER.exec(item.uri)?.[0];
   if (placeholder !== undefined) {
     const fix = placeholder === '{BASE}' ? ': import the records again with --replace-base <url>' : '';
-    return { ...item, outcome: { kind: 'failed', reason: `download: the uri still holds the placeholder ${placeholder}${fix}` } };
+    return {
+      ...item,
+      outcome: {
+        kind: 'failed',
+        reason: `download: the uri still holds the placeholder ${placeholder}${fix}`,
+        downloadFailure: 'placeholder',
+      },
+    };
   }
   try {
     const content = await ctx.downloader.download(item.uri, ctx.signal);
@@ -19,7 +26,12 @@ export const download: Stage = async (item: DocumentWorkItem, ctx) => {
         outcome:
           err.outcome === 'skipped'
             ? { kind: 'skipped', reason: err.message }
-            : { kind: 'failed', reason: `download: ${err.message}`, ...(err.retryable ? { retryable: true } : {}) },
+            : {
+                kind: 'failed',
+                reason: `download: ${err.message}`,
+                downloadFailure: err.kind,
+                ...(err.retryable ? { retryable: true } : {}),
+              },
       };
     }
     throw err;

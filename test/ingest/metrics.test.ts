@@ -1,25 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkerMetrics, downloadFailureLabel, startMetricsListener, type MetricsListener } from '../../ingest/metrics.js';
+import { createWorkerMetrics, startMetricsListener, type MetricsListener } from '../../ingest/metrics.js';
 
-/** The worker's metrics: bounded download-failure labels, and the /metrics listener's auth and errors over real HTTP. */
-
-describe('downloadFailureLabel', () => {
-  it.each([
-    ['download: HTTP 404 Not Found', 'http_404'],
-    ['download: HTTP 503 Service Unavailable (after 4 attempts)', 'http_503'],
-    ['download: timed out after 60000 ms (after 4 attempts)', 'timeout'],
-    ['download: network error: ECONNRESET', 'network'],
-    ['download: host not found (getaddrinfo ENOTFOUND x.invalid)', 'network'],
-    ['download: document is 99 bytes, over the 10-byte limit (DOWNLOAD_MAX_BYTES)', 'too_large'],
-    ['download: more than 5 redirects', 'redirect'],
-    ['download: content is not a PDF (content-type text/html; no %PDF- header, starts with <html>)', 'not_pdf'],
-    ['download: the uri still holds the placeholder {BASE}: import the records again with --replace-base <url>', 'placeholder'],
-    ['download: host evil.example is not in the download allow-list', 'refused'],
-    ['download: something new', 'other'],
-  ])('%s -> %s', (reason, label) => {
-    expect(downloadFailureLabel(reason)).toBe(label);
-  });
-});
+/** The worker's metrics: counts by outcome and download-failure kind, and the /metrics listener's auth and errors over real HTTP. */
 
 describe('worker metrics listener', () => {
   let listener: MetricsListener | null = null;
@@ -31,8 +13,10 @@ describe('worker metrics listener', () => {
   async function start(opts: { keys: string[]; public: boolean }): Promise<{ url: string }> {
     const metrics = createWorkerMetrics();
     metrics.document({ kind: 'indexed' }, { pages: 3, chunks: 7 });
-    metrics.document({ kind: 'failed', reason: 'download: HTTP 404 Not Found' }, { pages: 0, chunks: 0 });
-    metrics.retried('download: timed out after 10 ms');
+    metrics.document({ kind: 'failed', reason: 'download: HTTP 404 Not Found', downloadFailure: 'http_404' }, { pages: 0, chunks: 0 });
+    metrics.retried({ kind: 'failed', reason: 'download: timed out after 10 ms', retryable: true, downloadFailure: 'timeout' });
+    // A failure that is not a download's counts as a document outcome only.
+    metrics.document({ kind: 'failed', reason: 'extract: timed out after 120000 ms' }, { pages: 0, chunks: 0 });
     metrics.embedSeconds(1.5);
     listener = await startMetricsListener(metrics.registry, { port: 0, host: '127.0.0.1', ...opts });
     return { url: `http://127.0.0.1:${listener.port}` };
@@ -45,13 +29,14 @@ describe('worker metrics listener', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const body = await res.text();
     expect(body).toContain('carbon_docs_ingest_documents_total{outcome="indexed"} 1');
-    expect(body).toContain('carbon_docs_ingest_documents_total{outcome="failed"} 1');
+    expect(body).toContain('carbon_docs_ingest_documents_total{outcome="failed"} 2');
     expect(body).toContain('carbon_docs_ingest_documents_total{outcome="retry"} 1');
     expect(body).toContain('carbon_docs_ingest_pages_total 3');
     expect(body).toContain('carbon_docs_ingest_chunks_embedded_total 7');
     expect(body).toContain('carbon_docs_ingest_embed_seconds_total 1.5');
     expect(body).toContain('carbon_docs_ingest_download_failures_total{reason="http_404"} 1');
     expect(body).toContain('carbon_docs_ingest_download_failures_total{reason="timeout"} 1');
+    expect(body.match(/^carbon_docs_ingest_download_failures_total\{/gm)).toHaveLength(2);
     expect(body).toContain('process_cpu_user_seconds_total');
   });
 

@@ -158,6 +158,7 @@ describe('download: allow-list and address checks', () => {
     const before = server.requests.length;
     const e = await failure(createDownloader({ policy: createUrlPolicy([]) }).download(`${server.baseUrl}/ok.pdf`));
     expect(e.message).toMatch(/not in the download allow-list/);
+    expect(e.kind).toBe('refused');
     expect(e.retryable).toBe(false);
     expect(server.requests.length).toBe(before);
   });
@@ -174,6 +175,7 @@ describe('download: allow-list and address checks', () => {
     const d = createDownloader({ policy: createUrlPolicy([], ['127.0.0.1']) });
     const e = await failure(d.download(`${server.baseUrl}/ok.pdf`));
     expect(e.message).toMatch(/127\.0\.0\.1 .* is loopback; refused unless the host is named in DOWNLOAD_ALLOW_HOSTS/);
+    expect(e.kind).toBe('refused');
   });
 
   it('refuses an allowed name that resolves to a private or loopback address (checked at connect time)', async () => {
@@ -187,6 +189,7 @@ describe('download: allow-list and address checks', () => {
       const d = createDownloader({ policy, lookup: to(address), retries: 0 });
       const e = await failure(d.download(`http://docs.registry.test:${port}/ok.pdf`));
       expect(e.message).toMatch(new RegExp(`address ${address.replace(/\./g, '\\.')} of host docs\\.registry\\.test is`));
+      expect(e.kind).toBe('refused');
     }
     expect(server.requests.length).toBe(before);
     // The same name named explicitly by the operator may resolve to loopback (a local mirror).
@@ -224,7 +227,9 @@ describe('download: redirects', () => {
   });
 
   it('stops a redirect loop', async () => {
-    expect((await failure(downloader({ maxRedirects: 3 }).download(`${server.baseUrl}/loop`))).message).toBe('more than 3 redirects');
+    const e = await failure(downloader({ maxRedirects: 3 }).download(`${server.baseUrl}/loop`));
+    expect(e.message).toBe('more than 3 redirects');
+    expect(e.kind).toBe('redirect');
   });
 });
 
@@ -232,11 +237,13 @@ describe('download: size, time and content checks', () => {
   it('refuses a declared size over the cap without reading the body', async () => {
     const e = await failure(downloader({ maxBytes: 1024 * 1024 }).download(`${server.baseUrl}/declared-huge.pdf`));
     expect(e.message).toMatch(/is 10485760 bytes, over the 1048576-byte limit/);
+    expect(e.kind).toBe('too_large');
   });
 
   it('aborts while streaming once the cap is passed', async () => {
     const e = await failure(downloader({ maxBytes: 1024 * 1024 }).download(`${server.baseUrl}/streamed-huge.pdf`));
     expect(e.message).toMatch(/larger than the 1048576-byte limit .*download stopped/);
+    expect(e.kind).toBe('too_large');
     expect(e.retryable).toBe(false);
     await new Promise((r) => setTimeout(r, 100));
     expect(bytesSentOnHuge).toBeLessThan(20 * 1024 * 1024);
@@ -247,6 +254,9 @@ describe('download: size, time and content checks', () => {
     const t0 = Date.now();
     const e = await failure(downloader({ timeoutMs: 300, retries: 1 }).download(`${server.baseUrl}/stall.pdf`));
     expect(e.message).toMatch(/timed out after 300 ms \(after 2 attempts\)/);
+    expect(e.kind).toBe('timeout');
+    // Still retryable after the downloader's own attempts: the queue worker tries the document again later.
+    expect(e.retryable).toBe(true);
     expect(hits.get('/stall.pdf')).toBe(2);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(600);
   });
@@ -255,6 +265,7 @@ describe('download: size, time and content checks', () => {
     const e = await failure(downloader().download(`${server.baseUrl}/html.pdf`));
     expect(e.outcome).toBe('failed');
     expect(e.message).toBe('content is not a PDF (content-type text/html; no %PDF- header, starts with "<html><body>Sign")');
+    expect(e.kind).toBe('not_pdf');
   });
 
   it('skips a document served as a non-PDF type (KML)', async () => {
@@ -274,6 +285,8 @@ describe('download: retries', () => {
     hits.delete('/missing.pdf');
     const e = await failure(downloader().download(`${server.baseUrl}/missing.pdf`));
     expect(e.message).toBe('HTTP 404 Not Found');
+    expect(e.kind).toBe('http_404');
+    expect(e.retryable).toBe(false);
     expect(hits.get('/missing.pdf')).toBe(1);
   });
 
@@ -292,6 +305,7 @@ describe('download: retries', () => {
     hits.delete('/flaky.pdf');
     const e = await failure(downloader({ maxRetryAfterMs: 500 }).download(`${server.baseUrl}/flaky.pdf`));
     expect(e.message).toMatch(/^HTTP 503 .*retry after 1 s, longer than the downloader waits/);
+    expect(e.kind).toBe('http_503');
     expect(hits.get('/flaky.pdf')).toBe(1);
   });
 
@@ -299,6 +313,7 @@ describe('download: retries', () => {
     hits.delete('/always-429.pdf');
     const e = await failure(downloader({ retries: 2 }).download(`${server.baseUrl}/always-429.pdf`));
     expect(e.message).toBe('HTTP 429 Too Many Requests (after 3 attempts)');
+    expect(e.kind).toBe('http_429');
     expect(hits.get('/always-429.pdf')).toBe(3);
   });
 
@@ -353,10 +368,12 @@ describe('download stage', () => {
     expect((await download(item, ctx)).outcome).toEqual({
       kind: 'failed',
       reason: 'download: the uri still holds the placeholder {BASE}: import the records again with --replace-base <url>',
+      downloadFailure: 'placeholder',
     });
     expect((await download({ ...item, uri: 'https://{HOST}/a.pdf' }, ctx)).outcome).toEqual({
       kind: 'failed',
       reason: 'download: the uri still holds the placeholder {HOST}',
+      downloadFailure: 'placeholder',
     });
     expect(server.requests.length).toBe(requested);
   });
