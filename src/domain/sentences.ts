@@ -5,8 +5,22 @@ import { trimSpan, type Span } from './chunking.js';
  * each chunk (sentence-level evidence).
  */
 
-/** Between two sentences: whitespace after final punctuation, before a capital or a digit (perhaps quoted). */
-const SENTENCE_BOUNDARY = /(?<=[.!?;])\s+(?=["'(\u201C]?[\p{Lu}\p{N}])/gu;
+/**
+ * Abbreviations whose period ends no sentence, as English splitters know them (Punkt's abbreviation types): Latin
+ * and titles before any word ("e.g. Ground preparation", "Mr. Solanki", "Winjum et al. (1998)"), and the ones that
+ * stand before a number ("Rs. 7 Crores", "No. 502", "Fig. 3", "pp. 12").
+ */
+const BEFORE_ANY = String.raw`e\.g|i\.e|cf|vs|viz|et al|Mr|Mrs|Ms|Dr|Prof|St`;
+const BEFORE_NUMBER = String.raw`No|Nos|Rs|Fig|Figs|Eq|Eqs|Vol|pp|p|Sec|Art|Para|para|approx|ca`;
+
+/**
+ * Between two sentences: whitespace after final punctuation, before a capital or a digit (perhaps quoted), unless
+ * the period is an abbreviation's.
+ */
+const SENTENCE_BOUNDARY = new RegExp(
+  String.raw`(?<=[.!?;])(?<!\b(?:${BEFORE_ANY})\.)\s+(?:(?=["'(\u201C]?\p{Lu})|(?<!\b(?:${BEFORE_NUMBER})\.\s+)(?=["'(\u201C]?\p{N}))`,
+  'gu',
+);
 
 /** Sentence boundaries in extracted PDF text, where line breaks are layout and not punctuation. */
 export function splitSentences(text: string): string[] {
@@ -46,6 +60,43 @@ export interface SentenceSpan extends Span {
 /** "3.4 Baseline scenario", "A.2. Description of the project", "ANNEX 3": numbered or all-capital short lines. */
 const HEADING_LINE =
   /^(?:(?:section|annex|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*\.?)\s+\p{Lu}[^.!?;:]{0,90}$|^[^\p{Ll}]{4,90}$/u;
+
+/** Words a title leaves in lower case ("Carbon Accounting for Mosaic and Landscape-Scale REDD Projects"). */
+const TITLE_SMALL_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'as',
+  'at',
+  'by',
+  'for',
+  'from',
+  'in',
+  'into',
+  'of',
+  'on',
+  'or',
+  'the',
+  'to',
+  'with',
+  'via',
+  'per',
+]);
+const MAX_TITLE_WORDS = 10;
+
+/**
+ * "Permanence Period", "Executive Summary", "Carbon Accounting for Mosaic and Landscape-Scale REDD Projects": a short
+ * text in title case (every word but the small ones capitalised), without a digit or final punctuation. It names a
+ * section, a document or a form field and states nothing, so it is never quoted alone; a defined term or a form field
+ * glued to the text after it ("Peat Depletion Time (PDT) The estimated number of years ...") is not one.
+ */
+export function isTitleCase(text: string): boolean {
+  const t = text.trim();
+  if (/\p{N}/u.test(t) || /[.!?;:,]$/.test(t)) return false;
+  const words = t.match(/\p{L}[\p{L}\p{M}'\u2019-]*/gu) ?? [];
+  const content = words.filter((w) => !TITLE_SMALL_WORDS.has(w));
+  return content.length > 0 && words.length <= MAX_TITLE_WORDS && content.every((w) => /^\p{Lu}/u.test(w));
+}
 
 function isHeadingLine(line: string): boolean {
   const l = line.trim();

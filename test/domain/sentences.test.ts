@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceSentences, hasTwelveLetters, splitSentences } from '../../src/domain/sentences.js';
+import { evidenceSentences, hasTwelveLetters, isTitleCase, splitSentences } from '../../src/domain/sentences.js';
 
 describe('splitSentences', () => {
   it('splits at sentence ends, not at line breaks or decimal points', () => {
@@ -10,8 +10,48 @@ describe('splitSentences', () => {
     ]);
   });
 
+  it('does not end a sentence at an abbreviation', () => {
+    expect(
+      splitSentences(
+        'GFL commits a fund of Rs. 7 Crores (Euro 1.375 Million). Ground preparation (e.g. Burning) is limited. ' +
+          'Decay rates follow Winjum et al. (1998). The meeting was opened by Mr. Solanki. See Fig. 3 and pp. 12-14.',
+      ),
+    ).toEqual([
+      'GFL commits a fund of Rs. 7 Crores (Euro 1.375 Million).',
+      'Ground preparation (e.g. Burning) is limited.',
+      'Decay rates follow Winjum et al. (1998).',
+      'The meeting was opened by Mr. Solanki.',
+      'See Fig. 3 and pp. 12-14.',
+    ]);
+  });
+
+  it('still ends a sentence at such a word used as a word, and before a number after any other word', () => {
+    expect(splitSentences('Is the pool included? No. The pool is excluded. It is zero. 5 plots were measured.')).toEqual([
+      'Is the pool included?',
+      'No.',
+      'The pool is excluded.',
+      'It is zero.',
+      '5 plots were measured.',
+    ]);
+  });
+
   it('gives nothing for blank text', () => {
     expect(splitSentences(' \n\t ')).toEqual([]);
+  });
+});
+
+describe('isTitleCase', () => {
+  it('is a title, section name or form label: short, capitalised words, no digit, no final punctuation', () => {
+    expect(isTitleCase('Permanence Period')).toBe(true);
+    expect(isTitleCase('Carbon Accounting for Mosaic and\nLandscape-Scale REDD Projects')).toBe(true);
+    expect(isTitleCase('Executive Summary')).toBe(true);
+  });
+
+  it('is not a sentence, a defined term with its definition, a figure or a long line', () => {
+    expect(isTitleCase('The permanence period for this project is 01/01/2033 to 31/12/2042.')).toBe(false);
+    expect(isTitleCase('Peat Depletion Time (PDT) The estimated number of years for all peat to be depleted')).toBe(false);
+    expect(isTitleCase('Methodology Version 1.2.2')).toBe(false);
+    expect(isTitleCase('Credit Statement Permanence Buffer Credit Contribution Credits Pending Issue Total Area')).toBe(false);
   });
 });
 
