@@ -1,7 +1,7 @@
 import { trimSpan, type Span } from './chunking.js';
 import { isLeaderLine, isPageNumberLine, isRunningLine } from './page-furniture.js';
 import { normalizedTerms, stem, withoutExclusions } from './query.js';
-import { hasTwelveLetters, sentenceSpans } from './sentences.js';
+import { hasTwelveLetters, isTitleCase, sentenceSpans } from './sentences.js';
 
 /**
  * Evidence for an answer (CONTRACT 2, "Evidence and abstention"): which sentence(s) of each retrieved passage bear on
@@ -93,11 +93,11 @@ const NO_RUNNING_LINES: ReadonlySet<string> = new Set();
 const PRIVATE_USE = /[\uE000-\uF8FF]/gu;
 
 /**
- * A sentence worth quoting: twelve letters or more, not a heading, page number or leader line, and mostly words
- * (a flattened table or formula garbled by extraction is mostly digits, symbols and glyphs).
+ * A sentence worth quoting: twelve letters or more, not a heading, title, page number or leader line, and mostly
+ * words (a flattened table or formula garbled by extraction is mostly digits, symbols and glyphs).
  */
 function quotable(text: string): boolean {
-  if (!hasTwelveLetters(text) || isLeaderLine(text) || isPageNumberLine(text)) return false;
+  if (!hasTwelveLetters(text) || isLeaderLine(text) || isPageNumberLine(text) || isTitleCase(text)) return false;
   const visible = text.replace(/\s+/g, '');
   if (visible.length === 0) return false;
   const letters = visible.replace(/\P{L}+/gu, '').length;
@@ -270,15 +270,19 @@ export function withMarker(sentence: string, id: number): string {
   return `${body} [${id}]${end === '' || end === ';' || end === ':' ? '.' : end}`;
 }
 
-/** A quote as answer prose: one line, without bullet glyphs or reference markers of its own ("[12]"). */
+/**
+ * A quote as answer prose: one line, without bullet glyphs or reference markers of its own ("[12]"). A quote that
+ * starts in the middle of a sentence (its page or window begins there) is shown to start so: "…uplift the ...".
+ */
 function asProse(text: string): string {
-  return text
+  const prose = text
     .replace(PRIVATE_USE, ' ')
     .replace(/[\u2022\u25AA\u25CF\u25E6\u2023\u2043]/gu, ' ')
     .replace(/\[\s*\d+(?:\s*[,\u2013-]\s*\d+)*\s*\]/g, '')
     .replace(/\s+/g, ' ')
     .replace(/^[\s\-\u2013\u2014*>]+/u, '')
     .trim();
+  return /^\p{Ll}/u.test(prose) ? `\u2026${prose}` : prose;
 }
 
 export interface ComposeOptions {

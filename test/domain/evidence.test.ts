@@ -92,6 +92,23 @@ describe('findEvidence', () => {
     expect(asked.answered).toBe(true);
   });
 
+  it('never quotes a title or form label that only repeats the question, but the sentence that answers it', () => {
+    const form: EvidencePassage[] = [
+      {
+        id: 1,
+        text:
+          'Permanence Period\nThe Credit Class requires a 10-year permanence period, checked by a year-10 monitoring round. ' +
+          'The permanence period for this project is 01/01/2033 to 31/12/2042.',
+      },
+      { id: 2, text: 'Carbon Accounting for Mosaic and\nLandscape-Scale REDD Projects' },
+    ];
+    const ev = findEvidence('What is the permanence period of the project?', form);
+    // The title of passage 2 is not quoted at all; passage 1 is quoted by its sentence, not its field label.
+    expect(ev.quotes.map((q) => [q.passageId, q.text])).toEqual([
+      [1, 'The permanence period for this project is 01/01/2033 to 31/12/2042.'],
+    ]);
+  });
+
   it('gives no quote and no answer without passages or question words', () => {
     expect(findEvidence('anything', [])).toEqual({ quotes: [], answered: false, support: 0 });
     expect(findEvidence('what is the', passages).answered).toBe(false);
@@ -114,6 +131,13 @@ describe('composeAnswer', () => {
     ];
     const answer = composeAnswer(findEvidence('What is the crediting period?', twins), twins);
     expect(answer).toBe('The crediting period is 20 years, from 15/07/2022 to 14/07/2042 [1].');
+  });
+
+  it('shows a quote that begins in the middle of a sentence as such', () => {
+    const cut: EvidencePassage[] = [{ id: 1, text: 'uplift the area around the plant with a fund of Rs. 7 Crores for the community.' }];
+    expect(composeAnswer(findEvidence('How large is the community fund around the plant?', cut), cut)).toBe(
+      '\u2026uplift the area around the plant with a fund of Rs. 7 Crores for the community [1].',
+    );
   });
 
   it('names the project of each piece when the passages come from several projects', () => {
