@@ -57,6 +57,35 @@ export function evidenceSupported(
   );
 }
 
+export interface QuotedCitation extends CitedPage {
+  text: string;
+  quote?: string;
+}
+
+/**
+ * Why an answer is not evidence-supported, from the first step that lost the evidence:
+ * - `no-gold-page`: no citation is on a gold page (retrieval);
+ * - `passage-lacks`: a gold page is cited, but no such passage holds the evidence (it is elsewhere on the page);
+ * - `other-quote`: a cited gold passage holds the evidence, but its quote is another sentence;
+ * - `not-answered`: the right quote is there, but the search judged the question unanswered;
+ * - `left-out`: the right quote is there, but the answer's budget went to other quotes.
+ */
+export type UnsupportedReason = 'no-gold-page' | 'passage-lacks' | 'other-quote' | 'not-answered' | 'left-out';
+
+export function unsupportedReason(
+  q: { evidence: string; file: string; pages: number[] },
+  answered: boolean | undefined,
+  citations: readonly QuotedCitation[],
+  minShare = 0.6,
+): UnsupportedReason {
+  const gold = citations.filter((c) => c.documentTitle === q.file && q.pages.includes(c.page));
+  if (gold.length === 0) return 'no-gold-page';
+  const holding = gold.filter((c) => evidenceShare(q.evidence, c.text) >= minShare);
+  if (holding.length === 0) return 'passage-lacks';
+  if (!holding.some((c) => evidenceShare(q.evidence, c.quote ?? '') >= minShare)) return 'other-quote';
+  return answered === false ? 'not-answered' : 'left-out';
+}
+
 /** One line of ../shared/corpus/qa-dev-unanswerable.jsonl: a question whose answer the named projects do not hold. */
 export interface UnanswerableQuestion {
   id: string;

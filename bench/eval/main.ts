@@ -38,7 +38,7 @@ import type { SearchMode } from '../../src/services/search.js';
 import { startStaticServer } from '../../test/support/static-server.js';
 import { startSearchServer } from './harness.js';
 import { isContentsText } from '../../src/domain/page-furniture.js';
-import { evidenceSupported, readUnanswerable, type UnanswerableQuestion } from './answers.js';
+import { evidenceSupported, readUnanswerable, unsupportedReason, type UnanswerableQuestion, type UnsupportedReason } from './answers.js';
 import { hitRank, readQuestions, type Question } from './questions.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -64,6 +64,8 @@ interface AnswerResult {
   embedder: string;
   /** null for an unanswerable question (no gold evidence). */
   supported: boolean | null;
+  /** Where an unsupported answer lost the evidence (answers.ts unsupportedReason); null when supported or unanswerable. */
+  reason: UnsupportedReason | null;
   answerable: boolean;
   answered: boolean | undefined;
   chars: number;
@@ -195,18 +197,22 @@ async function evaluateEmbedder(
       if (res.status !== 200) throw new Error(`${id}: HTTP ${res.status}: ${await res.text()}`);
       return (await res.json()) as SearchBody;
     };
-    const answerResult = (id: string, body: SearchBody, q: Question | null): AnswerResult => ({
-      id,
-      embedder,
-      supported: q ? evidenceSupported(q, body.answer, body.citations) : null,
-      answerable: q !== null,
-      answered: body.answered,
-      chars: body.answer.length,
-      leaders: /(?:\.\s?){5,}/.test(body.answer),
-      quotesVerbatim: body.citations.every((c) => typeof c.quote === 'string' && c.quote !== '' && c.text.includes(c.quote)),
-      topIsContents: body.citations[0] ? isContentsText(body.citations[0].text) : false,
-      answer: body.answer,
-    });
+    const answerResult = (id: string, body: SearchBody, q: Question | null): AnswerResult => {
+      const supported = q ? evidenceSupported(q, body.answer, body.citations) : null;
+      return {
+        id,
+        embedder,
+        supported,
+        reason: q && !supported ? unsupportedReason(q, body.answered, body.citations) : null,
+        answerable: q !== null,
+        answered: body.answered,
+        chars: body.answer.length,
+        leaders: /(?:\.\s?){5,}/.test(body.answer),
+        quotesVerbatim: body.citations.every((c) => typeof c.quote === 'string' && c.quote !== '' && c.text.includes(c.quote)),
+        topIsContents: body.citations[0] ? isContentsText(body.citations[0].text) : false,
+        answer: body.answer,
+      };
+    };
     try {
       for (const q of unanswerable) {
         // The default request: topK left to the server, as a user would send it.
@@ -309,6 +315,14 @@ function answerReport(all: AnswerResult[], results: QuestionResult[], questions:
         `${share(mine, (a) => a.quotesVerbatim)} | ${mine.filter((a) => a.topIsContents).length} |`,
     );
   }
+  for (const embedder of [...new Set(all.map((a) => a.embedder))]) {
+    const counts = new Map<string, number>();
+    for (const a of all) if (a.embedder === embedder && a.reason) counts.set(a.reason, (counts.get(a.reason) ?? 0) + 1);
+    const order: UnsupportedReason[] = ['no-gold-page', 'passage-lacks', 'other-quote', 'not-answered', 'left-out'];
+    lines.push(
+      `\n${embedder}, where the unsupported answers lost the evidence: ${order.map((r) => `${r} ${counts.get(r) ?? 0}`).join(', ')}`,
+    );
+  }
   return lines.join('\n');
 }
 
@@ -344,7 +358,7 @@ async function main(): Promise<void> {
   if (flag('answers')) {
     for (const a of answers) {
       process.stdout.write(
-        `\n${a.embedder} ${a.id} supported=${a.supported ?? '-'} answered=${a.answered} chars=${a.chars}\n  ${a.answer.replace(/\n/g, ' ')}\n`,
+        `\n${a.embedder} ${a.id} supported=${a.supported ?? '-'}${a.reason ? ` (${a.reason})` : ''} answered=${a.answered} chars=${a.chars}\n  ${a.answer.replace(/\n/g, ' ')}\n`,
       );
     }
   }
