@@ -124,16 +124,22 @@ function isOutlineLine(line: string): boolean {
 }
 
 /**
- * A table of contents (or list of figures): at least three dot-leader lines, or at least five outline lines (a
- * section marker such as "A.2.", "1.1" or "Annex 3:", then a title of words without final punctuation, then perhaps
- * a page number) making 40% of its lines. It repeats every heading word of the document, so it matches most
- * questions about it, but never holds an answer. A numbered list of requirements ends its items with punctuation or
- * runs them over several lines; a table's numbered rows carry figures: neither is taken for one.
+ * A table of contents (or list of figures): at least three dot-leader lines; or a piece of one, as a contents page
+ * cut into chunks gives it (its leader lines are long, so a chunk holds one to three entries, perhaps after the page
+ * number of the entry before): two leader lines making half its lines, or leader lines and outline entries only,
+ * page numbers aside; or at least five outline lines (a section marker such as "A.2.", "1.1" or "Annex 3:", then a
+ * title of words without final punctuation, then perhaps a page number) making 40% of its lines. It repeats every
+ * heading word of the document, so it matches most questions about it, but never holds an answer. A numbered list of
+ * requirements ends its items with punctuation or runs them over several lines; a table's numbered rows carry
+ * figures: neither is taken for one.
  */
 export function isContentsText(text: string): boolean {
   const lines = nonEmptyLines(text);
-  if (lines.filter(isLeaderLine).length >= 3) return true;
+  const leaders = lines.filter(isLeaderLine).length;
+  if (leaders >= 3 || (leaders >= 2 && leaders >= lines.length / 2)) return true;
+  const entries = lines.filter((l) => !isPageNumberLine(l));
+  if (leaders > 0 && entries.every((l) => isLeaderLine(l) || isOutlineLine(l))) return true;
   if (lines.length < 5) return false;
-  const entries = lines.filter(isOutlineLine);
-  return entries.length >= 5 && entries.length >= lines.length * 0.4;
+  const outline = lines.filter(isOutlineLine);
+  return outline.length >= 5 && outline.length >= lines.length * 0.4;
 }

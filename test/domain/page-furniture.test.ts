@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { chunkTokenBudget } from '../../ingest/stages/chunk.js';
 import { extractPdfPages } from '../../ingest/stages/extract.js';
+import { chunkPage } from '../../src/domain/chunking.js';
 import {
   isContentsText,
   isLeaderLine,
@@ -125,6 +127,34 @@ describeWithService('page furniture of the corpus PDFs', { available: corpusAvai
     expect(isContentsText(vcs[1] ?? '')).toBe(true);
     expect(out[1]).not.toMatch(/\.{5,}/);
   });
+
+  it('takes every chunk of a contents page for contents, as ingest cuts it, and no chunk of the body', async () => {
+    // Leader lines are long, so a chunk of a contents page holds two or three entries: the page's chunks must be
+    // demoted one by one (USE's budget of 254 tokens, the default embedder's).
+    const read = async (f: string): Promise<string[]> => {
+      const r = await extractPdfPages(new Uint8Array(readFileSync(corpusPath('pdf', f))));
+      if (!r.ok) throw new Error(`${f}: ${r.reason}`);
+      return r.pages;
+    };
+    const fonthill = await read('REGEN_fonthill_farms_project_plan.pdf');
+    const vm0007 = await read('methodology_VM0007.pdf');
+    const opts = { maxTokens: chunkTokenBudget(256) };
+    for (const [doc, pageNo] of [
+      [fonthill, 2],
+      [vm0007, 3],
+      [vcs, 2],
+    ] as const) {
+      const chunks = chunkPage(doc[pageNo - 1] ?? '', pageNo, opts);
+      expect(chunks.length).toBeGreaterThan(3);
+      expect(chunks.filter((c) => !isContentsText(c.text)).map((c) => c.text)).toEqual([]);
+    }
+    // The body of the same documents: pages of prose, tables and forms.
+    for (const doc of [fonthill, vm0007, vcs]) {
+      const body = doc.slice(6, 40).flatMap((p, i) => chunkPage(p, i + 7, opts));
+      expect(body.length).toBeGreaterThan(60);
+      expect(body.filter((c) => isContentsText(c.text)).map((c) => c.text)).toEqual([]);
+    }
+  }, 60_000);
 });
 
 describe('isContentsText on lists that are not contents', () => {
