@@ -1,7 +1,7 @@
 import { trimSpan, type Span } from './chunking.js';
 import { isLeaderLine, isPageNumberLine, isRunningLine } from './page-furniture.js';
 import { normalizedTerms, stem, withoutExclusions } from './query.js';
-import { hasTwelveLetters, isTitleCase, sentenceSpans } from './sentences.js';
+import { isTitleCase, sentenceSpans } from './sentences.js';
 
 /**
  * Evidence for an answer (CONTRACT 2, "Evidence and abstention"): which sentence(s) of each retrieved passage bear on
@@ -91,18 +91,33 @@ const NO_RUNNING_LINES: ReadonlySet<string> = new Set();
 
 /** Private-use glyphs (symbol fonts' bullets and math), as PDF extraction leaves them. */
 const PRIVATE_USE = /[\uE000-\uF8FF]/gu;
+const LETTER = /\p{L}/u;
+const WHITESPACE = /\s/u;
 
 /**
  * A sentence worth quoting: twelve letters or more, not a heading, title, page number or leader line, and mostly
  * words (a flattened table or formula garbled by extraction is mostly digits, symbols and glyphs).
  */
 function quotable(text: string): boolean {
-  if (!hasTwelveLetters(text) || isLeaderLine(text) || isPageNumberLine(text) || isTitleCase(text)) return false;
-  const visible = text.replace(/\s+/g, '');
-  if (visible.length === 0) return false;
-  const letters = visible.replace(/\P{L}+/gu, '').length;
-  const glyphs = visible.length - visible.replace(PRIVATE_USE, '').length;
-  return letters / visible.length >= 0.55 && glyphs <= 2;
+  // One pass over the characters (every sentence of eight page windows, on every search), then the line shapes.
+  let visible = 0;
+  let letters = 0;
+  let glyphs = 0;
+  for (const ch of text) {
+    const c = ch.charCodeAt(0);
+    if (c < 128) {
+      if (c === 32 || (c >= 9 && c <= 13)) continue;
+      visible++;
+      if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letters++;
+      continue;
+    }
+    if (WHITESPACE.test(ch)) continue;
+    visible++;
+    if (LETTER.test(ch)) letters++;
+    else if (c >= 0xe000 && c <= 0xf8ff) glyphs++;
+  }
+  if (letters < 12 || letters / visible < 0.55 || glyphs > 2) return false;
+  return !isLeaderLine(text) && !isPageNumberLine(text) && !isTitleCase(text);
 }
 
 /**
@@ -228,11 +243,17 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     s.score = s.overlap * lengthNorm + PASSAGE_WEIGHT * (passages[s.passage]?.score ?? 0);
   }
 
+  const byPassage = new Map<number, Sentence[]>();
+  for (const s of sentences) {
+    const own = byPassage.get(s.passage);
+    if (own) own.push(s);
+    else byPassage.set(s.passage, [s]);
+  }
   const quotes: Quote[] = [];
   let support = 0;
   passages.forEach((p, i) => {
-    const own = sentences.filter((s) => s.passage === i);
-    if (own.length === 0) return;
+    const own = byPassage.get(i);
+    if (!own) return;
     const best = own.reduce((a, b) => (b.score > a.score ? b : a));
     let end = best.end;
     let terms = new Set(best.terms);

@@ -70,17 +70,29 @@ export function textSearchQuery(question: string): string {
 export function normalizedTerms(text: string): string[] {
   const out: string[] = [];
   for (const w of tokenize(text)) {
-    // A possessive is the word itself: "DNV's" is "DNV", "the farm's" is "farm".
-    const lower = w.toLowerCase().replace(/['\u2019]s$/u, '');
-    if (STOPWORDS.has(lower)) continue;
-    // Anything but letters (digits included) is a code or a number.
-    if (/[^\p{L}]/u.test(lower)) {
-      out.push(lower);
-      continue;
-    }
-    out.push(stem(lower));
+    const term = normalizedWord(w);
+    if (term !== null) out.push(term);
   }
   return out;
+}
+
+/**
+ * Words seen before and what they normalise to (null: a stop word). The answer step normalises every sentence of
+ * eight page windows on every search, and a document's words repeat; bounded by clearing when full.
+ */
+const NORMALIZED = new Map<string, string | null>();
+const NORMALIZED_MAX = 50_000;
+
+function normalizedWord(w: string): string | null {
+  const known = NORMALIZED.get(w);
+  if (known !== undefined) return known;
+  // A possessive is the word itself: "DNV's" is "DNV", "the farm's" is "farm".
+  const lower = w.toLowerCase().replace(/['\u2019]s$/u, '');
+  // Anything but letters (digits included) is a code or a number.
+  const term = STOPWORDS.has(lower) ? null : /[^\p{L}]/u.test(lower) ? lower : stem(lower);
+  if (NORMALIZED.size >= NORMALIZED_MAX) NORMALIZED.clear();
+  NORMALIZED.set(w, term);
+  return term;
 }
 
 /** "estimate" meets "estimated" (-> "estimat"): a final silent e is dropped from longer words. */

@@ -32,11 +32,17 @@ export function splitSentences(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-/** Fragments (page numbers, table cells, headers) have fewer letters; the test stops at the twelfth. */
-const AT_LEAST_12_LETTERS = /(?:\P{L}*\p{L}){12}/u;
+const LETTER = /\p{L}/u;
 
+/** Fragments (page numbers, table cells, headers) have fewer letters; the count stops at the twelfth. */
 export function hasTwelveLetters(s: string): boolean {
-  return AT_LEAST_12_LETTERS.test(s);
+  let letters = 0;
+  for (const ch of s) {
+    const c = ch.charCodeAt(0);
+    const letter = c < 128 ? (c >= 65 && c <= 90) || (c >= 97 && c <= 122) : LETTER.test(ch);
+    if (letter && ++letters === 12) return true;
+  }
+  return false;
 }
 
 /**
