@@ -89,6 +89,8 @@ const TITLE_SMALL_WORDS = new Set([
   'per',
 ]);
 const MAX_TITLE_WORDS = 10;
+/** Ten words of a title, however long, fit in this many characters. */
+const MAX_TITLE_CHARS = 200;
 
 /**
  * "Permanence Period", "Executive Summary", "Carbon Accounting for Mosaic and Landscape-Scale REDD Projects": a short
@@ -98,7 +100,7 @@ const MAX_TITLE_WORDS = 10;
  */
 export function isTitleCase(text: string): boolean {
   const t = text.trim();
-  if (/\p{N}/u.test(t) || /[.!?;:,]$/.test(t)) return false;
+  if (t.length > MAX_TITLE_CHARS || /\p{N}/u.test(t) || /[.!?;:,]$/.test(t)) return false;
   const words = t.match(/\p{L}[\p{L}\p{M}'\u2019-]*/gu) ?? [];
   const content = words.filter((w) => !TITLE_SMALL_WORDS.has(w));
   return content.length > 0 && words.length <= MAX_TITLE_WORDS && content.every((w) => /^\p{Lu}/u.test(w));
