@@ -209,6 +209,18 @@ export interface EvidenceOptions {
   minSupport?: number;
   /** `answered` threshold on `support` when a focus word of the question is in no passage. @default UNFOCUSED_SUPPORT */
   minFocusSupport?: number;
+  /** Shown every candidate sentence as weighed, before the quotes are chosen (evaluation: bench/eval/quotes.ts). */
+  onSentences?: (sentences: WeighedSentence[]) => void;
+}
+
+/** A candidate sentence of a passage as findEvidence weighed it. */
+export interface WeighedSentence {
+  passageId: number;
+  text: string;
+  /** Share of the question's word weight it holds, in [0, 1]. */
+  coverage: number;
+  /** Its ranking score (coverage, length-normalised, plus a little of the passage's own relevance). */
+  score: number;
 }
 
 export function findEvidence(question: string, passages: readonly EvidencePassage[], opts: EvidenceOptions = {}): Evidence {
@@ -242,6 +254,14 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const lengthNorm = 1 / Math.sqrt(Math.max(1, s.terms.size / 15)) / (chars > MAX_SENTENCE_CHARS ? 2 : 1);
     s.score = s.overlap * lengthNorm + PASSAGE_WEIGHT * (passages[s.passage]?.score ?? 0);
   }
+  opts.onSentences?.(
+    sentences.map((s) => ({
+      passageId: passages[s.passage]?.id ?? 0,
+      text: passages[s.passage]?.text.slice(s.start, s.end) ?? '',
+      coverage: s.overlap,
+      score: s.score,
+    })),
+  );
 
   const byPassage = new Map<number, Sentence[]>();
   for (const s of sentences) {

@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_TOP_K, DEFAULT_TOP_K, MAX_QUERY_CHARS } from '../domain/search-limits.js';
 import { distinctProjects, projectKey, type ProjectRef, type RequestedProject } from '../domain/project-ref.js';
 import { aggregateByPage, collapseNearDuplicates, convexCombination, reciprocalRankFusion, type RankedList } from '../domain/fusion.js';
-import { findEvidence, type Evidence, type EvidencePassage, type Quote } from '../domain/evidence.js';
+import { findEvidence, type Evidence, type EvidencePassage, type Quote, type WeighedSentence } from '../domain/evidence.js';
 import { validateMarkers } from '../domain/markers.js';
 import { isContentsText, runningLineShapes } from '../domain/page-furniture.js';
 import { textSearchQuery, withoutExclusions } from '../domain/query.js';
@@ -133,6 +133,11 @@ export interface SearchServiceOptions {
   minSupport?: number;
   /** Told how long each stage of a search took, in seconds (the API's metrics). */
   onStage?: (stage: 'embed' | 'retrieve' | 'answer', seconds: number) => void;
+  /**
+   * Shown the passages the quotes are chosen from (each citation's page window) and every candidate sentence as
+   * weighed, for the citations' evidence (evaluation: bench/eval/quotes.ts).
+   */
+  onEvidence?: (query: string, passages: readonly EvidencePassage[], sentences: readonly WeighedSentence[]) => void;
 }
 
 export interface SearchService {
@@ -479,7 +484,12 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       }
     });
     if (passages.length === 0) return { running: runningOf, evidence: null };
-    const evidence = findEvidence(query, passages, { scope, ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}) });
+    const onEvidence = opts.onEvidence;
+    const evidence = findEvidence(query, passages, {
+      scope,
+      ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}),
+      ...(onEvidence ? { onSentences: (sentences: WeighedSentence[]) => onEvidence(query, passages, sentences) } : {}),
+    });
     // The windows' evidence is the citations' evidence, its offsets moved onto the widened passages, unless a
     // citation had no window or a quote holds no question word (it may lie outside its passage, which is then not
     // widened): the caller then weighs the widened passages afresh.

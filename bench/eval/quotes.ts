@@ -1,0 +1,131 @@
+/**
+ * How far the extractive answer is from the evidence, step by step:
+ *
+ *   npx tsx bench/eval/quotes.ts [--embedder use] [--qa ../shared/corpus/qa-dev.jsonl]
+ *
+ * Runs every question in-process over the index that `npm run eval` cached for the embedder (run that first) with
+ * the default search, and watches the answer step (SearchServiceOptions.onEvidence): the page windows around the 8
+ * citations and every candidate sentence as weighed. Per question half (dev-001..045 tune, dev-046..090 report):
+ * - within reach: a candidate sentence of a citation on a gold page holds 60% of the gold evidence's words;
+ * - ranked 1st / in the top 3: where the weighing puts the best such sentence among all candidates of the search;
+ * - quoted: the citation's quote holds it (what the search chose);
+ * - supported: the answer is evidence-supported (bench/eval/answers.ts), with the default answer budget and with none
+ *   (every quote that bears on the question), which is what the quotes allow at most.
+ */
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildIngestDeps } from '../../ingest/deps.js';
+import { loadConfig } from '../../src/config.js';
+import { buildSearch } from '../../src/deps.js';
+import type { EvidencePassage, WeighedSentence } from '../../src/domain/evidence.js';
+import { createLogger } from '../../src/logger.js';
+import { evidenceShare, evidenceSupported } from './answers.js';
+import { readQuestions, type Question } from './questions.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const corpusDir = process.env.CORPUS_DIR ?? path.resolve(repoRoot, '../shared/corpus');
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+interface Row {
+  tune: boolean;
+  reach: boolean;
+  first: boolean;
+  top3: boolean;
+  quoted: boolean;
+  supported: boolean;
+  unlimited: boolean;
+}
+
+async function main(): Promise<void> {
+  const embedder = arg('embedder') ?? 'use';
+  const questions = readQuestions(path.resolve(arg('qa') ?? path.join(corpusDir, 'qa-dev.jsonl')));
+  const dataDir = path.join(tmpdir(), 'carbon-docs-eval', embedder.replace(/[^A-Za-z0-9.-]+/g, '_'));
+  if (!existsSync(path.join(dataDir, 'eval-cache.json'))) {
+    throw new Error(`no cached index in ${dataDir}: run npm run eval -- --embedders ${embedder} --modes hybrid first`);
+  }
+  const logger = createLogger({ level: 'warn', name: 'quotes' });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    EMBEDDER: embedder,
+    DEMO_DATA: 'false',
+    DATABASE_URL: '',
+    QDRANT_URL: '',
+    LLM: 'extractive',
+    MODELS_DIR: process.env.MODELS_DIR ?? path.join(repoRoot, 'models'),
+  });
+  const deps = await buildIngestDeps(config, logger);
+  try {
+    await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });
+    let seen: { passages: readonly EvidencePassage[]; sentences: readonly WeighedSentence[] } | null = null;
+    const { search } = await buildSearch(config, logger, deps, deps.embedder, {
+      onEvidence: (_query, passages, sentences) => {
+        seen = { passages, sentences };
+      },
+    });
+    const { search: unlimited } = await buildSearch(config, logger, deps, deps.embedder, { answerChars: 1_000_000 });
+    const projects = (await deps.records.list()).map((p) => ({
+      ref: { registry: p.registry, projectId: p.projectId },
+      requestedRegistry: p.registry,
+    }));
+    const rows: Row[] = [];
+    for (const q of questions) {
+      seen = null;
+      const res = await search.search({ projects, query: q.question });
+      const all = await unlimited.search({ projects, query: q.question });
+      rows.push(judge(q, res, seen, evidenceSupported(q, all.answer, all.citations)));
+    }
+    const halves: [string, Row[]][] = [
+      ['tune (dev-001..045)', rows.filter((r) => r.tune)],
+      ['report (dev-046..090)', rows.filter((r) => !r.tune)],
+      ['all', rows],
+    ];
+    const n = (rs: Row[], f: (r: Row) => boolean): number => rs.filter(f).length;
+    const lines = [
+      `${embedder}, ${questions.length} questions`,
+      '',
+      '| questions | n | evidence within reach | ranked 1st | in the top 3 | quoted | supported (default budget) | supported (no budget) |',
+      '|---|---|---|---|---|---|---|---|',
+      ...halves.map(
+        ([name, rs]) =>
+          `| ${name} | ${rs.length} | ${n(rs, (r) => r.reach)} | ${n(rs, (r) => r.first)} | ${n(rs, (r) => r.top3)} | ` +
+          `${n(rs, (r) => r.quoted)} | ${n(rs, (r) => r.supported)} | ${n(rs, (r) => r.unlimited)} |`,
+      ),
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    await deps.close();
+  }
+}
+
+function judge(
+  q: Question,
+  res: { answer: string; citations: { id: number; documentTitle: string; page: number; text: string; quote: string }[] },
+  seen: { passages: readonly EvidencePassage[]; sentences: readonly WeighedSentence[] } | null,
+  unlimited: boolean,
+): Row {
+  const onGold = new Set(res.citations.filter((c) => c.documentTitle === q.file && q.pages.includes(c.page)).map((c) => c.id));
+  const holds = (text: string): boolean => evidenceShare(q.evidence, text) >= 0.6;
+  const ranked = [...(seen?.sentences ?? [])].sort((a, b) => b.score - a.score);
+  const at = ranked.findIndex((s) => onGold.has(s.passageId) && holds(s.text));
+  return {
+    tune: Number(/^dev-(\d+)$/.exec(q.id)?.[1] ?? 0) <= 45,
+    reach: at >= 0,
+    first: at === 0,
+    top3: at >= 0 && at < 3,
+    quoted: res.citations.some((c) => onGold.has(c.id) && holds(c.quote)),
+    supported: evidenceSupported(q, res.answer, res.citations),
+    unlimited,
+  };
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`quotes failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
