@@ -508,6 +508,22 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(after.citations[0]?.text).toBe(page.slice(0, page.indexOf('urophylla.') + 'urophylla.'.length));
     expect(after.citations[0]?.quote).toBe(page.slice(page.indexOf('The tree'), page.indexOf('urophylla.') + 'urophylla.'.length));
     expect(after.answer).toContain('Eucalyptus urophylla [1].');
+    // The evaluation's view of the answer step (bench/eval/quotes.ts): the page window the quote was chosen from,
+    // and every candidate sentence as weighed, best first here.
+    const seen: { passages: string[]; sentences: { passageId: number; text: string; score: number }[] }[] = [];
+    await service({
+      texts,
+      onEvidence: (_q, passages, sentences) => seen.push({ passages: passages.map((p) => p.text), sentences: [...sentences] }),
+    }).search({ projects: [asRequested(SPECIES)], query: 'Which tree species are planted?' });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.passages).toEqual([page]);
+    const best = [...(seen[0]?.sentences ?? [])].sort((a, b) => b.score - a.score);
+    expect(best.map((x) => x.text)).toEqual([
+      page.slice(page.indexOf('The tree'), page.indexOf('urophylla.') + 'urophylla.'.length),
+      'Site preparation is manual.',
+      'Seedlings come from local nurseries.',
+    ]);
+    expect(best.every((x) => x.passageId === 1)).toBe(true);
     await texts.close();
   });
 });
