@@ -2,7 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { IngestDeps } from '../../ingest/types.js';
 import { createCountryLookup } from '../../src/adapters/geo/country-lookup.js';
-import type { Config } from '../../src/config.js';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../../src/config.js';
 import { createApp } from '../../src/http/app.js';
 import type { Logger } from '../../src/logger.js';
 import { buildSearch } from '../../src/deps.js';
@@ -46,4 +48,24 @@ export async function startSearchServer(
       await summarizer.close();
     },
   };
+}
+
+/** The folder the evaluation caches an embedder's index in (main.ts builds it; quotes.ts reads it). */
+export function evalDataDir(embedder: string): string {
+  return path.join(tmpdir(), 'carbon-docs-eval', embedder.replace(/[^A-Za-z0-9.-]+/g, '_'));
+}
+
+/** The configuration the evaluation searches with: the cached index, the embedded stores, no demo data. */
+export function evalConfig(embedder: string, extra: Record<string, string> = {}): Config {
+  return loadConfig({
+    ...process.env,
+    DATA_DIR: evalDataDir(embedder),
+    EMBEDDER: embedder,
+    DEMO_DATA: 'false',
+    DATABASE_URL: '',
+    QDRANT_URL: '',
+    LLM: process.env.LLM ?? 'extractive',
+    SEARCH_MAX_TOP_K: '50',
+    ...extra,
+  });
 }

@@ -26,7 +26,6 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIngestDeps, downloaderOptionsFromConfig } from '../../ingest/deps.js';
@@ -36,7 +35,7 @@ import { loadConfig, parseEmbedderSetting } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type { SearchMode } from '../../src/services/search.js';
 import { startStaticServer } from '../../test/support/static-server.js';
-import { startSearchServer } from './harness.js';
+import { evalConfig, evalDataDir, startSearchServer } from './harness.js';
 import { evidenceSupported, readUnanswerable, unsupportedReason, type UnanswerableQuestion, type UnsupportedReason } from './answers.js';
 import { hitRank, readQuestions, type Question } from './questions.js';
 
@@ -136,7 +135,7 @@ async function evaluateEmbedder(
   answers: AnswerResult[],
 ): Promise<QuestionResult[]> {
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', name: 'eval' });
-  const dataDir = path.join(tmpdir(), 'carbon-docs-eval', embedder.replace(/[^A-Za-z0-9.-]+/g, '_'));
+  const dataDir = evalDataDir(embedder);
   const marker = path.join(dataDir, 'eval-cache.json');
   const fingerprint = corpusFingerprint(loadConfig({ ...process.env, EMBEDDER: embedder }).SENTENCE_VECTORS);
   if (flag('fresh')) rmSync(dataDir, { recursive: true, force: true });
@@ -147,17 +146,7 @@ async function evaluateEmbedder(
   mkdirSync(dataDir, { recursive: true });
 
   const files = await startStaticServer({ root: path.join(corpusDir, 'pdf'), mount: '/pdf' });
-  const config = loadConfig({
-    ...process.env,
-    DATA_DIR: dataDir,
-    EMBEDDER: embedder,
-    DEMO_DATA: 'false',
-    DATABASE_URL: '',
-    QDRANT_URL: '',
-    LLM: process.env.LLM ?? 'extractive',
-    DOWNLOAD_ALLOW_HOSTS: files.hostPort,
-    SEARCH_MAX_TOP_K: '50',
-  });
+  const config = evalConfig(embedder, { DOWNLOAD_ALLOW_HOSTS: files.hostPort });
   const deps = await buildIngestDeps(config, logger);
   try {
     if (cached) {

@@ -13,15 +13,14 @@
  *   (every quote that bears on the question), which is what the quotes allow at most.
  */
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIngestDeps } from '../../ingest/deps.js';
-import { loadConfig } from '../../src/config.js';
 import { buildSearch } from '../../src/deps.js';
 import type { EvidencePassage, WeighedSentence } from '../../src/domain/evidence.js';
 import { createLogger } from '../../src/logger.js';
 import { evidenceShare, evidenceSupported } from './answers.js';
+import { evalConfig, evalDataDir } from './harness.js';
 import { readQuestions, type Question } from './questions.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -45,21 +44,13 @@ interface Row {
 async function main(): Promise<void> {
   const embedder = arg('embedder') ?? 'use';
   const questions = readQuestions(path.resolve(arg('qa') ?? path.join(corpusDir, 'qa-dev.jsonl')));
-  const dataDir = path.join(tmpdir(), 'carbon-docs-eval', embedder.replace(/[^A-Za-z0-9.-]+/g, '_'));
+  const dataDir = evalDataDir(embedder);
   if (!existsSync(path.join(dataDir, 'eval-cache.json'))) {
     throw new Error(`no cached index in ${dataDir}: run npm run eval -- --embedders ${embedder} --modes hybrid first`);
   }
   const logger = createLogger({ level: 'warn', name: 'quotes' });
-  const config = loadConfig({
-    ...process.env,
-    DATA_DIR: dataDir,
-    EMBEDDER: embedder,
-    DEMO_DATA: 'false',
-    DATABASE_URL: '',
-    QDRANT_URL: '',
-    LLM: 'extractive',
-    MODELS_DIR: process.env.MODELS_DIR ?? path.join(repoRoot, 'models'),
-  });
+  // The extractive answer whatever LLM is set: this measures the quotes and the answer made of them.
+  const config = evalConfig(embedder, { LLM: 'extractive', MODELS_DIR: process.env.MODELS_DIR ?? path.join(repoRoot, 'models') });
   const deps = await buildIngestDeps(config, logger);
   try {
     await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });
