@@ -6,7 +6,8 @@ import { isTitleCase, sentenceSpans } from './sentences.js';
 /**
  * Evidence for an answer (CONTRACT 2, "Evidence and abstention"): which sentence(s) of each retrieved passage bear on
  * the question (its `quote`, a verbatim substring of the passage), whether the passages answer the question at all,
- * and the extractive answer made of the quotes. Pure and lexical (about 1.7 ms for 8 windows of ~1.8k characters):
+ * and the extractive answer made of the quotes. Pure and lexical (about 1 ms for 8 windows of ~1.8k characters,
+ * bench/search/answer-step.ts):
  * a sentence is weighed by the question words it holds, each word by how rare it is among the candidate sentences
  * (numbers and codes count as words and match exactly), lightly normalised by sentence length.
  */
