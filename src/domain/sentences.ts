@@ -112,6 +112,15 @@ function isHeadingLine(line: string): boolean {
 }
 
 /**
+ * A numbered line that runs on into the next: it ends in a lower-case word and the next line starts in lower case or
+ * with a figure ("8 CDM Approved Methodology AM0001, Incineration of HFC23 Waste streams, dated" / "26 September
+ * 2003."). A numbered list item wrapped by the layout, not a heading.
+ */
+function wrapsOn(line: string, next: string | undefined): boolean {
+  return next !== undefined && /\p{Ll}$/u.test(line.trimEnd()) && /^[\p{Ll}\p{N}]/u.test(next.trimStart());
+}
+
+/**
  * Sentences of extracted PDF text with their offsets: the boundaries of splitSentences (line breaks are layout, not
  * punctuation), and also the line break after a heading line, which extraction glues to the sentence after it.
  * Spans exclude surrounding whitespace.
@@ -121,11 +130,12 @@ export function sentenceSpans(text: string): SentenceSpan[] {
   for (const m of text.matchAll(SENTENCE_BOUNDARY)) cuts.push(m.index + m[0].length);
   // Heading lines end a span of their own.
   let lineStart = 0;
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
     const lineEnd = lineStart + line.length;
-    if (isHeadingLine(line)) cuts.push(lineStart, lineEnd + 1);
+    if (isHeadingLine(line) && !wrapsOn(line, lines[i + 1])) cuts.push(lineStart, lineEnd + 1);
     lineStart = lineEnd + 1;
-  }
+  });
   const sorted = [...new Set(cuts.filter((c) => c >= 0 && c <= text.length))].sort((a, b) => a - b);
   sorted.push(text.length);
   const spans: SentenceSpan[] = [];

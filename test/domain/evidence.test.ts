@@ -42,6 +42,21 @@ describe('sentenceSpans', () => {
     ]);
     expect(spans.map((s) => s.heading)).toEqual([true, false, false]);
   });
+
+  it('takes a numbered list item wrapped onto the next line for a sentence, not a heading', () => {
+    // A validation report's references (the GFL report, page 16): item 8 runs on into "26 September 2003."
+    const text =
+      '6 REFERENCES\nCategory 2 Documents:\n8 CDM Approved Methodology AM0001, Incineration of HFC23 Waste streams, dated\n' +
+      '26 September 2003.\n9 Government of India \u2013 The Environment (Protection) Act 1986\nPersons interviewed:';
+    const spans = sentenceSpans(text).map((s) => [text.slice(s.start, s.end), s.heading]);
+    expect(spans[0]).toEqual(['6 REFERENCES', true]);
+    expect(spans).toContainEqual([
+      'Category 2 Documents:\n8 CDM Approved Methodology AM0001, Incineration of HFC23 Waste streams, dated\n26 September 2003.',
+      false,
+    ]);
+    // An item that ends its line is still cut off as before.
+    expect(spans).toContainEqual(['9 Government of India \u2013 The Environment (Protection) Act 1986', true]);
+  });
 });
 
 describe('findEvidence', () => {
