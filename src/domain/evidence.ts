@@ -9,7 +9,8 @@ import { isTitleCase, sentenceSpans } from './sentences.js';
  * and the extractive answer made of the quotes. Pure and lexical (about 1 ms for 8 windows of ~1.8k characters,
  * bench/search/answer-step.ts):
  * a sentence is weighed by the question words it holds, each word by how rare it is among the candidate sentences
- * (numbers and codes count as words and match exactly), lightly normalised by sentence length.
+ * (numbers and codes count as words and match exactly), lightly normalised by sentence length, and less when the
+ * question asks for a number and it holds none.
  */
 
 export interface EvidencePassage {
@@ -73,6 +74,26 @@ export const ANSWERED_SUPPORT = 0.26;
  */
 export const UNFOCUSED_SUPPORT = 0.34;
 
+/**
+ * A question whose answer is a quantity, a count or a date ("how many", "how long", "when", "what percentage",
+ * "which years"): its answer holds a number, in figures or in words.
+ */
+const ASKS_FOR_NUMBER =
+  /\b(?:how\s+(?:many|much|long|far|often|large|big|high|hot|cold|old|deep|wide|soon|tall|heavy)|when|(?:what|which)\s+(?:\S+\s+)?(?:years?|dates?|share|percentage|percent|proportion|fraction|rate|values?|amount|number|level|temperature|price|area|size|period|figures?|ratio|density|volume|total))\b/iu;
+const NUMBER_IN_TEXT =
+  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|billion|half|twice|dozen)\b/iu;
+/**
+ * Share of its word score that a sentence without a number keeps when the question asks for one: the answer type
+ * of factoid question answering, as a weight rather than a filter (a sentence may give the number in a form this
+ * does not read). Measured on the development set (bench/README.md, "answers").
+ */
+const NUMBERLESS_SHARE = 0.7;
+
+/** Whether a question asks for a quantity, a count or a date (exclusion clauses left out). */
+export function asksForNumber(question: string): boolean {
+  return ASKS_FOR_NUMBER.test(withoutExclusions(question));
+}
+
 /** The words that name what a question asks for: up to two words after its question word ("what price per credit"). */
 export function questionFocus(question: string): string[] {
   const m = /\b(?:what|which|how many|how much)\s+([\p{L}\p{N}-]+(?:\s+[\p{L}\p{N}-]+)?)/iu.exec(withoutExclusions(question));
@@ -85,6 +106,8 @@ interface Sentence {
   end: number;
   terms: Set<string>;
   overlap: number;
+  /** The score without the answer type (what `answered` is judged on). */
+  plain: number;
   score: number;
 }
 
@@ -234,7 +257,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     for (const s of quotableSpans(p.text, p.running)) {
       const text = p.text.slice(s.start, s.end);
       if (!quotable(text)) continue;
-      sentences.push({ passage: i, start: s.start, end: s.end, terms: new Set(evidenceTerms(text)), overlap: 0, score: 0 });
+      sentences.push({ passage: i, start: s.start, end: s.end, terms: new Set(evidenceTerms(text)), overlap: 0, plain: 0, score: 0 });
     }
   });
   const empty = { quotes: [], answered: false, support: 0 };
@@ -248,12 +271,16 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const total = [...idf.values()].reduce((a, b) => a + b, 0);
   const weigh = (terms: ReadonlySet<string>): number => q.reduce((sum, t) => sum + (terms.has(t) ? (idf.get(t) ?? 0) : 0), 0);
 
+  const wantsNumber = asksForNumber(question);
   for (const s of sentences) {
     s.overlap = weigh(s.terms) / total;
     const chars = s.end - s.start;
     // Long sentences hold more words by chance; dampen, do not divide, so an informative sentence still wins.
     const lengthNorm = 1 / Math.sqrt(Math.max(1, s.terms.size / 15)) / (chars > MAX_SENTENCE_CHARS ? 2 : 1);
-    s.score = s.overlap * lengthNorm + PASSAGE_WEIGHT * (passages[s.passage]?.score ?? 0);
+    const answerType = wantsNumber && !NUMBER_IN_TEXT.test(passages[s.passage]?.text.slice(s.start, s.end) ?? '') ? NUMBERLESS_SHARE : 1;
+    const relevance = PASSAGE_WEIGHT * (passages[s.passage]?.score ?? 0);
+    s.plain = s.overlap * lengthNorm + relevance;
+    s.score = s.overlap * lengthNorm * answerType + relevance;
   }
   opts.onSentences?.(
     sentences.map((s) => ({
@@ -270,21 +297,25 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     if (own) own.push(s);
     else byPassage.set(s.passage, [s]);
   }
+  // The quote of a passage by a sentence score: its best sentence, and the next one too when the fact runs on
+  // ("... is expected to achieve 535,052 tCO2e. The annual average is ...").
+  const quoteBy = (own: Sentence[], key: (s: Sentence) => number): { best: Sentence; end: number; coverage: number } => {
+    const best = own.reduce((a, b) => (key(b) > key(a) ? b : a));
+    let end = best.end;
+    let terms = best.terms;
+    const next = own[own.indexOf(best) + 1];
+    if (next && best.overlap > 0 && key(next) >= NEXT_SENTENCE_SHARE * key(best) && next.end - best.start <= MAX_QUOTE_CHARS) {
+      end = next.end;
+      terms = new Set([...terms, ...next.terms]);
+    }
+    return { best, end, coverage: weigh(terms) / total };
+  };
   const quotes: Quote[] = [];
   let support = 0;
   passages.forEach((p, i) => {
     const own = byPassage.get(i);
     if (!own) return;
-    const best = own.reduce((a, b) => (b.score > a.score ? b : a));
-    let end = best.end;
-    let terms = new Set(best.terms);
-    // A fact often runs over two sentences ("... is expected to achieve 535,052 tCO2e. The annual average is ...").
-    const next = own[own.indexOf(best) + 1];
-    if (next && best.overlap > 0 && next.score >= NEXT_SENTENCE_SHARE * best.score && next.end - best.start <= MAX_QUOTE_CHARS) {
-      end = next.end;
-      terms = new Set([...terms, ...next.terms]);
-    }
-    const coverage = weigh(terms) / total;
+    const { best, end, coverage } = quoteBy(own, (s) => s.score);
     quotes.push({
       passageId: p.id,
       start: best.start,
@@ -293,11 +324,13 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       coverage,
       score: best.score,
     });
-    // Support: the quote's words, plus half the credit for question words found only elsewhere in its passage
-    // (a project's name in the heading above the sentence that answers).
+    // Support: the words of the quote that the question's words alone choose (the answer type only orders the
+    // sentences: a figure is not evidence that the question is answered), plus half the credit for question words
+    // found only elsewhere in its passage (a project's name in the heading above the sentence that answers).
+    const held = wantsNumber ? quoteBy(own, (s) => s.plain).coverage : coverage;
     const passageTerms = new Set(own.flatMap((s) => [...s.terms]));
-    const elsewhere = weigh(passageTerms) / total - coverage;
-    support = Math.max(support, coverage + 0.5 * Math.max(0, elsewhere));
+    const elsewhere = weigh(passageTerms) / total - held;
+    support = Math.max(support, held + 0.5 * Math.max(0, elsewhere));
   });
   const focusMissing = questionFocus(question).some((t) => !scope.has(t) && !sentences.some((s) => s.terms.has(t)));
   const required = Math.max(opts.minSupport ?? ANSWERED_SUPPORT, focusMissing ? (opts.minFocusSupport ?? UNFOCUSED_SUPPORT) : 0);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   ANSWERED_SUPPORT,
+  asksForNumber,
   composeAnswer,
   evidenceTerms,
   findEvidence,
@@ -122,6 +123,52 @@ describe('findEvidence', () => {
     expect(ev.quotes.map((q) => [q.passageId, q.text])).toEqual([
       [1, 'The permanence period for this project is 01/01/2033 to 31/12/2042.'],
     ]);
+  });
+
+  it('prefers a sentence with a number when the question asks for a quantity or a date', () => {
+    // Both sentences hold three of the question's words; the second gives the figure asked for.
+    const text = 'The shift to a lower stratum is recorded. Such a shift must persist as degradation for at least 3 years.';
+    const q = 'How long must a shift to a lower-carbon forest stratum persist to count as degradation?';
+    expect(asksForNumber(q)).toBe(true);
+    expect(findEvidence(q, [{ id: 1, text }]).quotes[0]?.text).toBe('Such a shift must persist as degradation for at least 3 years.');
+    // Asked without a quantity, the tie goes to the first sentence (the second joins it as its continuation).
+    const plain = 'What must a shift to a lower-carbon forest stratum do to count as degradation?';
+    expect(asksForNumber(plain)).toBe(false);
+    expect(findEvidence(plain, [{ id: 1, text }]).quotes[0]?.text).toMatch(/^The shift to a lower stratum is recorded\./);
+  });
+
+  it('judges `answered` on the question words, not on the figure the answer type chose', () => {
+    const text = 'A shift to a lower stratum of the forest is recorded. Such a shift must persist for at least 3 years.';
+    const ev = findEvidence('How long must a shift to a lower-carbon forest stratum persist to count as degradation?', [{ id: 1, text }], {
+      minSupport: 0.35,
+    });
+    // The quote is the sentence with the figure, which holds few of the question's words ...
+    expect(ev.quotes[0]?.text).toBe('Such a shift must persist for at least 3 years.');
+    expect(ev.quotes[0]?.coverage).toBeLessThan(0.25);
+    // ... but the support is that of the quote the words alone choose (both sentences): answered.
+    expect(ev.support).toBeGreaterThan(0.35);
+    expect(ev.answered).toBe(true);
+  });
+
+  it('knows a question that asks for a number, in figures or words, from one that does not', () => {
+    for (const q of [
+      'How many hectares will the project plant?',
+      'When was the baseline sampled?',
+      'What percentage was assigned to the buffer?',
+      'Which years may be used as the baseline period?',
+      'What rainfall level characterizes the forests?',
+      'How soon must the clearing happen (not the harvest)?',
+    ]) {
+      expect(asksForNumber(q), q).toBe(true);
+    }
+    for (const q of [
+      'Who prepared VM0005?',
+      'What does Peat Depletion Time mean?',
+      'Why was the meeting held on 5 June?',
+      'Which land is excluded (not how many hectares)?',
+    ]) {
+      expect(asksForNumber(q), q).toBe(false);
+    }
   });
 
   it('gives no quote and no answer without passages or question words', () => {
