@@ -80,8 +80,12 @@ export const UNFOCUSED_SUPPORT = 0.34;
  */
 const ASKS_FOR_NUMBER =
   /\b(?:how\s+(?:many|much|long|far|often|large|big|high|hot|cold|old|deep|wide|soon|tall|heavy)|when|(?:what|which)\s+(?:\S+\s+)?(?:years?|dates?|share|percentage|percent|proportion|fraction|rate|values?|amount|number|level|temperature|price|area|size|period|figures?|ratio|density|volume|total))\b/iu;
-const NUMBER_IN_TEXT =
-  /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|billion|half|twice|dozen)\b/iu;
+const NUMBER_WORD =
+  /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|billion|half|twice|dozen)\b/i;
+/** A number in figures or in words (the figures test first: most sentences that have one have figures). */
+function holdsNumber(text: string): boolean {
+  return /\d/.test(text) || NUMBER_WORD.test(text);
+}
 /**
  * Share of its word score that a sentence without a number keeps when the question asks for one: the answer type
  * of factoid question answering, as a weight rather than a filter (a sentence may give the number in a form this
@@ -277,7 +281,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const chars = s.end - s.start;
     // Long sentences hold more words by chance; dampen, do not divide, so an informative sentence still wins.
     const lengthNorm = 1 / Math.sqrt(Math.max(1, s.terms.size / 15)) / (chars > MAX_SENTENCE_CHARS ? 2 : 1);
-    const answerType = wantsNumber && !NUMBER_IN_TEXT.test(passages[s.passage]?.text.slice(s.start, s.end) ?? '') ? NUMBERLESS_SHARE : 1;
+    const answerType = wantsNumber && !holdsNumber(passages[s.passage]?.text.slice(s.start, s.end) ?? '') ? NUMBERLESS_SHARE : 1;
     const relevance = PASSAGE_WEIGHT * (passages[s.passage]?.score ?? 0);
     s.plain = s.overlap * lengthNorm + relevance;
     s.score = s.overlap * lengthNorm * answerType + relevance;
