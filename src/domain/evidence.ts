@@ -110,6 +110,8 @@ interface Sentence {
   end: number;
   terms: Set<string>;
   overlap: number;
+  /** The question asks for a number and the sentence holds none (its word score then counts NUMBERLESS_SHARE). */
+  numberless: boolean;
   /** The score without the answer type (what `answered` is judged on). */
   plain: number;
   score: number;
@@ -256,12 +258,22 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const scope = new Set((opts.scope ?? []).flatMap((s) => evidenceTerms(s.replace(/[_.]+/g, ' '))));
   const specific = asked.filter((t) => !scope.has(t));
   const q = specific.length > 0 ? specific : asked;
+  const wantsNumber = asksForNumber(question);
   const sentences: Sentence[] = [];
   passages.forEach((p, i) => {
     for (const s of quotableSpans(p.text, p.running)) {
       const text = p.text.slice(s.start, s.end);
       if (!quotable(text)) continue;
-      sentences.push({ passage: i, start: s.start, end: s.end, terms: new Set(evidenceTerms(text)), overlap: 0, plain: 0, score: 0 });
+      sentences.push({
+        passage: i,
+        start: s.start,
+        end: s.end,
+        terms: new Set(evidenceTerms(text)),
+        overlap: 0,
+        numberless: wantsNumber && !holdsNumber(text),
+        plain: 0,
+        score: 0,
+      });
     }
   });
   const empty = { quotes: [], answered: false, support: 0 };
@@ -275,13 +287,12 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const total = [...idf.values()].reduce((a, b) => a + b, 0);
   const weigh = (terms: ReadonlySet<string>): number => q.reduce((sum, t) => sum + (terms.has(t) ? (idf.get(t) ?? 0) : 0), 0);
 
-  const wantsNumber = asksForNumber(question);
   for (const s of sentences) {
     s.overlap = weigh(s.terms) / total;
     const chars = s.end - s.start;
     // Long sentences hold more words by chance; dampen, do not divide, so an informative sentence still wins.
     const lengthNorm = 1 / Math.sqrt(Math.max(1, s.terms.size / 15)) / (chars > MAX_SENTENCE_CHARS ? 2 : 1);
-    const answerType = wantsNumber && !holdsNumber(passages[s.passage]?.text.slice(s.start, s.end) ?? '') ? NUMBERLESS_SHARE : 1;
+    const answerType = s.numberless ? NUMBERLESS_SHARE : 1;
     const relevance = PASSAGE_WEIGHT * (passages[s.passage]?.score ?? 0);
     s.plain = s.overlap * lengthNorm + relevance;
     s.score = s.overlap * lengthNorm * answerType + relevance;
