@@ -1,7 +1,7 @@
 import { trimSpan, type Span } from './chunking.js';
 import { isLeaderLine, isPageNumberLine, isRunningLine } from './page-furniture.js';
 import { normalizedTerms, stem, withoutExclusions } from './query.js';
-import { isTitleCase, sentenceSpans } from './sentences.js';
+import { isLetter, isTitleCase, sentenceSpans } from './sentences.js';
 
 /**
  * Evidence for an answer (CONTRACT 2, "Evidence and abstention"): which sentence(s) of each retrieved passage bear on
@@ -121,7 +121,6 @@ const NO_RUNNING_LINES: ReadonlySet<string> = new Set();
 
 /** Private-use glyphs (symbol fonts' bullets and math), as PDF extraction leaves them. */
 const PRIVATE_USE = /[\uE000-\uF8FF]/gu;
-const LETTER = /\p{L}/u;
 const WHITESPACE = /\s/u;
 
 /**
@@ -135,15 +134,9 @@ function quotable(text: string): boolean {
   let glyphs = 0;
   for (const ch of text) {
     const c = ch.charCodeAt(0);
-    if (c < 128) {
-      if (c === 32 || (c >= 9 && c <= 13)) continue;
-      visible++;
-      if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letters++;
-      continue;
-    }
-    if (WHITESPACE.test(ch)) continue;
+    if (c < 128 ? c === 32 || (c >= 9 && c <= 13) : WHITESPACE.test(ch)) continue;
     visible++;
-    if (LETTER.test(ch)) letters++;
+    if (isLetter(ch)) letters++;
     else if (c >= 0xe000 && c <= 0xf8ff) glyphs++;
   }
   if (letters < 12 || letters / visible < 0.55 || glyphs > 2) return false;

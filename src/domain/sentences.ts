@@ -34,14 +34,16 @@ export function splitSentences(text: string): string[] {
 
 const LETTER = /\p{L}/u;
 
+/** A letter of any script, ASCII tested without the Unicode property (the answer step reads every character). */
+export function isLetter(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  return c < 128 ? (c >= 65 && c <= 90) || (c >= 97 && c <= 122) : LETTER.test(ch);
+}
+
 /** Fragments (page numbers, table cells, headers) have fewer letters; the count stops at the twelfth. */
 export function hasTwelveLetters(s: string): boolean {
   let letters = 0;
-  for (const ch of s) {
-    const c = ch.charCodeAt(0);
-    const letter = c < 128 ? (c >= 65 && c <= 90) || (c >= 97 && c <= 122) : LETTER.test(ch);
-    if (letter && ++letters === 12) return true;
-  }
+  for (const ch of s) if (isLetter(ch) && ++letters === 12) return true;
   return false;
 }
 
