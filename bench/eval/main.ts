@@ -42,6 +42,12 @@ import { hitRank, readQuestions, type Question } from './questions.js';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const corpusDir = process.env.CORPUS_DIR ?? path.resolve(repoRoot, '../shared/corpus');
 
+/**
+ * A contents line's dot leader ("3.4 Baseline ........ 43"): in an answer it is a contents line quoted, in a cited
+ * passage a contents page cited. Independent of the service's own detector (domain/page-furniture.ts).
+ */
+const LEADER_RUN = /(?:\.\s?){5,}/;
+
 interface Citation {
   id: number;
   documentTitle: string;
@@ -199,9 +205,9 @@ async function evaluateEmbedder(
         answerable: q !== null,
         answered: body.answered,
         chars: body.answer.length,
-        leaders: /(?:\.\s?){5,}/.test(body.answer),
+        leaders: LEADER_RUN.test(body.answer),
         quotesVerbatim: body.citations.every((c) => typeof c.quote === 'string' && c.quote !== '' && c.text.includes(c.quote)),
-        contentsCited: body.citations.filter((c) => /(?:\.\s?){5,}/.test(c.text)).length,
+        contentsCited: body.citations.filter((c) => LEADER_RUN.test(c.text)).length,
         answer: body.answer,
       };
     };
