@@ -136,8 +136,11 @@ function quotable(text: string): boolean {
     const c = ch.charCodeAt(0);
     if (c < 128 ? c === 32 || (c >= 9 && c <= 13) : WHITESPACE.test(ch)) continue;
     visible++;
-    if (isLetter(ch)) letters++;
-    else if (c >= 0xe000 && c <= 0xf8ff) glyphs++;
+    if (c >= 0xe000 && c <= 0xf8ff) glyphs++;
+    // Mathematical alphanumerics (U+1D400-U+1D7FF, a surrogate pair): a formula's symbols as extraction leaves them
+    // ("𝑖𝑖𝑐𝑐(𝑠𝑠𝑒𝑒)"), not words.
+    else if (c === 0xd835) glyphs++;
+    else if (isLetter(ch)) letters++;
   }
   if (letters < 12 || letters / visible < 0.55 || glyphs > 2) return false;
   return !isLeaderLine(text) && !isPageNumberLine(text) && !isTitleCase(text);

@@ -137,6 +137,18 @@ describe('findEvidence', () => {
     expect(findEvidence(plain, [{ id: 1, text }]).quotes[0]?.text).toMatch(/^The shift to a lower stratum is recorded\./);
   });
 
+  it('never quotes a formula whose symbols extraction left as mathematical letters', () => {
+    // U+1D400-U+1D7FF italic letters, doubled by extraction, as in the wood-product equations of VM0005 (dev-048).
+    const formula =
+      '\u{1D456}\u{1D456}\u{1D450}\u{1D450}(\u{1D460}\u{1D460}\u{1D452}\u{1D452}) = Fraction of carbon emitted for wood class \u{1D460}\u{1D460}\u{1D452}\u{1D452}.';
+    const prose = 'The fraction of sawnwood carbon oxidised between 5 and 100 years is 0.84 in the tropics.';
+    const ev = findEvidence('What fraction of sawnwood carbon is emitted for the wood class?', [
+      { id: 1, text: formula },
+      { id: 2, text: prose },
+    ]);
+    expect(ev.quotes.map((q) => q.passageId)).toEqual([2]);
+  });
+
   it('judges `answered` on the question words, not on the figure the answer type chose', () => {
     const text = 'A shift to a lower stratum of the forest is recorded. Such a shift must persist for at least 3 years.';
     const ev = findEvidence('How long must a shift to a lower-carbon forest stratum persist to count as degradation?', [{ id: 1, text }], {
