@@ -82,9 +82,12 @@ const ASKS_FOR_NUMBER =
   /\b(?:how\s+(?:many|much|long|far|often|large|big|high|hot|cold|old|deep|wide|soon|tall|heavy)|when|(?:what|which)\s+(?:\S+\s+)?(?:years?|dates?|share|percentage|percent|proportion|fraction|rate|values?|amount|number|level|temperature|price|area|size|period|figures?|ratio|density|volume|total))\b/iu;
 const NUMBER_WORD =
   /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|billion|half|twice|dozen)\b/i;
-/** A number in figures or in words (the figures test first: most sentences that have one have figures). */
+/**
+ * A number in figures or in words (the figures test first: most sentences that have one have figures). A figure
+ * inside a code or a formula's name (HCFC22, VM0007, tCO2e) is not a quantity.
+ */
 function holdsNumber(text: string): boolean {
-  return /\d/.test(text) || NUMBER_WORD.test(text);
+  return /(?<![A-Za-z\d])\d/.test(text) || NUMBER_WORD.test(text);
 }
 /**
  * Share of its word score that a sentence without a number keeps when the question asks for one: the answer type

@@ -137,6 +137,19 @@ describe('findEvidence', () => {
     expect(findEvidence(plain, [{ id: 1, text }]).quotes[0]?.text).toMatch(/^The shift to a lower stratum is recorded\./);
   });
 
+  it('does not take the figures of a code or a formula name for the quantity asked for', () => {
+    // The shape of dev-064's SGS validation report: both sentences hold the question's words; the first one's only
+    // figures are those of the HCFC22 plant's name.
+    const text = 'The new unit is expected to be installed at the HCFC22 plant. The new unit is expected to be installed during 2004.';
+    const q = 'When was the new unit expected to be installed?';
+    expect(findEvidence(q, [{ id: 1, text }]).quotes[0]?.text).toBe('The new unit is expected to be installed during 2004.');
+    // A figure standing as a number of its own still counts, whatever follows it (5 years, 2.5%, 120 tCO2e).
+    const units = 'The unit was installed at the plant. The unit was installed within 5 years.';
+    expect(findEvidence('How long did it take until the unit was installed?', [{ id: 1, text: units }]).quotes[0]?.text).toBe(
+      'The unit was installed within 5 years.',
+    );
+  });
+
   it('never quotes a formula whose symbols extraction left as mathematical letters', () => {
     // U+1D400-U+1D7FF italic letters, doubled by extraction, as in the wood-product equations of VM0005 (dev-048).
     const formula =
