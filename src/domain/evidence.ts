@@ -126,11 +126,16 @@ const NO_RUNNING_LINES: ReadonlySet<string> = new Set();
 const PRIVATE_USE = /[\uE000-\uF8FF]/gu;
 const WHITESPACE = /\s/u;
 
+/** A title's version, as a title page writes it after the title: "Version 2.2", "v1.6". */
+const VERSION_TAIL = /\s+(?:version|ver\.|v)\s*\d+(?:\.\d+)*$/iu;
+/** A question that asks which version (of a methodology, a standard, a document). */
+const ASKS_FOR_VERSION = /\bversions?\b/i;
+
 /**
  * A sentence worth quoting: twelve letters or more, not a heading, title, page number or leader line, and mostly
  * words (a flattened table or formula garbled by extraction is mostly digits, symbols and glyphs).
  */
-function quotable(text: string): boolean {
+function quotable(text: string, versionAsked = false): boolean {
   // One pass over the characters (every sentence of eight page windows, on every search), then the line shapes.
   let visible = 0;
   let letters = 0;
@@ -146,7 +151,10 @@ function quotable(text: string): boolean {
     else if (isLetter(ch)) letters++;
   }
   if (letters < 12 || letters / visible < 0.55 || glyphs > 2) return false;
-  return !isLeaderLine(text) && !isPageNumberLine(text) && !isTitleCase(text);
+  if (isLeaderLine(text) || isPageNumberLine(text) || isTitleCase(text)) return false;
+  // A document's title with its version ("... REDD Projects Version 2.2") states nothing either, unless the question
+  // asks which version ("Methodology Version 1.2.2" answers it).
+  return versionAsked || !isTitleCase(text.replace(VERSION_TAIL, ''));
 }
 
 /**
@@ -258,11 +266,12 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const specific = asked.filter((t) => !scope.has(t));
   const q = specific.length > 0 ? specific : asked;
   const wantsNumber = asksForNumber(question);
+  const versionAsked = ASKS_FOR_VERSION.test(question);
   const sentences: Sentence[] = [];
   passages.forEach((p, i) => {
     for (const s of quotableSpans(p.text, p.running)) {
       const text = p.text.slice(s.start, s.end);
-      if (!quotable(text)) continue;
+      if (!quotable(text, versionAsked)) continue;
       sentences.push({
         passage: i,
         start: s.start,

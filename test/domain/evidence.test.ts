@@ -125,6 +125,17 @@ describe('findEvidence', () => {
     ]);
   });
 
+  it("never quotes a document's title with its version, unless the question asks which version", () => {
+    const passages: EvidencePassage[] = [
+      { id: 1, text: 'Methodology for Carbon Accounting for Mosaic and Landscape-scale REDD Projects Version 2.2' },
+      { id: 2, text: 'Under this REDD methodology, degradation must have persisted for at least 3 years.' },
+    ];
+    const ev = findEvidence('In the mosaic and landscape-scale REDD methodology, how long must degradation persist?', passages);
+    expect(ev.quotes.map((q) => q.passageId)).toEqual([2]);
+    const version = findEvidence('Which version of the mosaic and landscape-scale REDD methodology is this?', passages);
+    expect(version.quotes.find((q) => q.passageId === 1)?.text).toBe(passages[0]?.text);
+  });
+
   it('prefers a sentence with a number when the question asks for a quantity or a date', () => {
     // Both sentences hold three of the question's words; the second gives the figure asked for.
     const text = 'The shift to a lower stratum is recorded. Such a shift must persist as degradation for at least 3 years.';
