@@ -51,7 +51,7 @@ export interface Downloader {
   onIdle(): Promise<void>;
 }
 
-/** Extracts a PDF's text per page (ingest/stages/extract.ts runs it in worker threads under the EXTRACT_* limits). */
+/** Extracts a PDF's text per page (ingest/stages/extract.ts runs it in child processes under the EXTRACT_* limits). */
 export interface PdfExtractor {
   extract(bytes: Uint8Array): Promise<ExtractResult>;
   /** Terminates the threads; extractions in flight fail. */
@@ -88,7 +88,7 @@ export interface ProjectWork {
 export interface StageContext {
   deps: IngestDeps;
   downloader: Downloader;
-  /** Extracts PDF text in worker threads under the EXTRACT_* limits; absent: the process's default extractor. */
+  /** Extracts PDF text in child processes under the EXTRACT_* limits; absent: the process's default extractor. */
   extractor?: PdfExtractor;
   logger: Logger;
   /** Re-embed even when a document is unchanged. */

@@ -208,9 +208,9 @@ export const configSchema = z
     /** @default 3 */
     DOWNLOAD_RETRIES: int(0, 10).default(3),
 
-    /** Time for extracting one PDF's text, in a worker thread that is terminated past it. @default 120000 */
+    /** Time for extracting one PDF's text, in a child process that is killed past it. @default 120000 */
     EXTRACT_TIMEOUT_MS: int(100, 3_600_000).default(120_000),
-    /** JavaScript heap of one extraction thread, in MB (its resourceLimits; pdf.js needs some of it). @default 1024 */
+    /** JavaScript heap of one extraction process, in MB (its --max-old-space-size; pdf.js needs some of it). @default 1024 */
     EXTRACT_MAX_MEMORY_MB: int(256, 65_536).default(1024),
     /** Most pages of a PDF; one with more fails before any page is read. @default 3000 */
     EXTRACT_MAX_PAGES: int(1, 10_000_000).default(3000),

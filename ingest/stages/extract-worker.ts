@@ -1,9 +1,8 @@
 /**
- * Worker thread of the extract stage (extract.ts): runs pdf.js on one document at a time, off the ingestion
- * worker's event loop. The parent enforces the time limit (terminates this thread) and the memory limit (the
- * thread's resourceLimits); the page and text caps are checked here (extract-pdf.ts).
+ * Child process of the extract stage (extract.ts): runs pdf.js on one document at a time, off the ingestion
+ * process. The parent enforces the time limit (kills this process) and the memory limit (this process's
+ * --max-old-space-size); the page and text caps are checked here (extract-pdf.ts).
  */
-import { parentPort } from 'node:worker_threads';
 import { extractPdfPagesHere, type ExtractCaps, type ExtractResult } from './extract-pdf.js';
 
 export type ExtractRequest = { id: number; bytes: Uint8Array; caps: ExtractCaps };
@@ -28,16 +27,19 @@ function emptyPdf(): Uint8Array {
   return new TextEncoder().encode(out);
 }
 
-const port = parentPort;
-if (!port) throw new Error('extract-worker: not started as a worker thread');
+const send = process.send?.bind(process);
+if (!send) throw new Error('extract-worker: not started as a child process with an IPC channel');
+// The parent gone, nothing is left to do.
+process.on('disconnect', () => process.exit(0));
 // Loading pdf.js's code takes a while (more under tsx): not a document's time.
 await extractPdfPagesHere(emptyPdf(), { maxPages: 1, maxTextChars: 1 });
-port.on('message', (req: ExtractRequest) => {
-  void extractPdfPagesHere(req.bytes, req.caps)
+process.on('message', (req: ExtractRequest) => {
+  // pdf.js takes the bytes as its own (it may detach them): a Uint8Array of this process, as IPC delivered it.
+  void extractPdfPagesHere(new Uint8Array(req.bytes), req.caps)
     .catch((err: unknown): ExtractResult => ({ ok: false, kind: 'failed', reason: `PDF could not be parsed (${String(err)})` }))
     .then((result) => {
       const res: ExtractResponse = { type: 'result', id: req.id, result };
-      port.postMessage(res);
+      send(res);
     });
 });
-port.postMessage({ type: 'ready' } satisfies ExtractResponse);
+send({ type: 'ready' } satisfies ExtractResponse);

@@ -1,24 +1,29 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { PdfExtractor, Stage } from '../types.js';
 import type { ExtractCaps, ExtractResult } from './extract-pdf.js';
 import type { ExtractRequest, ExtractResponse } from './extract-worker.js';
 
 /**
- * Text per physical page with pdf-parse 2 (pdf.js), in worker threads. A PDF that parses but carries no text layer
+ * Text per physical page with pdf-parse 2 (pdf.js), in child processes. A PDF that parses but carries no text layer
  * is `needs_ocr`; one that does not parse (truncated, encrypted, corrupt) fails with pdf.js's reason; one over a
  * limit fails naming the limit. pdf.js runs synchronously for as long as a page takes, and a hostile PDF (a page
  * whose content inflates to hundreds of MB, tens of thousands of pages) takes minutes and gigabytes: off the
- * ingestion thread, a document is stopped at EXTRACT_TIMEOUT_MS (the thread is terminated), at
- * EXTRACT_MAX_MEMORY_MB of JavaScript heap (the thread's resourceLimits), at EXTRACT_MAX_PAGES pages (before any
- * page is read) or EXTRACT_MAX_TEXT_CHARS characters of text; the run goes on with the next document.
+ * ingestion process, a document is stopped at EXTRACT_TIMEOUT_MS (the process is killed), at
+ * EXTRACT_MAX_MEMORY_MB of JavaScript heap (the process's --max-old-space-size), at EXTRACT_MAX_PAGES pages (before
+ * any page is read) or EXTRACT_MAX_TEXT_CHARS characters of text; the run goes on with the next document.
+ *
+ * A process, not a worker thread: a thread's heap limit (resourceLimits) may abort the whole process instead of the
+ * thread when V8 runs out of heap while the thread is torn down (nodejs/node#47224; seen here as "FATAL ERROR:
+ * Reached heap limit" killing the test runner, ~IsolateData in its stack). A child that runs out of heap dies alone.
  */
 
 export type { ExtractResult } from './extract-pdf.js';
 
 export interface ExtractLimits extends ExtractCaps {
-  /** Time for one document, from when its bytes reach the thread. */
+  /** Time for one document, from when its bytes reach the extraction process. */
   timeoutMs: number;
-  /** JavaScript heap of an extraction thread (V8 old generation), in MB. */
+  /** JavaScript heap of an extraction process (V8 old generation), in MB. */
   maxMemoryMb: number;
 }
 
@@ -33,153 +38,182 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   maxTextChars: 10_000_000,
 };
 
-/** How long a new thread may take to load tsx and pdf.js before the document fails. */
-const THREAD_START_MS = 60_000;
-/** Idle threads kept for the next documents (unreferenced: they do not keep the process alive)... */
-const MAX_IDLE_THREADS = 4;
-/** ... for this long: a thread holds pdf.js's memory (the API indexes its demo documents once, then serves). */
-const IDLE_THREAD_MS = 30_000;
+/** How long a new process may take to load tsx and pdf.js before the document fails. */
+const START_MS = 60_000;
+/** Idle processes kept for the next documents (unreferenced: they do not keep the parent alive)... */
+const MAX_IDLE = 4;
+/** ... for this long: a process holds pdf.js's memory (the API indexes its demo documents once, then serves). */
+const IDLE_MS = 30_000;
+/** What V8 prints when a process runs out of heap ("FATAL ERROR: Reached heap limit Allocation failed - ..."). */
+const HEAP_EXHAUSTED = /heap out of memory|Reached heap limit|Allocation failed/;
 
 function workerSpec(): { boot: URL; entry: string } {
   const ext = new URL(import.meta.url).pathname.endsWith('.ts') ? '.ts' : '.js';
   return {
-    // The embedders' boot module registers tsx inside the thread when running from .ts sources.
+    // The embedders' boot module registers tsx inside the process when running from .ts sources.
     boot: new URL('../../src/adapters/embedders/worker-boot.mjs', import.meta.url),
     entry: new URL(`./extract-worker${ext}`, import.meta.url).href,
   };
 }
 
-interface Thread {
-  worker: Worker;
+interface Extraction {
+  child: ChildProcess;
   ready: Promise<void>;
-  /** Set while a document is in the thread: settles it when the thread dies. */
+  /** Set while a document is in the process: settles it when the process dies. */
   onDeath: ((reason: string) => void) | null;
-  /** Ends an idle thread after IDLE_THREAD_MS. */
+  /** Ends an idle process after IDLE_MS. */
   idleTimer: NodeJS.Timeout | null;
   dead: boolean;
 }
 
 const failed = (reason: string): ExtractResult => ({ ok: false, kind: 'failed', reason });
 
-/** A pool of extraction threads, one document per thread at a time; threads are reused until a limit kills one. */
+/** Keeps the parent alive while a document is in the process, not while the process waits idle. */
+function hold(child: ChildProcess, held: boolean): void {
+  if (held) {
+    child.ref();
+    child.channel?.ref();
+  } else {
+    child.unref();
+    child.channel?.unref();
+  }
+}
+
+function kill(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+/** A pool of extraction processes, one document per process at a time; reused until a limit kills one. */
 export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfExtractor {
   const limits: ExtractLimits = { ...DEFAULT_EXTRACT_LIMITS, ...overrides };
   const caps: ExtractCaps = { maxPages: limits.maxPages, maxTextChars: limits.maxTextChars };
-  const idle: Thread[] = [];
-  const all = new Set<Thread>();
+  const idle: Extraction[] = [];
+  const all = new Set<Extraction>();
   let nextId = 1;
   let closed = false;
 
-  function spawn(): Thread {
+  function spawn(): Extraction {
     const { boot, entry } = workerSpec();
-    const worker = new Worker(boot, {
-      workerData: { entry },
-      resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb },
-      // pdf.js's warnings go to the parent's stderr, never into its JSON log lines on stdout.
-      stdout: true,
+    const child = fork(fileURLToPath(boot), [JSON.stringify({ entry })], {
+      // Buffers travel as such; the parent's flags (a test runner's, --inspect) are not passed on.
+      serialization: 'advanced',
+      execArgv: [`--max-old-space-size=${limits.maxMemoryMb}`],
+      // pdf.js's warnings and V8's last words go to the parent's stderr, never into its JSON log lines on stdout.
+      stdio: ['ignore', 2, 'pipe', 'ipc'],
     });
-    worker.stdout.on('data', (d: Buffer) => process.stderr.write(d));
-    const thread: Thread = { worker, ready: Promise.resolve(), onDeath: null, idleTimer: null, dead: false };
-    thread.ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`the extraction thread did not start within ${THREAD_START_MS} ms`)),
-        THREAD_START_MS,
-      );
-      worker.once('message', (msg: ExtractResponse) => {
+    let outOfHeap = false;
+    child.stderr?.on('data', (d: Buffer) => {
+      if (HEAP_EXHAUSTED.test(d.toString())) outOfHeap = true;
+      process.stderr.write(d);
+    });
+    const x: Extraction = { child, ready: Promise.resolve(), onDeath: null, idleTimer: null, dead: false };
+    x.ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the extraction process did not start within ${START_MS} ms`)), START_MS);
+      child.once('message', (msg: ExtractResponse) => {
         clearTimeout(timer);
         if (msg.type === 'ready') resolve();
-        else reject(new Error('the extraction thread answered before it was ready'));
+        else reject(new Error('the extraction process answered before it was ready'));
       });
       const die = (reason: string): void => {
         clearTimeout(timer);
-        thread.dead = true;
-        all.delete(thread);
-        const i = idle.indexOf(thread);
+        if (x.dead && x.onDeath === null) return;
+        x.dead = true;
+        all.delete(x);
+        const i = idle.indexOf(x);
         if (i >= 0) idle.splice(i, 1);
         reject(new Error(reason));
-        thread.onDeath?.(reason);
+        x.onDeath?.(reason);
+        x.onDeath = null;
       };
-      worker.on('error', (err: Error & { code?: string }) => {
-        die(
-          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
-            ? `extraction exceeded the memory limit of ${limits.maxMemoryMb} MB (EXTRACT_MAX_MEMORY_MB)`
-            : `the extraction thread crashed (${err.message})`,
-        );
+      child.on('error', (err) => die(`the extraction process failed (${err.message})`));
+      child.on('exit', (code, signal) => {
+        // The stderr pipe may still hold V8's message: read it to its end before naming the cause.
+        const name = (): void =>
+          die(
+            outOfHeap
+              ? `extraction exceeded the memory limit of ${limits.maxMemoryMb} MB (EXTRACT_MAX_MEMORY_MB)`
+              : `the extraction process exited (${signal ?? `code ${code}`})`,
+          );
+        if (child.stderr && !child.stderr.readableEnded) child.stderr.once('close', name);
+        else name();
       });
-      worker.on('exit', (code) => die(`the extraction thread exited with code ${code}`));
     });
-    thread.ready.catch(() => undefined);
-    all.add(thread);
-    return thread;
+    x.ready.catch(() => undefined);
+    all.add(x);
+    return x;
   }
 
-  async function run(thread: Thread, bytes: Uint8Array): Promise<ExtractResult> {
-    await thread.ready;
+  async function run(x: Extraction, bytes: Uint8Array): Promise<ExtractResult> {
+    await x.ready;
     const id = nextId++;
     return new Promise<ExtractResult>((resolve) => {
       const timer = setTimeout(() => {
-        thread.onDeath = null;
-        thread.dead = true;
-        all.delete(thread);
-        thread.worker.off('message', onMessage);
-        void thread.worker.terminate();
+        x.onDeath = null;
+        x.dead = true;
+        all.delete(x);
+        x.child.off('message', onMessage);
+        void kill(x.child);
         resolve(failed(`extraction took longer than the limit of ${limits.timeoutMs} ms (EXTRACT_TIMEOUT_MS)`));
       }, limits.timeoutMs);
       const onMessage = (msg: ExtractResponse): void => {
         if (msg.type !== 'result' || msg.id !== id) return;
         clearTimeout(timer);
-        thread.worker.off('message', onMessage);
-        thread.onDeath = null;
+        x.child.off('message', onMessage);
+        x.onDeath = null;
         resolve(msg.result);
       };
-      thread.onDeath = (reason) => {
+      x.onDeath = (reason) => {
         clearTimeout(timer);
-        thread.worker.off('message', onMessage);
+        x.child.off('message', onMessage);
         resolve(failed(reason));
       };
-      thread.worker.on('message', onMessage);
-      // A copy, transferred: pdf.js detaches the buffer it parses, and the caller's bytes stay usable.
-      const copy = new Uint8Array(bytes);
-      const req: ExtractRequest = { id, bytes: copy, caps };
-      thread.worker.postMessage(req, [copy.buffer]);
+      x.child.on('message', onMessage);
+      const req: ExtractRequest = { id, bytes, caps };
+      x.child.send(req);
     });
   }
 
   return {
     async extract(bytes) {
       if (closed) throw new Error('extract: the PDF extractor is closed');
-      const thread = idle.pop() ?? spawn();
-      if (thread.idleTimer) clearTimeout(thread.idleTimer);
-      thread.idleTimer = null;
-      thread.worker.ref();
+      const x = idle.pop() ?? spawn();
+      if (x.idleTimer) clearTimeout(x.idleTimer);
+      x.idleTimer = null;
+      hold(x.child, true);
       let result: ExtractResult;
       try {
-        result = await run(thread, bytes);
+        result = await run(x, bytes);
       } catch (err) {
-        void thread.worker.terminate();
+        void kill(x.child);
         return failed(err instanceof Error ? err.message : String(err));
       }
-      if (!thread.dead && !closed && idle.length < MAX_IDLE_THREADS) {
-        thread.worker.unref();
-        idle.push(thread);
-        thread.idleTimer = setTimeout(() => {
-          const i = idle.indexOf(thread);
+      if (!x.dead && !closed && idle.length < MAX_IDLE) {
+        hold(x.child, false);
+        idle.push(x);
+        x.idleTimer = setTimeout(() => {
+          const i = idle.indexOf(x);
           if (i >= 0) idle.splice(i, 1);
-          all.delete(thread);
-          void thread.worker.terminate();
-        }, IDLE_THREAD_MS);
-        thread.idleTimer.unref();
-      } else if (!thread.dead) {
-        all.delete(thread);
-        void thread.worker.terminate();
+          all.delete(x);
+          x.dead = true;
+          void kill(x.child);
+        }, IDLE_MS);
+        x.idleTimer.unref();
+      } else if (!x.dead) {
+        all.delete(x);
+        x.dead = true;
+        void kill(x.child);
       }
       return result;
     },
     async close() {
       closed = true;
       idle.length = 0;
-      for (const t of all) if (t.idleTimer) clearTimeout(t.idleTimer);
-      await Promise.all([...all].map((t) => t.worker.terminate()));
+      for (const x of all) if (x.idleTimer) clearTimeout(x.idleTimer);
+      await Promise.all([...all].map((x) => kill(x.child)));
       all.clear();
     },
   };
@@ -188,8 +222,8 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
 const shared = new Map<string, PdfExtractor>();
 
 /**
- * The process's extractor for these limits, kept across runs: a thread takes seconds to load pdf.js (under tsx),
- * so runs in one process (the API's demo indexing, tests) reuse its idle threads, which never keep the process alive.
+ * The process's extractor for these limits, kept across runs: a child takes seconds to load pdf.js (under tsx), so
+ * runs in one process (the API's demo indexing, tests) reuse its idle children, which never keep the process alive.
  */
 export function sharedPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfExtractor {
   const limits: ExtractLimits = { ...DEFAULT_EXTRACT_LIMITS, ...overrides };

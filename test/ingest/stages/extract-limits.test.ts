@@ -19,7 +19,7 @@ import { makePdf } from '../support/make-pdf.js';
 
 /**
  * PDF bombs against the extraction limits (EXTRACT_*): each limit trips, the document fails naming it, the
- * ingestion thread keeps running meanwhile, and the next document is extracted (and indexed) as usual.
+ * ingestion process keeps running meanwhile, and the next document is extracted (and indexed) as usual.
  */
 
 const normal = (): Buffer => makePdf(['A normal page about the baseline scenario and monitoring of carbon stocks.']);
@@ -59,7 +59,7 @@ describe('extraction limits', () => {
 
   it('stops a page that takes longer than timeoutMs, keeps the event loop free meanwhile, and goes on', async () => {
     const ex = make({ timeoutMs: 1500 });
-    // Warm the thread, so the limit applies to the bomb and not to loading pdf.js.
+    // Warm the process, so the limit applies to the bomb and not to loading pdf.js.
     expect((await ex.extract(normal())).ok).toBe(true);
     let ticks = 0;
     const timer = setInterval(() => ticks++, 50);
@@ -69,7 +69,7 @@ describe('extraction limits', () => {
     const elapsed = performance.now() - started;
     clearInterval(timer);
     expect(r).toEqual({ ok: false, kind: 'failed', reason: 'extraction took longer than the limit of 1500 ms (EXTRACT_TIMEOUT_MS)' });
-    // The parse ran on another thread: this one ran its timer all along (at least half of its ticks).
+    // The parse ran in another process: this one ran its timer all along (at least half of its ticks).
     expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 50 / 2));
     expect(await ex.extract(normal())).toEqual({ ok: true, pages: NORMAL_PAGES });
   });
@@ -136,7 +136,8 @@ describe('a run with PDF bombs', () => {
     await server?.close();
   });
 
-  // The memory limit is tested here only: a thread killed for its heap inside a run, the run going on.
+  // The memory limit is tested here only: an extraction process dead of its heap inside a run, the run (and this
+  // process: nodejs/node#47224 aborted it with worker threads) going on.
   it('fails each bomb with the limit it passed, and indexes the document after them', async () => {
     const summary = await runIngest({
       deps,
