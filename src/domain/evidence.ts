@@ -151,10 +151,11 @@ function quotable(text: string, versionAsked = false): boolean {
     else if (isLetter(ch)) letters++;
   }
   if (letters < 12 || letters / visible < 0.55 || glyphs > 2) return false;
-  if (isLeaderLine(text) || isPageNumberLine(text) || isTitleCase(text)) return false;
   // A document's title with its version ("... REDD Projects Version 2.2") states nothing either, unless the question
-  // asks which version ("Methodology Version 1.2.2" answers it).
-  return versionAsked || !isTitleCase(text.replace(VERSION_TAIL, ''));
+  // asks which version ("Methodology Version 1.2.2" answers it). (A title has no digit: without a version the text
+  // is judged as it is.)
+  const title = versionAsked ? text : text.replace(VERSION_TAIL, '');
+  return !isLeaderLine(text) && !isPageNumberLine(text) && !isTitleCase(title);
 }
 
 /**
