@@ -120,14 +120,12 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
       });
       const die = (reason: string): void => {
         clearTimeout(timer);
-        if (x.dead && x.onDeath === null) return;
         x.dead = true;
         all.delete(x);
         const i = idle.indexOf(x);
         if (i >= 0) idle.splice(i, 1);
         reject(new Error(reason));
         x.onDeath?.(reason);
-        x.onDeath = null;
       };
       child.on('error', (err) => die(`the extraction process failed (${err.message})`));
       child.on('exit', (code, signal) => {
