@@ -76,10 +76,11 @@ export const UNFOCUSED_SUPPORT = 0.34;
 
 /**
  * A question whose answer is a quantity, a count or a date ("how many", "how long", "when", "what percentage",
- * "which years"): its answer holds a number, in figures or in words.
+ * "which years", "what validation opinion number": up to three words may name what is counted or dated): its answer
+ * holds a number, in figures or in words.
  */
 const ASKS_FOR_NUMBER =
-  /\b(?:how\s+(?:many|much|long|far|often|large|big|high|hot|cold|old|deep|wide|soon|tall|heavy)|when|(?:what|which)\s+(?:\S+\s+)?(?:years?|dates?|share|percentage|percent|proportion|fraction|rate|values?|amount|number|level|temperature|price|area|size|period|figures?|ratio|density|volume|total))\b/iu;
+  /\b(?:how\s+(?:many|much|long|far|often|large|big|high|hot|cold|old|deep|wide|soon|tall|heavy)|when|(?:what|which)\s+(?:[\p{L}\p{N}-]+\s+){0,3}(?:years?|dates?|share|percentage|percent|proportion|fraction|rate|values?|amount|number|level|temperature|price|area|size|period|figures?|ratio|density|volume|total))\b/iu;
 const NUMBER_WORD =
   /\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|million|billion|half|twice|dozen)\b/i;
 /**

@@ -194,6 +194,10 @@ describe('findEvidence', () => {
       'Which years may be used as the baseline period?',
       'What rainfall level characterizes the forests?',
       'How soon must the clearing happen (not the harvest)?',
+      // The asked-for quantity may be named by a compound: "what <validation opinion> number", "what <revised
+      // validation opinion> date".
+      'What validation opinion number did SGS give?',
+      'What revised validation opinion date appears in the form?',
     ]) {
       expect(asksForNumber(q), q).toBe(true);
     }
@@ -202,6 +206,8 @@ describe('findEvidence', () => {
       'What does Peat Depletion Time mean?',
       'Why was the meeting held on 5 June?',
       'Which land is excluded (not how many hectares)?',
+      'What benchmark did the PDD use in its investment analysis?',
+      'Which of the project documents names the total?',
     ]) {
       expect(asksForNumber(q), q).toBe(false);
     }
