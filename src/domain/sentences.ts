@@ -8,10 +8,12 @@ import { trimSpan, type Span } from './chunking.js';
 /**
  * Abbreviations whose period ends no sentence, as English splitters know them (Punkt's abbreviation types): Latin
  * and titles before any word ("e.g. Ground preparation", "Mr. Solanki", "Winjum et al. (1998)"), and the ones that
- * stand before a number ("Rs. 7 Crores", "No. 502", "Fig. 3", "pp. 12").
+ * stand before a number ("Rs. 7 Crores", "No. 502", "Fig. 3", "pp. 12", a report's "rev. 01", and a species in a
+ * table row: "Eucalyptus sp. 850 150 1,000"). Before a capital, "sp." may end a sentence ("... Quercus sp. All
+ * species are native").
  */
 const BEFORE_ANY = String.raw`e\.g|i\.e|cf|vs|viz|et al|Mr|Mrs|Ms|Dr|Prof|St`;
-const BEFORE_NUMBER = String.raw`No|Nos|Rs|Fig|Figs|Eq|Eqs|Vol|pp|p|Sec|Art|Para|para|approx|ca`;
+const BEFORE_NUMBER = String.raw`No|Nos|Rs|Fig|Figs|Eq|Eqs|Vol|pp|p|Sec|Art|Para|para|approx|ca|sp|spp|rev`;
 
 /**
  * Between two sentences: whitespace after final punctuation, before a capital or a digit (perhaps quoted), unless

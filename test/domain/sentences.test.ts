@@ -25,6 +25,19 @@ describe('splitSentences', () => {
     ]);
   });
 
+  it('keeps a table row whole after a species abbreviation, and a report revision after "rev."', () => {
+    // A planting table as extracted: "Eucalyptus sp." is followed by the row's figures, not by a new sentence.
+    expect(
+      splitSentences('Species Area in 2006 (ha) Total Quercus sp. 100 800 900 Eucalyptus sp. 850 150 1,000 Acacia spp. 4 trees.'),
+    ).toEqual(['Species Area in 2006 (ha) Total Quercus sp. 100 800 900 Eucalyptus sp. 850 150 1,000 Acacia spp. 4 trees.']);
+    expect(splitSentences('Report No. 2012-9450, rev. 01 VALIDATION REPORT')).toEqual(['Report No. 2012-9450, rev. 01 VALIDATION REPORT']);
+    // Before a capital it may end a sentence: "... Quercus sp. All species are native".
+    expect(splitSentences('The mix is Eucalyptus sp. and Quercus sp. All species are native.')).toEqual([
+      'The mix is Eucalyptus sp. and Quercus sp.',
+      'All species are native.',
+    ]);
+  });
+
   it('still ends a sentence at such a word used as a word, and before a number after any other word', () => {
     expect(splitSentences('Is the pool included? No. The pool is excluded. It is zero. 5 plots were measured.')).toEqual([
       'Is the pool included?',
