@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { stopChild } from '../../src/child-process.js';
 import type { PdfExtractor, Stage } from '../types.js';
 import type { ExtractCaps, ExtractResult } from './extract-pdf.js';
 import type { ExtractRequest, ExtractResponse } from './extract-worker.js';
@@ -79,12 +80,9 @@ function hold(child: ChildProcess, held: boolean): void {
   }
 }
 
+/** pdf.js may be deep in a page that never yields: an extraction process is not asked to end, it is killed. */
 function kill(child: ChildProcess): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
+  return stopChild(child, 'SIGKILL');
 }
 
 /** A pool of extraction processes, one document per process at a time; reused until a limit kills one. */

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { stopChild } from '../../child-process.js';
 import type { Logger } from '../../logger.js';
 import type { EmbedKind, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
@@ -78,12 +79,7 @@ function forkHandle(boot: URL, data: Record<string, unknown>): Handle {
     onMessage: (fn) => child.on('message', (m) => fn(m as WorkerResponse)),
     onError: (fn) => child.on('error', fn),
     onExit: (fn) => child.on('exit', (code, signal) => fn(code ?? (signal ? -1 : null))),
-    terminate: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill();
-      }),
+    terminate: () => stopChild(child),
   };
 }
 
