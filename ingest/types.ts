@@ -54,7 +54,7 @@ export interface Downloader {
 /** Extracts a PDF's text per page (ingest/stages/extract.ts runs it in child processes under the EXTRACT_* limits). */
 export interface PdfExtractor {
   extract(bytes: Uint8Array): Promise<ExtractResult>;
-  /** Terminates the threads; extractions in flight fail. */
+  /** Ends the extraction processes; extractions in flight fail. */
   close(): Promise<void>;
 }
 

@@ -94,6 +94,14 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
   let nextId = 1;
   let closed = false;
 
+  /** Takes a process out of the pool for good: it died, or is about to be killed. */
+  function retire(x: Extraction): void {
+    x.dead = true;
+    all.delete(x);
+    const i = idle.indexOf(x);
+    if (i >= 0) idle.splice(i, 1);
+  }
+
   function spawn(): Extraction {
     const { boot, entry } = workerSpec();
     const child = fork(fileURLToPath(boot), [JSON.stringify({ entry })], {
@@ -118,10 +126,7 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
       });
       const die = (reason: string): void => {
         clearTimeout(timer);
-        x.dead = true;
-        all.delete(x);
-        const i = idle.indexOf(x);
-        if (i >= 0) idle.splice(i, 1);
+        retire(x);
         reject(new Error(reason));
         x.onDeath?.(reason);
       };
@@ -149,8 +154,7 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
     return new Promise<ExtractResult>((resolve) => {
       const timer = setTimeout(() => {
         x.onDeath = null;
-        x.dead = true;
-        all.delete(x);
+        retire(x);
         x.child.off('message', onMessage);
         void kill(x.child);
         resolve(failed(`extraction took longer than the limit of ${limits.timeoutMs} ms (EXTRACT_TIMEOUT_MS)`));
@@ -191,16 +195,12 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
         hold(x.child, false);
         idle.push(x);
         x.idleTimer = setTimeout(() => {
-          const i = idle.indexOf(x);
-          if (i >= 0) idle.splice(i, 1);
-          all.delete(x);
-          x.dead = true;
+          retire(x);
           void kill(x.child);
         }, IDLE_MS);
         x.idleTimer.unref();
       } else if (!x.dead) {
-        all.delete(x);
-        x.dead = true;
+        retire(x);
         void kill(x.child);
       }
       return result;
