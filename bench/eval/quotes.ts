@@ -1,7 +1,7 @@
 /**
  * How far the extractive answer is from the evidence, step by step:
  *
- *   npx tsx bench/eval/quotes.ts [--embedder use] [--qa ../shared/corpus/qa-dev.jsonl]
+ *   npx tsx bench/eval/quotes.ts [--embedder use] [--qa ../shared/corpus/qa-dev.jsonl] [--misses]
  *
  * Runs every question in-process over the index that `npm run eval` cached for the embedder (run that first) with
  * the default search, and watches the answer step (SearchServiceOptions.onEvidence): the page windows around the 8
@@ -11,6 +11,9 @@
  * - quoted: the citation's quote holds it (what the search chose);
  * - supported: the answer is evidence-supported (bench/eval/answers.ts), with the default answer budget and with none
  *   (every quote that bears on the question), which is what the quotes allow at most.
+ * With --misses, each question whose answer is not supported is listed with the first step it fails at (no citation
+ * on a gold page, no sentence of those citations holds the evidence, another sentence quoted, refused, the quote left
+ * out of the answer), its gold evidence and the answer.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -32,6 +35,9 @@ function arg(name: string): string | undefined {
 }
 
 interface Row {
+  id: string;
+  /** The first step the answer fails at, or '' when it is supported. */
+  miss: string;
   tune: boolean;
   reach: boolean;
   first: boolean;
@@ -66,11 +72,13 @@ async function main(): Promise<void> {
       requestedRegistry: p.registry,
     }));
     const rows: Row[] = [];
+    const answers = new Map<string, string>();
     for (const q of questions) {
       seen = null;
       const res = await search.search({ projects, query: q.question });
       const all = await unlimited.search({ projects, query: q.question });
       rows.push(judge(q, res, seen, evidenceSupported(q, all.answer, all.citations)));
+      answers.set(q.id, `${res.answered ? '' : '(not answered) '}${res.answer}`);
     }
     const halves: [string, Row[]][] = [
       ['tune (dev-001..045)', rows.filter((r) => r.tune)],
@@ -89,6 +97,21 @@ async function main(): Promise<void> {
           `${n(rs, (r) => r.quoted)} | ${n(rs, (r) => r.supported)} | ${n(rs, (r) => r.unlimited)} |`,
       ),
     ];
+    if (process.argv.includes('--misses')) {
+      const missed = rows.filter((r) => r.miss !== '');
+      const count = new Map<string, number>();
+      for (const r of missed) count.set(r.miss, (count.get(r.miss) ?? 0) + 1);
+      lines.push('', `not supported: ${[...count].map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      for (const r of missed) {
+        const q = questions.find((x) => x.id === r.id);
+        lines.push(
+          '',
+          `${r.id} [${r.miss}] ${q?.question ?? ''}`,
+          `  gold p${q?.pages.join(',') ?? ''}: ${q?.evidence ?? ''}`,
+          `  answer: ${answers.get(r.id) ?? ''}`,
+        );
+      }
+    }
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     await deps.close();
@@ -97,7 +120,11 @@ async function main(): Promise<void> {
 
 function judge(
   q: Question,
-  res: { answer: string; citations: { id: number; documentTitle: string; page: number; text: string; quote: string }[] },
+  res: {
+    answer: string;
+    answered: boolean;
+    citations: { id: number; documentTitle: string; page: number; text: string; quote: string }[];
+  },
   seen: { passages: readonly EvidencePassage[]; sentences: readonly WeighedSentence[] } | null,
   unlimited: boolean,
 ): Row {
@@ -105,13 +132,28 @@ function judge(
   const holds = (text: string): boolean => evidenceShare(q.evidence, text) >= 0.6;
   const ranked = [...(seen?.sentences ?? [])].sort((a, b) => b.score - a.score);
   const at = ranked.findIndex((s) => onGold.has(s.passageId) && holds(s.text));
+  const quoted = res.citations.some((c) => onGold.has(c.id) && holds(c.quote));
+  const supported = evidenceSupported(q, res.answer, res.citations);
+  const miss = supported
+    ? ''
+    : onGold.size === 0
+      ? 'no gold page'
+      : at < 0 && !quoted
+        ? 'passage lacks it'
+        : !quoted
+          ? 'other sentence quoted'
+          : !res.answered
+            ? 'not answered'
+            : 'left out';
   return {
+    id: q.id,
+    miss,
     tune: Number(/^dev-(\d+)$/.exec(q.id)?.[1] ?? 0) <= 45,
     reach: at >= 0,
     first: at === 0,
     top3: at >= 0 && at < 3,
-    quoted: res.citations.some((c) => onGold.has(c.id) && holds(c.quote)),
-    supported: evidenceSupported(q, res.answer, res.citations),
+    quoted,
+    supported,
     unlimited,
   };
 }
