@@ -1,6 +1,6 @@
 import { trimSpan, type Span } from './chunking.js';
 import { isLeaderLine, isPageNumberLine, isRunningLine } from './page-furniture.js';
-import { normalizedTerms, stem, withoutExclusions } from './query.js';
+import { normalizedTerms, stem, tokenize, withoutExclusions } from './query.js';
 import { isLetter, isTitleCase, sentenceSpans } from './sentences.js';
 
 /**
@@ -236,12 +236,43 @@ export function questionTerms(question: string): string[] {
   return [...new Set(evidenceTerms(withoutExclusions(question)))];
 }
 
+/** "project": every search is over projects, so the word says where to look whenever a scope text has it. */
+const SEARCH_UNIT = stem('project');
+
+/**
+ * The question's words that name where its answer is looked for (EvidenceOptions.scope):
+ * - a name found in a scope text: a word with a capital or a digit, other than the question's first ("Gujarat",
+ *   "GFL", "VM0007", "5533");
+ * - a run of two or more consecutive words found together in one scope text ("thermal oxidation" of the project's
+ *   name, "validation report" of a document's type; stop words do not break a run);
+ * - "project", the unit every search is over.
+ * A common word that a scope text merely holds is a word of the question: "requests" in "How many clarification
+ * requests ...?" is what is asked, though a document is titled "registration request form".
+ */
+export function scopeTerms(question: string, scopeTexts: readonly string[]): Set<string> {
+  const texts = scopeTexts.map((s) => new Set(evidenceTerms(s.replace(/[_.]+/g, ' '))));
+  const anywhere = (t: string): boolean => texts.some((text) => text.has(t));
+  const words = tokenize(withoutExclusions(question))
+    .map((w, i) => ({ name: i > 0 && /[\p{Lu}\p{N}]/u.test(w), terms: evidenceTerms(w) }))
+    .filter((w) => w.terms.length > 0);
+  const out = new Set<string>(anywhere(SEARCH_UNIT) ? [SEARCH_UNIT] : []);
+  words.forEach((w, i) => {
+    if (w.name && w.terms.some(anywhere)) for (const t of w.terms) out.add(t);
+    for (const text of texts) {
+      let end = i;
+      while (end < words.length && (words[end]?.terms ?? []).some((t) => text.has(t))) end++;
+      if (end - i >= 2) for (const x of words.slice(i, end)) for (const t of x.terms) out.add(t);
+    }
+  });
+  return out;
+}
+
 export interface EvidenceOptions {
   /**
    * Texts that name where the answer is looked for: the projects' names, ids, locations and methodologies, the
-   * documents' titles and types. Question words found in them say where to look, not what is asked ("What does
-   * DNV's validation report of the Eastern Plains project estimate?"): they are left out of the weighing, unless
-   * nothing else is left.
+   * documents' titles and types. The question words that name them (scopeTerms) say where to look, not what is asked
+   * ("What does DNV's validation report of the Eastern Plains project estimate?"): they are left out of the weighing,
+   * unless nothing else is left.
    */
   scope?: readonly string[];
   /** `answered` threshold on `support`. @default ANSWERED_SUPPORT */
@@ -264,7 +295,7 @@ export interface WeighedSentence {
 
 export function findEvidence(question: string, passages: readonly EvidencePassage[], opts: EvidenceOptions = {}): Evidence {
   const asked = questionTerms(question);
-  const scope = new Set((opts.scope ?? []).flatMap((s) => evidenceTerms(s.replace(/[_.]+/g, ' '))));
+  const scope = scopeTerms(question, opts.scope ?? []);
   const specific = asked.filter((t) => !scope.has(t));
   const q = specific.length > 0 ? specific : asked;
   const wantsNumber = asksForNumber(question);

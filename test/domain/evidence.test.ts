@@ -7,6 +7,7 @@ import {
   findEvidence,
   leadSummary,
   questionFocus,
+  scopeTerms,
   UNFOCUSED_SUPPORT,
   withMarker,
   type EvidencePassage,
@@ -106,6 +107,41 @@ describe('findEvidence', () => {
     expect(about.support).toBeLessThan(UNFOCUSED_SUPPORT);
     expect(about.answered).toBe(false);
     expect(asked.answered).toBe(true);
+  });
+
+  it('leaves out the words that name where to look, not the common words a title happens to hold', () => {
+    const scope = [
+      'CDM_GFL-HFC23_registration_request_form.pdf',
+      'Validation Report',
+      'Project for GHG Emission Reduction by Thermal Oxidation of HFC 23',
+      'Gujarat, India',
+    ];
+    const question = 'How many clarification requests did the validation of the Gujarat HFC-23 thermal oxidation project generate?';
+    const named = scopeTerms(question, scope);
+    // Names, runs of words that stand together in one scope text, and "project".
+    for (const w of ['Gujarat', 'HFC-23', 'thermal', 'oxidation', 'project']) expect(named.has(evidenceTerms(w)[0] ?? '')).toBe(true);
+    // "requests" is asked for (a title merely holds "request"); "validation" alone names no document here.
+    for (const w of ['clarification', 'requests', 'validation']) expect(named.has(evidenceTerms(w)[0] ?? '')).toBe(false);
+    // "validation report" together names the document type.
+    const report = scopeTerms("What does DNV's validation report of the Eastern Plains project estimate?", [
+      'Validation Report',
+      'CDM Project for Forestry Restoration in Productive and Biological Corridors in the Eastern Plains of Colombia',
+    ]);
+    expect([...report].sort()).toEqual(['eastern', 'plain', 'project', 'report', 'validation'].map((w) => evidenceTerms(w)[0]).sort());
+    expect(scopeTerms('Which project is it?', [])).toEqual(new Set());
+
+    const pages: EvidencePassage[] = [
+      {
+        id: 1,
+        text:
+          'Where SGS identified issues that needed clarification, a request for information was sent to GFL. ' +
+          'The validation of the Project resulted in ten Clarification Requests. The validation team visited the plant.',
+      },
+      { id: 2, text: 'The registration request form was submitted by SGS on behalf of the project participants.' },
+    ];
+    const ev = findEvidence(question, pages, { scope });
+    expect(ev.answered).toBe(true);
+    expect(ev.quotes.find((q) => q.passageId === 1)?.text).toBe('The validation of the Project resulted in ten Clarification Requests.');
   });
 
   it('never quotes a title or form label that only repeats the question, but the sentence that answers it', () => {
