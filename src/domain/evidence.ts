@@ -129,6 +129,11 @@ const WHITESPACE = /\s/u;
 
 /** A title's version, as a title page writes it after the title: "Version 2.2", "v1.6". */
 const VERSION_TAIL = /\s+(?:version|ver\.|v)\s*\d+(?:\.\d+)*$/iu;
+/**
+ * A copyright notice and what follows it ("... Forest © 2013 Face the Future", "Copyright 2013 ..."): a title page's,
+ * not a statement. ("Copyright of the data remains with ..." is a sentence.)
+ */
+const COPYRIGHT_TAIL = /(?:^|\s)(?:\u00a9|copyright\s+(?:\u00a9\s*)?\d{4}\b).*$/isu;
 /** A question that asks which version (of a methodology, a standard, a document). */
 const ASKS_FOR_VERSION = /\bversions?\b/i;
 
@@ -152,11 +157,11 @@ function quotable(text: string, versionAsked = false): boolean {
     else if (isLetter(ch)) letters++;
   }
   if (letters < 12 || letters / visible < 0.55 || glyphs > 2) return false;
-  // A document's title with its version ("... REDD Projects Version 2.2") states nothing either, unless the question
-  // asks which version ("Methodology Version 1.2.2" answers it). (A title has no digit: without a version the text
-  // is judged as it is.)
-  const title = versionAsked ? text : text.replace(VERSION_TAIL, '');
-  return !isLeaderLine(text) && !isPageNumberLine(text) && !isTitleCase(title);
+  // A document's title with its version ("... REDD Projects Version 2.2") or its copyright ("... Forest © 2013 Face
+  // the Future") states nothing either, unless the question asks which version ("Methodology Version 1.2.2" answers
+  // it); a copyright notice alone neither. (A title has no digit: without a version the text is judged as it is.)
+  const title = (versionAsked ? text : text.replace(VERSION_TAIL, '')).replace(COPYRIGHT_TAIL, '');
+  return !isLeaderLine(text) && !isPageNumberLine(text) && title.trim() !== '' && !isTitleCase(title);
 }
 
 /**
@@ -242,7 +247,8 @@ const SEARCH_UNIT = stem('project');
 /**
  * The question's words that name where its answer is looked for (EvidenceOptions.scope):
  * - a name found in a scope text: a word with a capital or a digit, other than the question's first ("Gujarat",
- *   "GFL", "VM0007", "5533");
+ *   "GFL", "VM0007", "5533"), and its gloss in brackets right after it ("VCS project 5533 (afforestation of
+ *   indigenously owned lands in West Bengal)");
  * - a run of two or more consecutive words found together in one scope text ("thermal oxidation" of the project's
  *   name, "validation report" of a document's type; stop words do not break a run);
  * - "project", the unit every search is over.
@@ -256,6 +262,13 @@ export function scopeTerms(question: string, scopeTexts: readonly string[]): Set
     .map((w, i) => ({ name: i > 0 && /[\p{Lu}\p{N}]/u.test(w), terms: evidenceTerms(w) }))
     .filter((w) => w.terms.length > 0);
   const out = new Set<string>(anywhere(SEARCH_UNIT) ? [SEARCH_UNIT] : []);
+  // A name's gloss in brackets names it again: "VM0005 (conversion of low-productive to high-productive forest)";
+  // brackets with a figure qualify it instead ("version 1.1 of VM0005 (August 2011)").
+  for (const m of withoutExclusions(question).matchAll(/(\S+)\s*\(([^()]+)\)/gu)) {
+    const gloss = m[2] ?? '';
+    const named = tokenize(m[1] ?? '').some((w) => /[\p{Lu}\p{N}]/u.test(w) && evidenceTerms(w).some(anywhere));
+    if (named && !/\p{N}/u.test(gloss)) for (const t of evidenceTerms(gloss)) out.add(t);
+  }
   words.forEach((w, i) => {
     if (w.name && w.terms.some(anywhere)) for (const t of w.terms) out.add(t);
     for (const text of texts) {

@@ -92,13 +92,15 @@ const TITLE_SMALL_WORDS = new Set([
   'via',
   'per',
 ]);
+/** Capitalised words of a title at most; its small words ("for", "of", "to") are not counted. */
 const MAX_TITLE_WORDS = 10;
 /** Ten words of a title, however long, fit in this many characters. */
 const MAX_TITLE_CHARS = 200;
 
 /**
- * "Permanence Period", "Executive Summary", "Carbon Accounting for Mosaic and Landscape-Scale REDD Projects": a short
- * text in title case (every word but the small ones capitalised), without a digit or final punctuation. It names a
+ * "Permanence Period", "Executive Summary", "Carbon Accounting for Mosaic and Landscape-Scale REDD Projects",
+ * "Methodology for Improved Forest Management: Conversion of Low-Productive to High-Productive Forest": a short text in
+ * title case (every word but the small ones capitalised), without a digit or final punctuation. It names a
  * section, a document or a form field and states nothing, so it is never quoted alone; a defined term or a form field
  * glued to the text after it ("Peat Depletion Time (PDT) The estimated number of years ...") is not one.
  */
@@ -107,7 +109,7 @@ export function isTitleCase(text: string): boolean {
   if (t.length > MAX_TITLE_CHARS || /\p{N}/u.test(t) || /[.!?;:,]$/.test(t)) return false;
   const words = t.match(/\p{L}[\p{L}\p{M}'\u2019-]*/gu) ?? [];
   const content = words.filter((w) => !TITLE_SMALL_WORDS.has(w));
-  return content.length > 0 && words.length <= MAX_TITLE_WORDS && content.every((w) => /^\p{Lu}/u.test(w));
+  return content.length > 0 && content.length <= MAX_TITLE_WORDS && content.every((w) => /^\p{Lu}/u.test(w));
 }
 
 function isHeadingLine(line: string): boolean {

@@ -129,6 +129,14 @@ describe('findEvidence', () => {
     ]);
     expect([...report].sort()).toEqual(['eastern', 'plain', 'project', 'report', 'validation'].map((w) => evidenceTerms(w)[0]).sort());
     expect(scopeTerms('Which project is it?', [])).toEqual(new Set());
+    // A name's gloss in brackets names it again; brackets with a figure qualify it ("(August 2011)").
+    const glossed = scopeTerms('In VM0005 (conversion of low-productive forest), what determines the leakage factor?', [
+      'methodology_VM0005.pdf',
+    ]);
+    for (const w of ['VM0005', 'conversion', 'low-productive', 'forest']) expect(glossed.has(evidenceTerms(w)[0] ?? '')).toBe(true);
+    expect(glossed.has(evidenceTerms('leakage')[0] ?? '')).toBe(false);
+    const dated = scopeTerms('What errors were corrected in version 1.1 of VM0005 (August 2011)?', ['methodology_VM0005.pdf']);
+    expect([...dated]).toEqual(['vm0005']);
 
     const pages: EvidencePassage[] = [
       {
@@ -170,6 +178,17 @@ describe('findEvidence', () => {
     expect(ev.quotes.map((q) => q.passageId)).toEqual([2]);
     const version = findEvidence('Which version of the mosaic and landscape-scale REDD methodology is this?', passages);
     expect(version.quotes.find((q) => q.passageId === 1)?.text).toBe(passages[0]?.text);
+    // A title page's copyright, with its title or alone, is not quoted either; a sentence about copyright is.
+    const titlePage: EvidencePassage[] = [
+      {
+        id: 1,
+        text: 'Methodology for Improved Forest Management: Conversion of Low- Productive to High-Productive Forest © 2013 Face the Future',
+      },
+      { id: 2, text: 'Copyright 2013 Face the Future Foundation' },
+      { id: 3, text: 'Copyright of the forest management plans remains with the forest owners.' },
+    ];
+    const owned = findEvidence('Who holds the copyright of the forest management methodology?', titlePage);
+    expect(owned.quotes.map((q) => q.passageId)).toEqual([3]);
   });
 
   it('prefers a sentence with a number when the question asks for a quantity or a date', () => {

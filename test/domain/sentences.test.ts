@@ -58,6 +58,8 @@ describe('isTitleCase', () => {
     expect(isTitleCase('Permanence Period')).toBe(true);
     expect(isTitleCase('Carbon Accounting for Mosaic and\nLandscape-Scale REDD Projects')).toBe(true);
     expect(isTitleCase('Executive Summary')).toBe(true);
+    // Twelve words, but the small ones do not count towards the ten.
+    expect(isTitleCase('Methodology for Improved Forest Management: Conversion of Low- Productive to High-Productive Forest')).toBe(true);
   });
 
   it('is not a sentence, a defined term with its definition, a figure or a long line', () => {
