@@ -256,19 +256,55 @@ const SEARCH_UNIT = stem('project');
  * requests ...?" is what is asked, though a document is titled "registration request form".
  */
 export function scopeTerms(question: string, scopeTexts: readonly string[]): Set<string> {
-  const texts = scopeTexts.map((s) => new Set(evidenceTerms(s.replace(/[_.]+/g, ' '))));
-  const anywhere = (t: string): boolean => texts.some((text) => text.has(t));
-  const words = tokenize(withoutExclusions(question))
+  const texts = scopeTexts.map(textTerms);
+  const out = naming(question, texts);
+  if (texts.some((text) => text.has(SEARCH_UNIT))) out.add(SEARCH_UNIT);
+  return out;
+}
+
+/** scopeTerms without "project": the question's words that name one of these texts' projects or documents. */
+export function namingTerms(question: string, scopeTexts: readonly string[]): Set<string> {
+  return naming(question, scopeTexts.map(textTerms));
+}
+
+function textTerms(text: string): Set<string> {
+  return new Set(evidenceTerms(text.replace(/[_.]+/g, ' ')));
+}
+
+interface QuestionWords {
+  /** Its words with their terms (stop words left out); `name`: a capital or a digit, and not the first word. */
+  words: { name: boolean; terms: string[] }[];
+  /** Brackets without a figure after a word with a capital or a digit: that word's terms and the bracket's. */
+  glosses: { head: string[]; gloss: string[] }[];
+}
+
+/** The last question's words: a search asks namingTerms of one question for each project it looks at. */
+let lastWords: { question: string; words: QuestionWords } | null = null;
+
+function questionWords(question: string): QuestionWords {
+  if (lastWords?.question === question) return lastWords.words;
+  const kept = withoutExclusions(question);
+  const words = tokenize(kept)
     .map((w, i) => ({ name: i > 0 && /[\p{Lu}\p{N}]/u.test(w), terms: evidenceTerms(w) }))
     .filter((w) => w.terms.length > 0);
-  const out = new Set<string>(anywhere(SEARCH_UNIT) ? [SEARCH_UNIT] : []);
+  const glosses: QuestionWords['glosses'] = [];
+  for (const m of kept.matchAll(/(\S+)\s*\(([^()]+)\)/gu)) {
+    const gloss = m[2] ?? '';
+    const head = tokenize(m[1] ?? '').filter((w) => /[\p{Lu}\p{N}]/u.test(w));
+    if (head.length > 0 && !/\p{N}/u.test(gloss)) glosses.push({ head: head.flatMap(evidenceTerms), gloss: evidenceTerms(gloss) });
+  }
+  const out = { words, glosses };
+  lastWords = { question, words: out };
+  return out;
+}
+
+function naming(question: string, texts: readonly ReadonlySet<string>[]): Set<string> {
+  const anywhere = (t: string): boolean => texts.some((text) => text.has(t));
+  const { words, glosses } = questionWords(question);
+  const out = new Set<string>();
   // A name's gloss in brackets names it again: "VM0005 (conversion of low-productive to high-productive forest)";
   // brackets with a figure qualify it instead ("version 1.1 of VM0005 (August 2011)").
-  for (const m of withoutExclusions(question).matchAll(/(\S+)\s*\(([^()]+)\)/gu)) {
-    const gloss = m[2] ?? '';
-    const named = tokenize(m[1] ?? '').some((w) => /[\p{Lu}\p{N}]/u.test(w) && evidenceTerms(w).some(anywhere));
-    if (named && !/\p{N}/u.test(gloss)) for (const t of evidenceTerms(gloss)) out.add(t);
-  }
+  for (const g of glosses) if (g.head.some(anywhere)) for (const t of g.gloss) out.add(t);
   words.forEach((w, i) => {
     if (w.name && w.terms.some(anywhere)) for (const t of w.terms) out.add(t);
     for (const text of texts) {

@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_TOP_K, DEFAULT_TOP_K, MAX_QUERY_CHARS } from '../domain/search-limits.js';
 import { distinctProjects, projectKey, type ProjectRef, type RequestedProject } from '../domain/project-ref.js';
 import { aggregateByPage, collapseNearDuplicates, convexCombination, reciprocalRankFusion, type RankedList } from '../domain/fusion.js';
-import { findEvidence, type Evidence, type EvidencePassage, type Quote, type WeighedSentence } from '../domain/evidence.js';
+import { findEvidence, namingTerms, type Evidence, type EvidencePassage, type Quote, type WeighedSentence } from '../domain/evidence.js';
 import { validateMarkers } from '../domain/markers.js';
 import { isContentsText, runningLineShapes } from '../domain/page-furniture.js';
 import { textSearchQuery, withoutExclusions } from '../domain/query.js';
@@ -279,6 +279,45 @@ function projectScope(
   return out;
 }
 
+/**
+ * Share of its fused score that a passage keeps when the question names other searched projects but not its own
+ * (preferNamedProjects). Measured on ../shared/corpus/qa-dev.jsonl over all seven projects (bench/README.md,
+ * "answers"): answers led by another project's passage 6 -> 2 (USE), 3 -> 1 (MiniLM), recall and evidence unchanged.
+ */
+const UNNAMED_SHARE = 0.5;
+
+/**
+ * A question that names some of the searched projects (by a project's name, place, methodology or id of three or more
+ * digits, or a title of its candidate documents: domain/evidence.ts namingTerms) is about those: the other projects'
+ * passages keep UNNAMED_SHARE of their score. A registry's name names none (it names all its projects), nor does a
+ * short id (it is any number). Nothing changes when the question names none of them, or all.
+ */
+function preferNamedProjects(question: string, chunks: ScoredChunk[], known: Map<string, StoredProject> | null): ScoredChunk[] {
+  const texts = new Map<string, Set<string>>();
+  for (const c of chunks) {
+    const key = projectKey(c);
+    let own = texts.get(key);
+    if (!own) {
+      own = new Set(String(c.projectId).length >= 3 ? [String(c.projectId)] : []);
+      const stored = known?.get(key);
+      if (stored) {
+        try {
+          const cleaned = deriveCleaned(stored, { requestedRegistry: c.registry, countries: NO_COUNTRIES });
+          for (const t of [cleaned.name, cleaned.location, cleaned.methodology]) if (typeof t === 'string' && t !== '') own.add(t);
+        } catch {
+          // A record that cannot be derived is named by its id and documents only.
+        }
+      }
+      texts.set(key, own);
+    }
+    own.add(c.documentTitle);
+  }
+  if (texts.size < 2) return chunks;
+  const named = new Set([...texts].filter(([, own]) => namingTerms(question, [...own]).size > 0).map(([key]) => key));
+  if (named.size === 0 || named.size === texts.size) return chunks;
+  return chunks.map((c) => (named.has(projectKey(c)) ? c : { ...c, score: c.score * UNNAMED_SHARE })).sort((a, b) => b.score - a.score);
+}
+
 /** With perProject: each project without indexed documents gets an answer that says so, and no citation. */
 function answerUnindexed(states: ProjectIndexState[]): void {
   for (const s of states) {
@@ -337,6 +376,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     /** The pending query vector; null in text mode. */
     queryVector: Promise<Float32Array> | null,
     filter?: ChunkFilter,
+    known: Map<string, StoredProject> | null = null,
   ): Promise<ScoredChunk[]> {
     const candidates = Math.min(500, Math.max(minCandidates, topK * candidateFactor));
     const lists: Promise<RankedList>[] = [];
@@ -370,7 +410,8 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     if (filtered.length !== fused.length) {
       log.error({ dropped: fused.length - filtered.length }, 'vector index returned chunks of unrequested projects');
     }
-    const ranked = demoteNavigation(pageBonus === null ? filtered : aggregateByPage(filtered, { bonus: pageBonus }));
+    const preferred = preferNamedProjects(query, filtered, known);
+    const ranked = demoteNavigation(pageBonus === null ? preferred : aggregateByPage(preferred, { bonus: pageBonus }));
     // Only as many distinct passages as the reranker looks at (topK when it keeps the order): the pairwise
     // comparison is the costly part.
     return collapseNearDuplicates(ranked, { limit: Math.max(topK, opts.reranker.window) });
@@ -621,7 +662,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const rankedGroups = await Promise.all(
         groups.map(async (group) => {
           const groupRefs = group.map((p) => p.ref);
-          const candidates = await retrieve(query, groupRefs, mode, groupTopK, queryVector, filter);
+          const candidates = await retrieve(query, groupRefs, mode, groupTopK, queryVector, filter, known);
           return (await opts.reranker.rerank(query, candidates, groupTopK)).slice(0, groupTopK);
         }),
       );

@@ -433,6 +433,22 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(res.answerModel).toBe('extractive');
   });
 
+  it('prefers the projects a question names among those searched', async () => {
+    const projects = [asRequested(A), asRequested(B)];
+    // Both projects state the density; unnamed, 9199's sentence leads (it says "is used").
+    const unnamed = await service().search({
+      projects,
+      query: 'What planting density in trees per hectare is used?',
+    });
+    expect(unnamed.citations[0]?.projectId).toBe(9199);
+    // Named by its id, 5533 leads.
+    const named = await service().search({ projects, query: 'What planting density in trees per hectare is used in project 5533?' });
+    expect(named.citations[0]?.projectId).toBe(5533);
+    expect(named.citations[0]?.quote).toBe(
+      'The validation body confirms the planting density of 1,111 trees per hectare with spacing of 3 m x 3 m.',
+    );
+  });
+
   it('answers per project when asked, each project with its own citations', async () => {
     const res = await service().search({
       projects: [asRequested(A), asRequested(B, 'cdm')],
