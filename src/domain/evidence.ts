@@ -271,11 +271,30 @@ function textTerms(text: string): Set<string> {
   return new Set(evidenceTerms(text.replace(/[_.]+/g, ' ')));
 }
 
+interface QuestionWord {
+  /** A capital or a digit (a number of three digits or more), and not the question's first word. */
+  name: boolean;
+  /** Its terms (evidenceTerms): the word's own, then a compound's parts. */
+  terms: string[];
+}
+
 interface QuestionWords {
-  /** Its words with their terms (stop words left out); `name`: a capital or a digit, and not the first word. */
-  words: { name: boolean; terms: string[] }[];
-  /** Brackets without a figure after a word with a capital or a digit: that word's terms and the bracket's. */
-  glosses: { head: string[]; gloss: string[] }[];
+  /** The question's words, stop words left out. */
+  words: QuestionWord[];
+  /** Brackets without a figure after a name: the name's words and the bracket's terms. */
+  glosses: { head: QuestionWord[]; gloss: string[] }[];
+}
+
+/** A word a text holds: its own term, or every part of a compound ("HFC-23" in "HFC 23", not "low-productive" in "Productive"). */
+function holds(text: ReadonlySet<string>, w: QuestionWord): boolean {
+  const [own, ...parts] = w.terms;
+  return (own !== undefined && text.has(own)) || (parts.length > 0 && parts.every((t) => text.has(t)));
+}
+
+function questionWord(w: string, i: number): QuestionWord {
+  // A short number ("5 June", "Appendix 1") is any number, not a name.
+  const name = i > 0 && (/^\p{N}+$/u.test(w) ? w.length >= 3 : /[\p{Lu}\p{N}]/u.test(w));
+  return { name, terms: evidenceTerms(w) };
 }
 
 /** The last question's words: a search asks namingTerms of one question for each project it looks at. */
@@ -285,13 +304,15 @@ function questionWords(question: string): QuestionWords {
   if (lastWords?.question === question) return lastWords.words;
   const kept = withoutExclusions(question);
   const words = tokenize(kept)
-    .map((w, i) => ({ name: i > 0 && /[\p{Lu}\p{N}]/u.test(w), terms: evidenceTerms(w) }))
+    .map(questionWord)
     .filter((w) => w.terms.length > 0);
   const glosses: QuestionWords['glosses'] = [];
   for (const m of kept.matchAll(/(\S+)\s*\(([^()]+)\)/gu)) {
     const gloss = m[2] ?? '';
-    const head = tokenize(m[1] ?? '').filter((w) => /[\p{Lu}\p{N}]/u.test(w));
-    if (head.length > 0 && !/\p{N}/u.test(gloss)) glosses.push({ head: head.flatMap(evidenceTerms), gloss: evidenceTerms(gloss) });
+    const head = tokenize(m[1] ?? '')
+      .map((w) => questionWord(w, 1))
+      .filter((w) => w.name);
+    if (head.length > 0 && !/\p{N}/u.test(gloss)) glosses.push({ head, gloss: evidenceTerms(gloss) });
   }
   const out = { words, glosses };
   lastWords = { question, words: out };
@@ -299,17 +320,17 @@ function questionWords(question: string): QuestionWords {
 }
 
 function naming(question: string, texts: readonly ReadonlySet<string>[]): Set<string> {
-  const anywhere = (t: string): boolean => texts.some((text) => text.has(t));
+  const anywhere = (w: QuestionWord): boolean => texts.some((text) => holds(text, w));
   const { words, glosses } = questionWords(question);
   const out = new Set<string>();
   // A name's gloss in brackets names it again: "VM0005 (conversion of low-productive to high-productive forest)";
   // brackets with a figure qualify it instead ("version 1.1 of VM0005 (August 2011)").
   for (const g of glosses) if (g.head.some(anywhere)) for (const t of g.gloss) out.add(t);
   words.forEach((w, i) => {
-    if (w.name && w.terms.some(anywhere)) for (const t of w.terms) out.add(t);
+    if (w.name && anywhere(w)) for (const t of w.terms) out.add(t);
     for (const text of texts) {
       let end = i;
-      while (end < words.length && (words[end]?.terms ?? []).some((t) => text.has(t))) end++;
+      while (end < words.length && holds(text, words[end] as QuestionWord)) end++;
       if (end - i >= 2) for (const x of words.slice(i, end)) for (const t of x.terms) out.add(t);
     }
   });

@@ -15,7 +15,7 @@ import type { Embedder } from '../ports/embedder.js';
 import type { RecordStore, StoredProject } from '../ports/record-store.js';
 import type { Reranker } from '../ports/reranker.js';
 import type { CitedPassage, Summarizer } from '../ports/summarizer.js';
-import type { ChunkFilter, ScoredChunk, VectorIndex } from '../ports/vector-index.js';
+import type { ChunkFilter, ChunkRecord, ScoredChunk, VectorIndex } from '../ports/vector-index.js';
 
 /** Which retrievers run: both fused (default), or one alone (evaluation and debugging). */
 export type SearchMode = 'hybrid' | 'text' | 'vector';
@@ -287,12 +287,11 @@ function projectScope(
 const UNNAMED_SHARE = 0.5;
 
 /**
- * A question that names some of the searched projects (by a project's name, place, methodology or id of three or more
- * digits, or a title of its candidate documents: domain/evidence.ts namingTerms) is about those: the other projects'
- * passages keep UNNAMED_SHARE of their score. A registry's name names none (it names all its projects), nor does a
- * short id (it is any number). Nothing changes when the question names none of them, or all.
+ * The searched projects a question names, by a project's name, place, methodology or id of three or more digits, or a
+ * title of its documents among `chunks` (domain/evidence.ts namingTerms); null when it names none of them, or all. A
+ * registry's name names none (it names all its projects), nor does a short id (it is any number).
  */
-function preferNamedProjects(question: string, chunks: ScoredChunk[], known: Map<string, StoredProject> | null): ScoredChunk[] {
+function namedProjects(question: string, chunks: readonly ChunkRecord[], known: Map<string, StoredProject> | null): Set<string> | null {
   const texts = new Map<string, Set<string>>();
   for (const c of chunks) {
     const key = projectKey(c);
@@ -312,9 +311,15 @@ function preferNamedProjects(question: string, chunks: ScoredChunk[], known: Map
     }
     own.add(c.documentTitle);
   }
-  if (texts.size < 2) return chunks;
+  if (texts.size < 2) return null;
   const named = new Set([...texts].filter(([, own]) => namingTerms(question, [...own]).size > 0).map(([key]) => key));
-  if (named.size === 0 || named.size === texts.size) return chunks;
+  return named.size === 0 || named.size === texts.size ? null : named;
+}
+
+/** A question that names some of the searched projects is about those: the others' passages keep UNNAMED_SHARE of their score. */
+function preferNamedProjects(question: string, chunks: ScoredChunk[], known: Map<string, StoredProject> | null): ScoredChunk[] {
+  const named = namedProjects(question, chunks, known);
+  if (!named) return chunks;
   return chunks.map((c) => (named.has(projectKey(c)) ? c : { ...c, score: c.score * UNNAMED_SHARE })).sort((a, b) => b.score - a.score);
 }
 
@@ -742,7 +747,10 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         const models = new Set(perProject.filter((r) => r.answered).map((r) => r.written.model));
         answerModel = models.size === 1 ? ([...models][0] ?? opts.summarizer.model) : opts.fallbackSummarizer.model;
       } else {
-        const written = await answer(query, citations, evidence, searchable, request.signal);
+        // A question that names some of the cited projects is answered from their passages (all stay cited).
+        const named = namedProjects(query, ranked, known);
+        const about = named ? citations.filter((_, i) => ranked[i] !== undefined && named.has(projectKey(ranked[i] as ScoredChunk))) : [];
+        const written = await answer(query, about.length > 0 ? about : citations, evidence, searchable, request.signal);
         answerText = written.text;
         answerModel = written.model;
         answered = evidence.answered;

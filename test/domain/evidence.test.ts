@@ -6,6 +6,7 @@ import {
   evidenceTerms,
   findEvidence,
   leadSummary,
+  namingTerms,
   questionFocus,
   scopeTerms,
   UNFOCUSED_SUPPORT,
@@ -137,6 +138,12 @@ describe('findEvidence', () => {
     expect(glossed.has(evidenceTerms('leakage')[0] ?? '')).toBe(false);
     const dated = scopeTerms('What errors were corrected in version 1.1 of VM0005 (August 2011)?', ['methodology_VM0005.pdf']);
     expect([...dated]).toEqual(['vm0005']);
+    // A compound names a text that holds all its parts ("HFC-23" in "HFC 23"), not one ("low-productive" in
+    // "Productive"); a short number is any number ("5 June" is not the 5 of "v1.5.1").
+    const name = ['CDM Project for Forestry Restoration in Productive and Biological Corridors', 'Credit Class v1.5.1'];
+    expect(namingTerms('Which forests qualify for the low-productive to high-productive conversion?', name).size).toBe(0);
+    expect(namingTerms('Why was the meeting held on 5 June?', name).size).toBe(0);
+    expect(namingTerms('Which HFC-23 plant is it?', ['Thermal Oxidation of HFC 23']).has('hfc-23')).toBe(true);
 
     const pages: EvidencePassage[] = [
       {

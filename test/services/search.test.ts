@@ -447,6 +447,11 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(named.citations[0]?.quote).toBe(
       'The validation body confirms the planting density of 1,111 trees per hectare with spacing of 3 m x 3 m.',
     );
+    // The answer is made of the named project's passages only; the other's stay cited.
+    expect(named.answer).not.toContain('CDM 9199');
+    expect(named.answer).toContain('The validation body confirms the planting density of 1,111 trees per hectare');
+    expect(named.citations.some((c) => c.projectId === 9199)).toBe(true);
+    expect(unnamed.answer).toMatch(/^CDM 9199: /);
   });
 
   it('answers per project when asked, each project with its own citations', async () => {
