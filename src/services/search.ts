@@ -282,7 +282,8 @@ function projectScope(
 /**
  * Share of its fused score that a passage keeps when the question names other searched projects but not its own
  * (preferNamedProjects). Measured on ../shared/corpus/qa-dev.jsonl over all seven projects (bench/README.md,
- * "answers"): answers led by another project's passage 6 -> 2 (USE), 3 -> 1 (MiniLM), recall and evidence unchanged.
+ * "answers", 2026-11-25 second session): fewer answers led by a project the question does not name, recall and
+ * evidence unchanged; a lower share starts to refuse answerable questions.
  */
 const UNNAMED_SHARE = 0.5;
 
