@@ -472,8 +472,19 @@ export function withMarker(sentence: string, id: number): string {
 }
 
 /**
+ * Text that closes a bracket it never opened ("Reforestation and Revegetation) and has ..."): the word before the
+ * first ")" that comes before any "(", unless it is a list item's number or letter ("1)", "c)", "iv)").
+ */
+function closesUnopened(prose: string): boolean {
+  const m = /^[^()]*?([\p{L}\p{N}]*)\)/u.exec(prose);
+  const word = m?.[1] ?? '';
+  return m !== null && word.length >= 2 && !/^\d+$/.test(word) && !/^[ivxlc]+$/i.test(word);
+}
+
+/**
  * A quote as answer prose: one line, without bullet glyphs or reference markers of its own ("[12]"). A quote that
- * starts in the middle of a sentence (its page or window begins there) is shown to start so: "…uplift the ...".
+ * starts in the middle of a sentence (its page or window begins there) is shown to start so: "…uplift the ...",
+ * "…Reforestation and Revegetation) and has ...".
  */
 function asProse(text: string): string {
   const prose = text
@@ -483,7 +494,7 @@ function asProse(text: string): string {
     .replace(/\s+/g, ' ')
     .replace(/^[\s\-\u2013\u2014*>]+/u, '')
     .trim();
-  return /^\p{Ll}/u.test(prose) ? `\u2026${prose}` : prose;
+  return /^\p{Ll}/u.test(prose) || closesUnopened(prose) ? `\u2026${prose}` : prose;
 }
 
 export interface ComposeOptions {

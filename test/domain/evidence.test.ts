@@ -304,6 +304,14 @@ describe('composeAnswer', () => {
     expect(composeAnswer(findEvidence('How large is the community fund around the plant?', cut), cut)).toBe(
       '\u2026uplift the area around the plant with a fund of Rs. 7 Crores for the community [1].',
     );
+    // Also when it closes a bracket it never opened; a list item's "1)" is no such bracket.
+    const bracket: EvidencePassage[] = [
+      { id: 1, text: 'Reforestation and Revegetation) and has a crediting period of 30 years, from 2022 to 2051.' },
+      { id: 2, text: '1) The crediting period of 30 years may be renewed twice.' },
+    ];
+    const answer = composeAnswer(findEvidence('What crediting period in years does it have?', bracket), bracket);
+    expect(answer).toContain('\u2026Reforestation and Revegetation) and has a crediting period of 30 years, from 2022 to 2051 [1].');
+    expect(answer).toContain(' 1) The crediting period of 30 years may be renewed twice [2].');
   });
 
   it('names the project of each piece when the passages come from several projects', () => {
