@@ -280,48 +280,55 @@ function projectScope(
 }
 
 /**
- * Share of its fused score that a passage keeps when the question names other searched projects but not its own
- * (preferNamedProjects). Measured on ../shared/corpus/qa-dev.jsonl over all seven projects (bench/README.md,
+ * Share of its fused score that a passage keeps when the question names other searched documents or projects but not
+ * its own (preferNamedDocuments). Measured on ../shared/corpus/qa-dev.jsonl over all seven projects (bench/README.md,
  * "answers", 2026-11-25 second session): fewer answers led by a project the question does not name, recall and
  * evidence unchanged; a lower share starts to refuse answerable questions.
  */
 const UNNAMED_SHARE = 0.5;
 
+/** A chunk's document, across projects. */
+function documentKey(c: ChunkRecord): string {
+  return `${projectKey(c)}\u0000${c.documentId}`;
+}
+
 /**
- * The searched projects a question names, by a project's name, place, methodology or id of three or more digits, or a
- * title of its documents among `chunks` (domain/evidence.ts namingTerms); null when it names none of them, or all. A
- * registry's name names none (it names all its projects), nor does a short id (it is any number).
+ * The documents among `chunks` that a question names (documentKey): all of a project's when it names the project
+ * (its name, place, methodology or an id of three or more digits), or one by its title ("VM0006", "the VCS5533
+ * validation"), through domain/evidence.ts namingTerms; null when it names none of them, or all. A registry's name
+ * names none (it names all its projects), nor does a short id (it is any number).
  */
-function namedProjects(question: string, chunks: readonly ChunkRecord[], known: Map<string, StoredProject> | null): Set<string> | null {
-  const texts = new Map<string, Set<string>>();
+function namedDocuments(question: string, chunks: readonly ChunkRecord[], known: Map<string, StoredProject> | null): Set<string> | null {
+  const projectTexts = new Map<string, string[]>();
+  const documents = new Map<string, string[]>();
   for (const c of chunks) {
     const key = projectKey(c);
-    let own = texts.get(key);
+    let own = projectTexts.get(key);
     if (!own) {
-      own = new Set(String(c.projectId).length >= 3 ? [String(c.projectId)] : []);
+      own = String(c.projectId).length >= 3 ? [String(c.projectId)] : [];
       const stored = known?.get(key);
       if (stored) {
         try {
           const cleaned = deriveCleaned(stored, { requestedRegistry: c.registry, countries: NO_COUNTRIES });
-          for (const t of [cleaned.name, cleaned.location, cleaned.methodology]) if (typeof t === 'string' && t !== '') own.add(t);
+          for (const t of [cleaned.name, cleaned.location, cleaned.methodology]) if (typeof t === 'string' && t !== '') own.push(t);
         } catch {
-          // A record that cannot be derived is named by its id and documents only.
+          // A record that cannot be derived is named by its id and its documents' titles only.
         }
       }
-      texts.set(key, own);
+      projectTexts.set(key, own);
     }
-    own.add(c.documentTitle);
+    if (!documents.has(documentKey(c))) documents.set(documentKey(c), [...own, c.documentTitle]);
   }
-  if (texts.size < 2) return null;
-  const named = new Set([...texts].filter(([, own]) => namingTerms(question, [...own]).size > 0).map(([key]) => key));
-  return named.size === 0 || named.size === texts.size ? null : named;
+  if (documents.size < 2) return null;
+  const named = new Set([...documents].filter(([, texts]) => namingTerms(question, texts).size > 0).map(([key]) => key));
+  return named.size === 0 || named.size === documents.size ? null : named;
 }
 
-/** A question that names some of the searched projects is about those: the others' passages keep UNNAMED_SHARE of their score. */
-function preferNamedProjects(question: string, chunks: ScoredChunk[], known: Map<string, StoredProject> | null): ScoredChunk[] {
-  const named = namedProjects(question, chunks, known);
+/** A question that names some of the searched documents is about those: the others' passages keep UNNAMED_SHARE of their score. */
+function preferNamedDocuments(question: string, chunks: ScoredChunk[], known: Map<string, StoredProject> | null): ScoredChunk[] {
+  const named = namedDocuments(question, chunks, known);
   if (!named) return chunks;
-  return chunks.map((c) => (named.has(projectKey(c)) ? c : { ...c, score: c.score * UNNAMED_SHARE })).sort((a, b) => b.score - a.score);
+  return chunks.map((c) => (named.has(documentKey(c)) ? c : { ...c, score: c.score * UNNAMED_SHARE })).sort((a, b) => b.score - a.score);
 }
 
 /** With perProject: each project without indexed documents gets an answer that says so, and no citation. */
@@ -416,7 +423,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     if (filtered.length !== fused.length) {
       log.error({ dropped: fused.length - filtered.length }, 'vector index returned chunks of unrequested projects');
     }
-    const preferred = preferNamedProjects(query, filtered, known);
+    const preferred = preferNamedDocuments(query, filtered, known);
     const ranked = demoteNavigation(pageBonus === null ? preferred : aggregateByPage(preferred, { bonus: pageBonus }));
     // Only as many distinct passages as the reranker looks at (topK when it keeps the order): the pairwise
     // comparison is the costly part.
@@ -748,9 +755,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         const models = new Set(perProject.filter((r) => r.answered).map((r) => r.written.model));
         answerModel = models.size === 1 ? ([...models][0] ?? opts.summarizer.model) : opts.fallbackSummarizer.model;
       } else {
-        // A question that names some of the cited projects is answered from their passages (all stay cited).
-        const named = namedProjects(query, ranked, known);
-        const about = named ? citations.filter((_, i) => ranked[i] !== undefined && named.has(projectKey(ranked[i] as ScoredChunk))) : [];
+        // A question that names some of the cited projects or documents is answered from theirs (all stay cited).
+        const named = namedDocuments(query, ranked, known);
+        const about = named ? citations.filter((_, i) => ranked[i] !== undefined && named.has(documentKey(ranked[i] as ScoredChunk))) : [];
         const written = await answer(query, about.length > 0 ? about : citations, evidence, searchable, request.signal);
         answerText = written.text;
         answerModel = written.model;

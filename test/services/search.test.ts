@@ -433,7 +433,7 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(res.answerModel).toBe('extractive');
   });
 
-  it('prefers the projects a question names among those searched', async () => {
+  it('prefers the projects and documents a question names among those searched', async () => {
     const projects = [asRequested(A), asRequested(B)];
     // Both projects state the density; unnamed, 9199's sentence leads (it says "is used").
     const unnamed = await service().search({
@@ -452,6 +452,13 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(named.answer).toContain('The validation body confirms the planting density of 1,111 trees per hectare');
     expect(named.citations.some((c) => c.projectId === 9199)).toBe(true);
     expect(unnamed.answer).toMatch(/^CDM 9199: /);
+    // A document is named by its title as well ("VCS5533_validation.pdf"): it leads, and the answer is its own.
+    const byTitle = await service().search({
+      projects,
+      query: 'What planting density in trees per hectare is used, says the VCS5533 validation?',
+    });
+    expect(byTitle.citations[0]?.documentTitle).toBe('VCS5533_validation.pdf');
+    expect(byTitle.answer).toMatch(/^The validation body confirms the planting density/);
   });
 
   it('answers per project when asked, each project with its own citations', async () => {
