@@ -292,16 +292,19 @@ function documentKey(c: ChunkRecord): string {
   return `${projectKey(c)}\u0000${c.documentId}`;
 }
 
+/** Which of some chunks' documents a question names (documentKey), or null when it names none of them, or all. */
+type DocumentNamer = (chunks: readonly ChunkRecord[]) => Set<string> | null;
+
 /**
- * The documents among `chunks` that a question names (documentKey): all of a project's when it names the project
- * (its name, place, methodology or an id of three or more digits), or one by its title ("VM0006", "the VCS5533
- * validation"), through domain/evidence.ts namingTerms; null when it names none of them, or all. A registry's name
- * names none (it names all its projects), nor does a short id (it is any number).
+ * The documents a question names: all of a project's when it names the project (its name, place, methodology or an
+ * id of three or more digits), or one by its title ("VM0006", "the VCS5533 validation"), through domain/evidence.ts
+ * namingTerms. A registry's name names none (it names all its projects), nor does a short id (it is any number). Each
+ * document is judged once per search: retrieval and the answer ask of the same documents.
  */
-function namedDocuments(question: string, chunks: readonly ChunkRecord[], known: Map<string, StoredProject> | null): Set<string> | null {
+function documentNamer(question: string, known: Map<string, StoredProject> | null): DocumentNamer {
   const projectTexts = new Map<string, string[]>();
-  const documents = new Map<string, string[]>();
-  for (const c of chunks) {
+  const judged = new Map<string, boolean>();
+  const textsOf = (c: ChunkRecord): string[] => {
     const key = projectKey(c);
     let own = projectTexts.get(key);
     if (!own) {
@@ -317,16 +320,28 @@ function namedDocuments(question: string, chunks: readonly ChunkRecord[], known:
       }
       projectTexts.set(key, own);
     }
-    if (!documents.has(documentKey(c))) documents.set(documentKey(c), [...own, c.documentTitle]);
-  }
-  if (documents.size < 2) return null;
-  const named = new Set([...documents].filter(([, texts]) => namingTerms(question, texts).size > 0).map(([key]) => key));
-  return named.size === 0 || named.size === documents.size ? null : named;
+    return own;
+  };
+  const isNamed = (c: ChunkRecord): boolean => {
+    const key = documentKey(c);
+    let named = judged.get(key);
+    if (named === undefined) {
+      named = namingTerms(question, [...textsOf(c), c.documentTitle]).size > 0;
+      judged.set(key, named);
+    }
+    return named;
+  };
+  return (chunks) => {
+    const documents = new Set(chunks.map(documentKey));
+    if (documents.size < 2) return null;
+    const named = new Set(chunks.filter(isNamed).map(documentKey));
+    return named.size === 0 || named.size === documents.size ? null : named;
+  };
 }
 
 /** A question that names some of the searched documents is about those: the others' passages keep UNNAMED_SHARE of their score. */
-function preferNamedDocuments(question: string, chunks: ScoredChunk[], known: Map<string, StoredProject> | null): ScoredChunk[] {
-  const named = namedDocuments(question, chunks, known);
+function preferNamedDocuments(chunks: ScoredChunk[], namer: DocumentNamer): ScoredChunk[] {
+  const named = namer(chunks);
   if (!named) return chunks;
   return chunks.map((c) => (named.has(documentKey(c)) ? c : { ...c, score: c.score * UNNAMED_SHARE })).sort((a, b) => b.score - a.score);
 }
@@ -389,7 +404,8 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     /** The pending query vector; null in text mode. */
     queryVector: Promise<Float32Array> | null,
     filter?: ChunkFilter,
-    known: Map<string, StoredProject> | null = null,
+    /** Which documents the question names (documentNamer): their passages are preferred. */
+    namer?: DocumentNamer,
   ): Promise<ScoredChunk[]> {
     const candidates = Math.min(500, Math.max(minCandidates, topK * candidateFactor));
     const lists: Promise<RankedList>[] = [];
@@ -423,7 +439,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     if (filtered.length !== fused.length) {
       log.error({ dropped: fused.length - filtered.length }, 'vector index returned chunks of unrequested projects');
     }
-    const preferred = preferNamedDocuments(query, filtered, known);
+    const preferred = namer ? preferNamedDocuments(filtered, namer) : filtered;
     const ranked = demoteNavigation(pageBonus === null ? preferred : aggregateByPage(preferred, { bonus: pageBonus }));
     // Only as many distinct passages as the reranker looks at (topK when it keeps the order): the pairwise
     // comparison is the costly part.
@@ -672,10 +688,11 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       // Per project, each gets its own share of the citations, so that none is crowded out of its answer.
       const groups: RequestedProject[][] = request.perProject ? searchable.map((p) => [p]) : [searchable];
       const groupTopK = request.perProject ? Math.max(2, Math.ceil(topK / searchable.length)) : topK;
+      const namer = documentNamer(query, known);
       const rankedGroups = await Promise.all(
         groups.map(async (group) => {
           const groupRefs = group.map((p) => p.ref);
-          const candidates = await retrieve(query, groupRefs, mode, groupTopK, queryVector, filter, known);
+          const candidates = await retrieve(query, groupRefs, mode, groupTopK, queryVector, filter, namer);
           return (await opts.reranker.rerank(query, candidates, groupTopK)).slice(0, groupTopK);
         }),
       );
@@ -756,7 +773,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         answerModel = models.size === 1 ? ([...models][0] ?? opts.summarizer.model) : opts.fallbackSummarizer.model;
       } else {
         // A question that names some of the cited projects or documents is answered from theirs (all stay cited).
-        const named = namedDocuments(query, ranked, known);
+        const named = namer(ranked);
         const about = named ? citations.filter((_, i) => ranked[i] !== undefined && named.has(documentKey(ranked[i] as ScoredChunk))) : [];
         const written = await answer(query, about.length > 0 ? about : citations, evidence, searchable, request.signal);
         answerText = written.text;
