@@ -160,7 +160,9 @@ function quotable(text: string, versionAsked = false): boolean {
   // A document's title with its version ("... REDD Projects Version 2.2") or its copyright ("... Forest © 2013 Face
   // the Future") states nothing either, unless the question asks which version ("Methodology Version 1.2.2" answers
   // it); a copyright notice alone neither. (A title has no digit: without a version the text is judged as it is.)
-  const title = (versionAsked ? text : text.replace(VERSION_TAIL, '')).replace(COPYRIGHT_TAIL, '');
+  const versionless = versionAsked ? text : text.replace(VERSION_TAIL, '');
+  // (The notice's sign or word is looked for first: this runs on every candidate sentence of every search.)
+  const title = versionless.includes('\u00a9') || /copyright/i.test(versionless) ? versionless.replace(COPYRIGHT_TAIL, '') : versionless;
   return !isLeaderLine(text) && !isPageNumberLine(text) && title.trim() !== '' && !isTitleCase(title);
 }
 
