@@ -261,22 +261,24 @@ function projectScope(
     const spelling = requestedSpelling.get(key) ?? c.registry;
     const outKey = projectKey({ registry: spelling, projectId: c.projectId });
     if (out.has(outKey)) continue;
-    const names = [projectLabel({ registry: spelling, projectId: c.projectId })];
-    const stored = known?.get(key);
-    if (stored) {
-      try {
-        const cleaned = deriveCleaned(stored, { requestedRegistry: spelling, countries: NO_COUNTRIES });
-        names.push(cleaned.name, cleaned.location, cleaned.methodology, cleaned.type);
-      } catch {
-        // A record that cannot be derived still has its label.
-      }
-    }
-    out.set(
-      outKey,
-      names.filter((n): n is string => typeof n === 'string' && n !== ''),
-    );
+    out.set(outKey, [projectLabel({ registry: spelling, projectId: c.projectId }), ...recordNames(known?.get(key), spelling, true)]);
   }
   return out;
+}
+
+/**
+ * What a project's record calls it: its cleaned name, location and methodology, and its type when `withType`. None
+ * for a project without a record, or whose record cannot be derived.
+ */
+function recordNames(stored: StoredProject | undefined, registry: string, withType = false): string[] {
+  if (!stored) return [];
+  try {
+    const cleaned = deriveCleaned(stored, { requestedRegistry: registry, countries: NO_COUNTRIES });
+    const names = [cleaned.name, cleaned.location, cleaned.methodology, withType ? cleaned.type : null];
+    return names.filter((n): n is string => typeof n === 'string' && n !== '');
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -308,16 +310,8 @@ function documentNamer(question: string, known: Map<string, StoredProject> | nul
     const key = projectKey(c);
     let own = projectTexts.get(key);
     if (!own) {
-      own = String(c.projectId).length >= 3 ? [String(c.projectId)] : [];
-      const stored = known?.get(key);
-      if (stored) {
-        try {
-          const cleaned = deriveCleaned(stored, { requestedRegistry: c.registry, countries: NO_COUNTRIES });
-          for (const t of [cleaned.name, cleaned.location, cleaned.methodology]) if (typeof t === 'string' && t !== '') own.push(t);
-        } catch {
-          // A record that cannot be derived is named by its id and its documents' titles only.
-        }
-      }
+      // Without a record (or one that cannot be derived), a project is named by its id and its documents' titles.
+      own = [...(String(c.projectId).length >= 3 ? [String(c.projectId)] : []), ...recordNames(known?.get(key), c.registry)];
       projectTexts.set(key, own);
     }
     return own;
