@@ -11,9 +11,8 @@
  * - quoted: the citation's quote holds it (what the search chose);
  * - supported: the answer is evidence-supported (bench/eval/answers.ts), with the default answer budget and with none
  *   (every quote that bears on the question), which is what the quotes allow at most.
- * With --misses, each question whose answer is not supported is listed with the first step it fails at (no citation
- * on a gold page, no sentence of those citations holds the evidence, another sentence quoted, refused, the quote left
- * out of the answer), its gold evidence and the answer.
+ * With --misses, each question whose answer is not supported is listed with the first step it fails at (answers.ts
+ * unsupportedReason, as `npm run eval` counts them), its gold evidence and the answer.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -22,7 +21,7 @@ import { buildIngestDeps } from '../../ingest/deps.js';
 import { buildSearch } from '../../src/deps.js';
 import type { EvidencePassage, WeighedSentence } from '../../src/domain/evidence.js';
 import { createLogger } from '../../src/logger.js';
-import { evidenceShare, evidenceSupported } from './answers.js';
+import { evidenceShare, evidenceSupported, unsupportedReason, type UnsupportedReason } from './answers.js';
 import { evalConfig, evalDataDir } from './harness.js';
 import { readQuestions, type Question } from './questions.js';
 
@@ -36,8 +35,8 @@ function arg(name: string): string | undefined {
 
 interface Row {
   id: string;
-  /** The first step the answer fails at, or '' when it is supported. */
-  miss: string;
+  /** The first step the answer fails at (answers.ts unsupportedReason), or '' when it is supported. */
+  miss: UnsupportedReason | '';
   tune: boolean;
   reach: boolean;
   first: boolean;
@@ -98,8 +97,8 @@ async function main(): Promise<void> {
       ),
     ];
     if (process.argv.includes('--misses')) {
-      const missed = rows.filter((r) => r.miss !== '');
-      const count = new Map<string, number>();
+      const missed = rows.filter((r): r is Row & { miss: UnsupportedReason } => r.miss !== '');
+      const count = new Map<UnsupportedReason, number>();
       for (const r of missed) count.set(r.miss, (count.get(r.miss) ?? 0) + 1);
       lines.push('', `not supported: ${[...count].map(([k, v]) => `${k} ${v}`).join(', ')}`);
       for (const r of missed) {
@@ -134,17 +133,8 @@ function judge(
   const at = ranked.findIndex((s) => onGold.has(s.passageId) && holds(s.text));
   const quoted = res.citations.some((c) => onGold.has(c.id) && holds(c.quote));
   const supported = evidenceSupported(q, res.answer, res.citations);
-  const miss = supported
-    ? ''
-    : onGold.size === 0
-      ? 'no gold page'
-      : at < 0 && !quoted
-        ? 'passage lacks it'
-        : !quoted
-          ? 'other sentence quoted'
-          : !res.answered
-            ? 'not answered'
-            : 'left out';
+  // The same steps as `npm run eval` reports (answers.ts), so that the two tools count alike.
+  const miss = supported ? '' : unsupportedReason(q, res.answered, res.citations);
   return {
     id: q.id,
     miss,
