@@ -258,18 +258,14 @@ const SEARCH_UNIT = stem('project');
  * requests ...?" is what is asked, though a document is titled "registration request form".
  */
 export function scopeTerms(question: string, scopeTexts: readonly string[]): Set<string> {
-  const texts = scopeTexts.map(textTerms);
-  const out = naming(question, texts);
+  const texts = scopeTexts.map(scopeTextTerms);
+  const out = questionNamer(question)(texts);
   if (texts.some((text) => text.has(SEARCH_UNIT))) out.add(SEARCH_UNIT);
   return out;
 }
 
-/** scopeTerms without "project": the question's words that name one of these texts' projects or documents. */
-export function namingTerms(question: string, scopeTexts: readonly string[]): Set<string> {
-  return naming(question, scopeTexts.map(textTerms));
-}
-
-function textTerms(text: string): Set<string> {
+/** A scope text's terms as questionNamer compares them (a file name's underscores and dots are spaces). */
+export function scopeTextTerms(text: string): Set<string> {
   return new Set(evidenceTerms(text.replace(/[_.]+/g, ' ')));
 }
 
@@ -278,13 +274,6 @@ interface QuestionWord {
   name: boolean;
   /** Its terms (evidenceTerms): the word's own, then a compound's parts. */
   terms: string[];
-}
-
-interface QuestionWords {
-  /** The question's words, stop words left out. */
-  words: QuestionWord[];
-  /** Brackets without a figure after a name: the name's words and the bracket's terms. */
-  glosses: { head: QuestionWord[]; gloss: string[] }[];
 }
 
 /** A word a text holds: its own term, or every part of a compound ("HFC-23" in "HFC 23", not "low-productive" in "Productive"). */
@@ -299,16 +288,18 @@ function questionWord(w: string, i: number): QuestionWord {
   return { name, terms: evidenceTerms(w) };
 }
 
-/** The last question's words: a search asks namingTerms of one question for each project it looks at. */
-let lastWords: { question: string; words: QuestionWords } | null = null;
-
-function questionWords(question: string): QuestionWords {
-  if (lastWords?.question === question) return lastWords.words;
+/**
+ * The question's words that name one of some scope texts (as scopeTextTerms), by scopeTerms' rules without
+ * "project". The question is read once: a search asks it of each document it looks at.
+ */
+export function questionNamer(question: string): (texts: readonly ReadonlySet<string>[]) => Set<string> {
   const kept = withoutExclusions(question);
   const words = tokenize(kept)
     .map(questionWord)
     .filter((w) => w.terms.length > 0);
-  const glosses: QuestionWords['glosses'] = [];
+  // A name's gloss in brackets names it again: "VM0005 (conversion of low-productive to high-productive forest)";
+  // brackets with a figure qualify it instead ("version 1.1 of VM0005 (August 2011)").
+  const glosses: { head: QuestionWord[]; gloss: string[] }[] = [];
   for (const m of kept.matchAll(/(\S+)\s*\(([^()]+)\)/gu)) {
     const gloss = m[2] ?? '';
     const head = tokenize(m[1] ?? '')
@@ -316,27 +307,20 @@ function questionWords(question: string): QuestionWords {
       .filter((w) => w.name);
     if (head.length > 0 && !/\p{N}/u.test(gloss)) glosses.push({ head, gloss: evidenceTerms(gloss) });
   }
-  const out = { words, glosses };
-  lastWords = { question, words: out };
-  return out;
-}
-
-function naming(question: string, texts: readonly ReadonlySet<string>[]): Set<string> {
-  const anywhere = (w: QuestionWord): boolean => texts.some((text) => holds(text, w));
-  const { words, glosses } = questionWords(question);
-  const out = new Set<string>();
-  // A name's gloss in brackets names it again: "VM0005 (conversion of low-productive to high-productive forest)";
-  // brackets with a figure qualify it instead ("version 1.1 of VM0005 (August 2011)").
-  for (const g of glosses) if (g.head.some(anywhere)) for (const t of g.gloss) out.add(t);
-  words.forEach((w, i) => {
-    if (w.name && anywhere(w)) for (const t of w.terms) out.add(t);
-    for (const text of texts) {
-      let end = i;
-      while (end < words.length && holds(text, words[end] as QuestionWord)) end++;
-      if (end - i >= 2) for (const x of words.slice(i, end)) for (const t of x.terms) out.add(t);
-    }
-  });
-  return out;
+  return (texts) => {
+    const anywhere = (w: QuestionWord): boolean => texts.some((text) => holds(text, w));
+    const out = new Set<string>();
+    for (const g of glosses) if (g.head.some(anywhere)) for (const t of g.gloss) out.add(t);
+    words.forEach((w, i) => {
+      if (w.name && anywhere(w)) for (const t of w.terms) out.add(t);
+      for (const text of texts) {
+        let end = i;
+        while (end < words.length && holds(text, words[end] as QuestionWord)) end++;
+        if (end - i >= 2) for (const x of words.slice(i, end)) for (const t of x.terms) out.add(t);
+      }
+    });
+    return out;
+  };
 }
 
 export interface EvidenceOptions {

@@ -1,7 +1,15 @@
 import { DEFAULT_MAX_TOP_K, DEFAULT_TOP_K, MAX_QUERY_CHARS } from '../domain/search-limits.js';
 import { distinctProjects, projectKey, type ProjectRef, type RequestedProject } from '../domain/project-ref.js';
 import { aggregateByPage, collapseNearDuplicates, convexCombination, reciprocalRankFusion, type RankedList } from '../domain/fusion.js';
-import { findEvidence, namingTerms, type Evidence, type EvidencePassage, type Quote, type WeighedSentence } from '../domain/evidence.js';
+import {
+  findEvidence,
+  questionNamer,
+  scopeTextTerms,
+  type Evidence,
+  type EvidencePassage,
+  type Quote,
+  type WeighedSentence,
+} from '../domain/evidence.js';
 import { validateMarkers } from '../domain/markers.js';
 import { isContentsText, runningLineShapes } from '../domain/page-furniture.js';
 import { textSearchQuery, withoutExclusions } from '../domain/query.js';
@@ -300,18 +308,20 @@ type DocumentNamer = (chunks: readonly ChunkRecord[]) => Set<string> | null;
 /**
  * The documents a question names: all of a project's when it names the project (its name, place, methodology or an
  * id of three or more digits), or one by its title ("VM0006", "the VCS5533 validation"), through domain/evidence.ts
- * namingTerms. A registry's name names none (it names all its projects), nor does a short id (it is any number). Each
+ * questionNamer. A registry's name names none (it names all its projects), nor does a short id (it is any number). Each
  * document is judged once per search: retrieval and the answer ask of the same documents.
  */
 function documentNamer(question: string, known: Map<string, StoredProject> | null): DocumentNamer {
-  const projectTexts = new Map<string, string[]>();
+  const names = questionNamer(question);
+  const projectTexts = new Map<string, Set<string>[]>();
   const judged = new Map<string, boolean>();
-  const textsOf = (c: ChunkRecord): string[] => {
+  const textsOf = (c: ChunkRecord): Set<string>[] => {
     const key = projectKey(c);
     let own = projectTexts.get(key);
     if (!own) {
       // Without a record (or one that cannot be derived), a project is named by its id and its documents' titles.
-      own = [...(String(c.projectId).length >= 3 ? [String(c.projectId)] : []), ...recordNames(known?.get(key), c.registry)];
+      const id = String(c.projectId).length >= 3 ? [String(c.projectId)] : [];
+      own = [...id, ...recordNames(known?.get(key), c.registry)].map(scopeTextTerms);
       projectTexts.set(key, own);
     }
     return own;
@@ -320,7 +330,7 @@ function documentNamer(question: string, known: Map<string, StoredProject> | nul
     const key = documentKey(c);
     let named = judged.get(key);
     if (named === undefined) {
-      named = namingTerms(question, [...textsOf(c), c.documentTitle]).size > 0;
+      named = names([...textsOf(c), scopeTextTerms(c.documentTitle)]).size > 0;
       judged.set(key, named);
     }
     return named;

@@ -6,9 +6,10 @@ import {
   evidenceTerms,
   findEvidence,
   leadSummary,
-  namingTerms,
+  questionNamer,
   questionFocus,
   scopeTerms,
+  scopeTextTerms,
   UNFOCUSED_SUPPORT,
   withMarker,
   type EvidencePassage,
@@ -140,10 +141,10 @@ describe('findEvidence', () => {
     expect([...dated]).toEqual(['vm0005']);
     // A compound names a text that holds all its parts ("HFC-23" in "HFC 23"), not one ("low-productive" in
     // "Productive"); a short number is any number ("5 June" is not the 5 of "v1.5.1").
-    const name = ['CDM Project for Forestry Restoration in Productive and Biological Corridors', 'Credit Class v1.5.1'];
-    expect(namingTerms('Which forests qualify for the low-productive to high-productive conversion?', name).size).toBe(0);
-    expect(namingTerms('Why was the meeting held on 5 June?', name).size).toBe(0);
-    expect(namingTerms('Which HFC-23 plant is it?', ['Thermal Oxidation of HFC 23']).has('hfc-23')).toBe(true);
+    const name = ['CDM Project for Forestry Restoration in Productive and Biological Corridors', 'Credit Class v1.5.1'].map(scopeTextTerms);
+    expect(questionNamer('Which forests qualify for the low-productive to high-productive conversion?')(name).size).toBe(0);
+    expect(questionNamer('Why was the meeting held on 5 June?')(name).size).toBe(0);
+    expect(questionNamer('Which HFC-23 plant is it?')([scopeTextTerms('Thermal Oxidation of HFC 23')]).has('hfc-23')).toBe(true);
 
     const pages: EvidencePassage[] = [
       {
