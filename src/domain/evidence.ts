@@ -127,6 +127,9 @@ const NO_RUNNING_LINES: ReadonlySet<string> = new Set();
 const PRIVATE_USE = /[\uE000-\uF8FF]/gu;
 const WHITESPACE = /\s/u;
 
+/** A sentence that goes on from the one before it: it opens with a word that refers back ("This value ...", "These ..."). */
+const CONTINUES = /^(?:this|these|that|those|it|they|such|the latter|the former|here|thus|hence|therefore|accordingly)\b/iu;
+
 /** A title's version, as a title page writes it after the title: "Version 2.2", "v1.6". */
 const VERSION_TAIL = /\s+(?:version|ver\.|v)\s*\d+(?:\.\d+)*$/iu;
 /**
@@ -410,13 +413,24 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     else byPassage.set(s.passage, [s]);
   }
   // The quote of a passage by a sentence score: its best sentence, and the next one too when the fact runs on
-  // ("... is expected to achieve 535,052 tCO2e. The annual average is ...").
+  // ("... is expected to achieve 535,052 tCO2e. The annual average is ..."): when that one holds question words of its
+  // own and scores nearly as well (a sentence after a strong passage's best one scores by the passage's relevance
+  // alone), or gives the number asked for.
+  const textOf = (s: Sentence): string => passages[s.passage]?.text.slice(s.start, s.end) ?? '';
   const quoteBy = (own: Sentence[], key: (s: Sentence) => number): { best: Sentence; end: number; coverage: number } => {
     const best = own.reduce((a, b) => (key(b) > key(a) ? b : a));
     let end = best.end;
     let terms = best.terms;
     const next = own[own.indexOf(best) + 1];
-    if (next && best.overlap > 0 && key(next) >= NEXT_SENTENCE_SHARE * key(best) && next.end - best.start <= MAX_QUOTE_CHARS) {
+    // A question asking for a number whose best sentence holds none: the next sentence gives it when it has one and
+    // goes on from this one ("... carrying capacity (head of cattle per ha). This value oscillates between 0.09 ...").
+    const givesNumber = next !== undefined && best.numberless && !next.numberless && CONTINUES.test(textOf(next));
+    if (
+      next &&
+      best.overlap > 0 &&
+      (givesNumber || (next.overlap > 0 && key(next) >= NEXT_SENTENCE_SHARE * key(best))) &&
+      next.end - best.start <= MAX_QUOTE_CHARS
+    ) {
       end = next.end;
       terms = new Set([...terms, ...next.terms]);
     }

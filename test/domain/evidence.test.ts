@@ -85,6 +85,44 @@ describe('findEvidence', () => {
     expect(q2?.text).not.toContain('auditor');
   });
 
+  it('takes along the next sentence that gives the number asked for, and not one that holds no question word', () => {
+    // The Colombian validation report, page 28: the sentence naming the carrying capacity has no figure; the next,
+    // which refers back to it, has them.
+    const grazing = [
+      {
+        id: 1,
+        score: 0.8,
+        text:
+          'ΔCLmax was calculated on the basis of the average value for carrying capacity in the Orinoco plains region ' +
+          '(head of cattle per ha). This value oscillates between 0.09 head per ha to 1.56, with an average of 0.39 ' +
+          'and is further corroborated by /13/. The site visit covered all the farms of the first planting year.',
+      },
+    ];
+    const figures = findEvidence('What cattle carrying capacity figures did the validator rely on?', grazing);
+    expect(figures.quotes[0]?.text).toContain('average of 0.39');
+    expect(figures.quotes[0]?.text).not.toContain('site visit');
+    // A question that does not ask for a number keeps the sentence alone.
+    const basis = findEvidence('On what basis was the carrying capacity of the Orinoco plains calculated?', grazing);
+    expect(basis.quotes[0]?.text).not.toContain('oscillates');
+
+    // A strong passage's next sentence that holds none of the question's words does not join its best one.
+    const leaks = [
+      {
+        id: 1,
+        score: 1,
+        text:
+          'This methodology applies to project activities that install infra-red, real-time leak detection systems on ' +
+          'refrigeration equipment in order to reduce leaks of refrigerants. Furthermore, a parallel document has been ' +
+          'prepared pending a board determination.',
+      },
+    ];
+    const applies = findEvidence(
+      'What supermarket chains and refrigerant gas types does the leak detection methodology cover in US stores?',
+      leaks,
+    );
+    expect(applies.quotes[0]?.text).toMatch(/refrigerants\.$/);
+  });
+
   it('is not answered when the rarer question words are found nowhere', () => {
     const ev = findEvidence('At what price per credit, and to which buyer, were offtake agreements signed?', passages);
     expect(ev.answered).toBe(false);
