@@ -169,15 +169,24 @@ function quotable(text: string, versionAsked = false): boolean {
   return !isLeaderLine(text) && !isPageNumberLine(text) && title.trim() !== '' && !isTitleCase(title);
 }
 
+/** What joins a compound's parts: a hyphen, a slash, or a dash between words ("5th June—World Environment Day"). */
+const COMPOUND = /[-/\u2010-\u2015]/u;
+const COMPOUND_JOINS = /[-/\u2010-\u2015]+/u;
+/** An ordinal in figures is its number: "5th June" is "5 June", "the 2nd monitoring period". */
+function ordinal(term: string): string {
+  return /^\d+(?:st|nd|rd|th)$/u.test(term) ? term.replace(/\D+$/u, '') : term;
+}
+
 /**
  * Words as compared between a question and sentences: normalised terms (domain/query.ts), and a compound is also
  * its parts, so "HFC-23" meets "HFC 23" and "tree-planting" meets "planting of trees".
  */
 export function evidenceTerms(text: string): string[] {
   const out: string[] = [];
-  for (const t of normalizedTerms(text)) {
+  for (const term of normalizedTerms(text)) {
+    const t = ordinal(term);
     out.push(t);
-    if (/[-/]/.test(t)) for (const part of t.split(/[-/]+/)) if (part !== '') out.push(stem(part));
+    if (COMPOUND.test(t)) for (const part of t.split(COMPOUND_JOINS)) if (part !== '') out.push(ordinal(stem(part)));
   }
   return out;
 }

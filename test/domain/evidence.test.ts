@@ -149,6 +149,23 @@ describe('findEvidence', () => {
     expect(asked.answered).toBe(true);
   });
 
+  it('reads an ordinal as its number and a dash between words as a compound', () => {
+    const terms = evidenceTerms('The meeting was scheduled for 5th June\u2014World Environment Day, the 2nd of its kind.');
+    for (const w of ['5', 'June', 'World', '2']) expect(terms).toContain(evidenceTerms(w)[0]);
+    expect(evidenceTerms('HFC-23')).toEqual(['hfc-23', 'hfc', '23']);
+    // The question's "5 June" meets the page's "5th June\u2014World Environment Day".
+    const page = [
+      {
+        id: 1,
+        text:
+          'Stakeholder consultations were held in each village in May. The consultation meeting was purposefully ' +
+          'scheduled for 5th June\u2014World Environment Day\u2014to align with the objectives of afforestation.',
+      },
+    ];
+    const ev = findEvidence('Why was the stakeholder consultation meeting held on 5 June?', page);
+    expect(ev.quotes[0]?.text).toMatch(/^The consultation meeting/);
+  });
+
   it('leaves out the words that name where to look, not the common words a title happens to hold', () => {
     const scope = [
       'CDM_GFL-HFC23_registration_request_form.pdf',
