@@ -67,9 +67,13 @@ export interface SentenceSpan extends Span {
   heading: boolean;
 }
 
-/** "3.4 Baseline scenario", "A.2. Description of the project", "ANNEX 3": numbered or all-capital short lines. */
+/**
+ * "3.4 Baseline scenario", "A.2. Description of the project", "ANNEX 3": numbered or all-capital short lines; and a
+ * form's section row, its number of three parts last ("Benefit Sharing 2.3.5", as the VCS templates lay them out;
+ * "Sawnwood 0.84" is a table's row).
+ */
 const HEADING_LINE =
-  /^(?:(?:section|annex|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*\.?)\s+\p{Lu}[^.!?;:]{0,90}$|^[^\p{Ll}]{4,90}$/u;
+  /^(?:(?:section|annex|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*\.?)\s+\p{Lu}[^.!?;:]{0,90}$|^[^\p{Ll}]{4,90}$|^\p{Lu}[^.!?;:\d]{2,90}\s[1-9]\d?(?:\.\d{1,2}){2,}$/u;
 
 /** Words a title leaves in lower case ("Carbon Accounting for Mosaic and Landscape-Scale REDD Projects"). */
 const TITLE_SMALL_WORDS = new Set([
@@ -127,6 +131,57 @@ function wrapsOn(line: string, next: string | undefined): boolean {
 }
 
 /**
+ * A form's label, wrapped in its narrow column: a short line of words without final punctuation ("Process used to").
+ * A short line with a figure is a table's row or a field's value ("Sawnwood 0.84", "05-June-2025").
+ */
+const LABEL_LINE_CHARS = 32;
+/** The field's text beside it runs on much longer lines. */
+const FIELD_LINE_CHARS = 45;
+
+function isLabelLine(line: string): boolean {
+  const l = line.trim();
+  return l.length >= 2 && l.length <= LABEL_LINE_CHARS && !/[.!?;:,]$/.test(l) && /\p{L}/u.test(l) && !/\p{N}/u.test(l);
+}
+
+/**
+ * Runs of form label lines that extraction glues to the field's text after them ("Process used to" / "design the
+ * benefit" / "sharing plan" / "The benefit-sharing plan was developed through participatory"): short lines after a
+ * finished sentence or a heading, and before a long line that starts a sentence. The offsets where each run starts
+ * and ends, so that the label is a span of its own and the field's sentence starts where it does. (Prose wraps at
+ * its column's full width, so its short lines end paragraphs, after their final punctuation.)
+ */
+function labelCuts(lines: readonly string[]): number[] {
+  const cuts: number[] = [];
+  const starts: number[] = [];
+  let at = 0;
+  for (const line of lines) {
+    starts.push(at);
+    at += line.length + 1;
+  }
+  let i = 0;
+  while (i < lines.length) {
+    const before = lines[i - 1]?.trim();
+    const opens = before === undefined || before === '' || /[.!?;:]$/.test(before) || isHeadingLine(before);
+    if (!opens || !isLabelLine(lines[i] ?? '')) {
+      i++;
+      continue;
+    }
+    let end = i;
+    let widest = 0;
+    while (end < lines.length && isLabelLine(lines[end] ?? '')) {
+      widest = Math.max(widest, (lines[end] ?? '').trim().length);
+      end++;
+    }
+    const field = (lines[end] ?? '').trim();
+    if (end < lines.length && /^["'(\u201C]?\p{Lu}/u.test(field) && field.length >= Math.max(FIELD_LINE_CHARS, 1.5 * widest)) {
+      cuts.push(starts[i] ?? 0, starts[end] ?? 0);
+    }
+    i = end;
+  }
+  return cuts;
+}
+
+/**
  * Sentences of extracted PDF text with their offsets: the boundaries of splitSentences (line breaks are layout, not
  * punctuation), and also the line break after a heading line, which extraction glues to the sentence after it.
  * Spans exclude surrounding whitespace.
@@ -142,6 +197,8 @@ export function sentenceSpans(text: string): SentenceSpan[] {
     if (isHeadingLine(line) && !wrapsOn(line, lines[i + 1])) cuts.push(lineStart, lineEnd + 1);
     lineStart = lineEnd + 1;
   });
+  // A form's labels end a span of their own too.
+  cuts.push(...labelCuts(lines));
   const sorted = [...new Set(cuts.filter((c) => c >= 0 && c <= text.length))].sort((a, b) => a - b);
   sorted.push(text.length);
   const spans: SentenceSpan[] = [];

@@ -61,6 +61,42 @@ describe('sentenceSpans', () => {
     // An item that ends its line is still cut off as before.
     expect(spans).toContainEqual(['9 Government of India \u2013 The Environment (Protection) Act 1986', true]);
   });
+
+  it("keeps a form's section row and its wrapped labels apart from the field's sentence", () => {
+    // VCS 5533's project description, page 35, as extracted: the template's label column beside the field's text.
+    const text =
+      'This ensures transparency and avoids any ambiguity regarding tenure or\nrights.\nBenefit Sharing 2.3.5\n' +
+      'Process used to\ndesign the benefit\nsharing plan\n' +
+      'The benefit-sharing plan was developed through participatory\nconsultations with individual farmers. ' +
+      'Feedback from participants\ndirectly informed the final benefit-sharing arrangements.\n' +
+      'Summary of the\nbenefit sharing\nplan\nThe agreement ensures that landholders retain full rights over their\nland.';
+    const spans = sentenceSpans(text).map((s) => [text.slice(s.start, s.end), s.heading]);
+    expect(spans).toContainEqual(['Benefit Sharing 2.3.5', true]);
+    expect(spans).toContainEqual(['Process used to\ndesign the benefit\nsharing plan', false]);
+    expect(spans).toContainEqual([
+      'The benefit-sharing plan was developed through participatory\nconsultations with individual farmers.',
+      false,
+    ]);
+    expect(spans).toContainEqual(['The agreement ensures that landholders retain full rights over their\nland.', false]);
+  });
+
+  it("keeps a table's short rows with the sentence that introduces them, and wrapped prose whole", () => {
+    // VM0005, page 20: the rows hold figures, so they are neither labels nor section rows.
+    const table =
+      'This methodology uses the fractions for tropical wood products, projected over 95 years:\n' +
+      'Wood Product Class fo (tropical)\nSawnwood 0.84\nWoodbase panels 0.97\nOther industrial roundwood 0.99\n' +
+      'The methodology makes the assumption that all other classes of wood products are oxidized.';
+    const rows = sentenceSpans(table).map((s) => table.slice(s.start, s.end));
+    expect(rows.some((s) => s.includes('Sawnwood 0.84\nWoodbase panels 0.97'))).toBe(true);
+    // A paragraph's last short line ends in its final punctuation; the lines of a sentence are full width.
+    const prose =
+      'The project is located in the district of Purulia in West Bengal, India, on\nprivate land.\n' +
+      'It covers degraded\nland of smallholder farmers who joined the project during 2024 and 2025.';
+    expect(sentenceSpans(prose).map((s) => prose.slice(s.start, s.end))).toEqual([
+      'The project is located in the district of Purulia in West Bengal, India, on\nprivate land.',
+      'It covers degraded\nland of smallholder farmers who joined the project during 2024 and 2025.',
+    ]);
+  });
 });
 
 describe('findEvidence', () => {
