@@ -191,6 +191,43 @@ export function evidenceTerms(text: string): string[] {
   return out;
 }
 
+/** A figure standing as a table's cell: whitespace on both sides ("12,000", "0.95", "18%", "(2.5)"), not "HFC-23" or "CH4". */
+const CELL_FIGURE = /(?<=^|\s)[(\-\u2212]?\d[\d,./]*%?\)?(?=\s|$)/gu;
+
+/** A table row's cells: figures, and dashes or blanks for empty ones. */
+const ROW_CELLS = /^(?:[(\-\u2212]?\d[\d,./]*%?\)?|[-\u2013\u2014]|\s)+$/u;
+
+/**
+ * The rows of a table that follow a quote and that the question names by their label ("HFC-23 CHF3 12,000 11,700
+ * 1.03" for a question about HFC-23's GWP; "CO2 185,000 149,591" for "what are the CO2 and CH4 values"): a line with
+ * two or more figures after a label of words. The quote then runs on to the last such row before `limit`, so that
+ * it holds the figures asked for. Null when no row is named.
+ */
+function tableRowsAfter(
+  text: string,
+  from: number,
+  limit: number,
+  named: (label: readonly string[]) => boolean,
+): { end: number; terms: Set<string> } | null {
+  let found = null as { end: number; terms: Set<string> } | null;
+  const region = text.slice(from, Math.min(text.length, limit));
+  let at = from;
+  for (const line of region.split('\n')) {
+    const lineEnd = at + line.length;
+    if (lineEnd > limit) break;
+    const figures = [...line.matchAll(CELL_FIGURE)];
+    const first = figures[0];
+    // The label, then only the cells: "Thinning 1 Thinning 2 Thinning 3" is a heading row.
+    if (figures.length >= 2 && first !== undefined && first.index > 0 && ROW_CELLS.test(line.slice(first.index))) {
+      // Whole words of the label: "HFC-32" is not named by a question about "HFC-23", though both hold "HFC".
+      const label = normalizedTerms(line.slice(0, first.index)).map(ordinal);
+      if (label.length > 0 && named(label)) found = { end: lineEnd, terms: new Set([...(found?.terms ?? []), ...evidenceTerms(line)]) };
+    }
+    at = lineEnd + 1;
+  }
+  return found;
+}
+
 /** A "sentence" longer than this is a form or a flattened table: it is quoted by groups of its lines instead. */
 const LONG_SPAN_CHARS = 350;
 const LINE_GROUP_CHARS = 250;
@@ -421,10 +458,14 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     if (own) own.push(s);
     else byPassage.set(s.passage, [s]);
   }
+  // A table row is named by any word of the question, a name the scope holds included ("HFC-23" of the project's name
+  // heads the row of its GWP).
+  const anyAsked = new Set(normalizedTerms(withoutExclusions(question)).map(ordinal));
+  const rowLabelAsked = (label: readonly string[]): boolean => label.some((t) => anyAsked.has(t));
   // The quote of a passage by a sentence score: its best sentence, and the next one too when the fact runs on
   // ("... is expected to achieve 535,052 tCO2e. The annual average is ..."): when that one holds question words of its
   // own and scores nearly as well (a sentence after a strong passage's best one scores by the passage's relevance
-  // alone), or gives the number asked for.
+  // alone), or gives the number asked for; then on through the rows of a table below it that the question names.
   const textOf = (s: Sentence): string => passages[s.passage]?.text.slice(s.start, s.end) ?? '';
   const quoteBy = (own: Sentence[], key: (s: Sentence) => number): { best: Sentence; end: number; coverage: number } => {
     const best = own.reduce((a, b) => (key(b) > key(a) ? b : a));
@@ -442,6 +483,12 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     ) {
       end = next.end;
       terms = new Set([...terms, ...next.terms]);
+    }
+    // A table's rows that the question names by their label, after the quote: their figures are what is asked.
+    const rows = tableRowsAfter(passages[best.passage]?.text ?? '', end, best.start + MAX_QUOTE_CHARS, rowLabelAsked);
+    if (rows) {
+      end = rows.end;
+      terms = new Set([...terms, ...rows.terms]);
     }
     return { best, end, coverage: weigh(terms) / total };
   };

@@ -159,6 +159,65 @@ describe('findEvidence', () => {
     expect(applies.quotes[0]?.text).toMatch(/refrigerants\.$/);
   });
 
+  it('runs on through the rows of a table below the quote that the question names by their label', () => {
+    // The GFL PDD's annex (page 71) and VM0004's Table 5 (page 54), as extracted: the sentence or heading that the
+    // question's words choose, then the rows that hold the figures asked for.
+    const gwp = [
+      {
+        id: 1,
+        score: 0.8,
+        text:
+          'GWPs (100-year time horizon) in the SAR and TAR of the IPCC\nGas Chemical Formula TAR SAR TAR / SAR\n' +
+          'Carbon Dioxide CO2 1 1 1.00\nMethane CH4 23 21 1.10\nHydro fluorocarbons (HFCs)\nHFC-23 CHF3 12,000 11,700 1.03\n' +
+          'HFC-32 CH2F2 550 650 0.85\nHFC-41 CH3F 97 150 0.65',
+      },
+    ];
+    const hfc = findEvidence('What 100-year GWP does the IPCC Third Assessment Report give HFC-23?', gwp, {
+      scope: ['Thermal Oxidation of HFC 23'],
+    });
+    // Up to the named row, not the next rows that share its "HFC".
+    expect(hfc.quotes[0]?.text).toMatch(/HFC-23 CHF3 12,000 11,700 1\.03$/);
+    expect(gwp[0]!.text.slice(hfc.quotes[0]!.start, hfc.quotes[0]!.end)).toBe(hfc.quotes[0]!.text);
+
+    const peat = [
+      {
+        id: 1,
+        score: 0.8,
+        text:
+          'The emission factors for peat combustion at the lower temperature must be assumed in the ex ante baseline ' +
+          'estimates. Table 5: Greenhouse gas emissions from the combustion of peat.\nComponent\nTemperature (°C)\n' +
+          '480 600\ng (ton peat)-1\nCO2 185,000 149,591\nCH4 5,785 11,338\n8.1.2.3 Estimation of emissions from ' +
+          'exported dissolved organic carbon. Projects must account for these emissions.',
+      },
+    ];
+    const factors = findEvidence('Which peat combustion emission factors must be used ex ante, and what are the CO2 and CH4 values?', peat);
+    expect(factors.quotes[0]?.text).toMatch(/^The emission factors .*CH4 5,785 11,338$/s);
+
+    // A heading row of words and figures is no row of cells; rows the question does not name are left alone.
+    const thinning = [
+      {
+        id: 1,
+        score: 0.8,
+        text:
+          'General thinning schedule for species of the commercial stand model.\nSpecies Tree ha-1 Thinning 1 Thinning 2 ' +
+          'Thinning 3\nPinus caribaea 1,111 30% 40%',
+      },
+    ];
+    const schedule = findEvidence('What thinning schedule is planned for the stands?', thinning);
+    expect(schedule.quotes[0]?.text).toBe('General thinning schedule for species of the commercial stand model.');
+
+    // Dates are cells too.
+    const periods = [
+      {
+        id: 1,
+        score: 0.8,
+        text: 'The monitoring periods of the project are as follows.\nPeriod Start End\nFirst 01/01/2010 16/02/2016\nSecond 17/02/2016 – 01/10/2020\nThe third period will follow.',
+      },
+    ];
+    const second = findEvidence('Which dates does the second monitoring period cover?', periods);
+    expect(second.quotes[0]?.text).toMatch(/^The monitoring periods .*Second 17\/02\/2016 – 01\/10\/2020$/s);
+  });
+
   it('is not answered when the rarer question words are found nowhere', () => {
     const ev = findEvidence('At what price per credit, and to which buyer, were offtake agreements signed?', passages);
     expect(ev.answered).toBe(false);
