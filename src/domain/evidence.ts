@@ -1,7 +1,7 @@
 import { trimSpan, type Span } from './chunking.js';
 import { isLeaderLine, isPageNumberLine, isRunningLine } from './page-furniture.js';
 import { normalizedTerms, stem, tokenize, withoutExclusions } from './query.js';
-import { isLetter, isTitleCase, sentenceSpans } from './sentences.js';
+import { isLetter, isTitleCase, sentenceSpans, type SentenceSpan } from './sentences.js';
 
 /**
  * Evidence for an answer (CONTRACT 2, "Evidence and abstention"): which sentence(s) of each retrieved passage bear on
@@ -97,6 +97,17 @@ function holdsNumber(text: string): boolean {
  */
 const NUMBERLESS_SHARE = 0.7;
 
+/**
+ * A question whose answer is a date ("When did the project start?", "what start date", "which year"): its answer
+ * holds one, not merely a figure (a list item's "6", a section's "1.9"). "When" further in is often a condition ("...,
+ * and when must the higher value be used?"), and "which years" often a span ("a period of three years"): both stay
+ * questions for a number.
+ */
+const ASKS_FOR_DATE =
+  /^\s*when\s+(?:did|does|do|was|were|is|will|has|had)\b|\b(?:what|which)\s+(?:[\p{L}\p{N}-]+\s+){0,4}(?:dates?|year|day|month)\b/iu;
+const DATE_IN_TEXT =
+  /(?<![\d.,])(?:1[89]\d\d|20\d\d)(?![\d.,]\d)|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/iu;
+
 /** Whether a question asks for a quantity, a count or a date (exclusion clauses left out). */
 export function asksForNumber(question: string): boolean {
   return ASKS_FOR_NUMBER.test(withoutExclusions(question));
@@ -116,6 +127,8 @@ interface Sentence {
   overlap: number;
   /** The question asks for a number and the sentence holds none (its word score then counts NUMBERLESS_SHARE). */
   numberless: boolean;
+  /** A form's instruction (INSTRUCTION): its field's answer follows it. */
+  instruction: boolean;
   /** The score without the answer type (what `answered` is judged on). */
   plain: number;
   score: number;
@@ -129,6 +142,53 @@ const WHITESPACE = /\s/u;
 
 /** A sentence that goes on from the one before it: it opens with a word that refers back ("This value ...", "These ..."). */
 const CONTINUES = /^(?:this|these|that|those|it|they|such|the latter|the former|here|thus|hence|therefore|accordingly)\b/iu;
+
+/**
+ * A form's instruction to whoever fills it in ("Indicate the project location and attach a GIS file ...", "Describe
+ * how ...", "State whether ..."), as registry templates (VCS, CDM, Regen, Gold Standard) print it above each field:
+ * an imperative verb of those templates, then what it asks for. It says what the field holds, not the field's answer.
+ */
+const INSTRUCTION =
+  /^(?:please\s+)?(?:indicate|provide|describe|state|specify|explain|justify|demonstrate|attach|summari[sz]e|outline|identify|list|include|insert|enter|give|report)\s+(?:the|a|an|all|any|each|how|whether|which|what|where|when|why|if|in|for|and|this|these|its|their)\b/iu;
+/**
+ * Text that ends by announcing a list or a value on the lines below: a lead-in of three words or more, not a title,
+ * before a colon ("... located at the following address:", "Examples of appropriate models include:"). A form's
+ * label ("Validation Phases:") and a formula's "Where:" announce nothing to quote.
+ */
+export function announces(text: string): boolean {
+  const m = /([^\n:]*):\s*$/u.exec(text);
+  const lead = m?.[1]?.trim() ?? '';
+  return m !== null && (lead.match(/\p{L}+/gu) ?? []).length >= 3 && !isTitleCase(lead);
+}
+/** A line's own list or section marker: "(b) ", "a) ", "A.4.1.5 ", "2. ". */
+const LINE_MARKER = /^\s*(?:\(?[a-z\d]{1,3}\)|(?:[A-Z]\.)?\d+(?:\.\d+)*\.?)\s+/u;
+
+/**
+ * The end of what a colon announces: the lines after `from` up to the first that ends a sentence, within
+ * FIELD_CHARS, before a heading or a sub-heading ("(b) Physical Location of the Project"). Null when there is none.
+ */
+function linesAfter(text: string, from: number): number | null {
+  let at = from;
+  let end: number | null = null;
+  for (const line of text.slice(from).split('\n')) {
+    const lineEnd = at + line.length;
+    const body = line.trim();
+    if (body !== '') {
+      // A name on a line of its own ("Gujarat Fluorochemicals Limited") is part of the list; a marked title is not.
+      const marked = LINE_MARKER.exec(body);
+      if (lineEnd - from > FIELD_CHARS || (marked && isTitleCase(body.slice(marked[0].length))) || SECTION_NUMBER.test(body)) break;
+      end = lineEnd;
+      if (/[.;?!]$/u.test(body)) break;
+    }
+    at = lineEnd + 1;
+  }
+  return end;
+}
+
+/** A section's number on a line of its own, as forms lay it out beside the section's title ("1.10."). */
+const SECTION_NUMBER = /^(?:\d+\.)+\d*$/u;
+/** The answer of a field after its instruction: at most this many characters of what follows. */
+const FIELD_CHARS = 400;
 
 /** A title's version, as a title page writes it after the title: "Version 2.2", "v1.6". */
 const VERSION_TAIL = /\s+(?:version|ver\.|v)\s*\d+(?:\.\d+)*$/iu;
@@ -398,25 +458,63 @@ export interface WeighedSentence {
   score: number;
 }
 
+/**
+ * What a form's field holds after its instruction: the text that follows it, by whole sentences (a bare date or
+ * figure included: "01/01/2023."), up to the next heading or instruction, within FIELD_CHARS and at least one
+ * sentence. Null when a heading follows the instruction at once.
+ */
+function fieldAfter(text: string, spans: readonly SentenceSpan[], instructionEnd: number): Span | null {
+  let start = -1;
+  let end = -1;
+  for (const s of spans) {
+    if (s.start < instructionEnd) continue;
+    const body = text.slice(s.start, s.end);
+    // The next section: a heading, its number or title on a line of its own ("1.10." / "Permanence Period"), or the
+    // next field's instruction.
+    if (s.heading || isTitleCase(body) || SECTION_NUMBER.test(body) || INSTRUCTION.test(body)) break;
+    if (start >= 0 && s.end - start > FIELD_CHARS) break;
+    if (start < 0) start = s.start;
+    end = s.end;
+  }
+  return start >= 0 ? { start, end } : null;
+}
+
 export function findEvidence(question: string, passages: readonly EvidencePassage[], opts: EvidenceOptions = {}): Evidence {
   const asked = questionTerms(question);
   const scope = scopeTerms(question, opts.scope ?? []);
   const specific = asked.filter((t) => !scope.has(t));
   const q = specific.length > 0 ? specific : asked;
-  const wantsNumber = asksForNumber(question);
+  const wantsDate = ASKS_FOR_DATE.test(withoutExclusions(question));
+  const wantsNumber = wantsDate || asksForNumber(question);
   const versionAsked = ASKS_FOR_VERSION.test(question);
   const sentences: Sentence[] = [];
+  // Each passage's sentence spans, for the fields after its instructions (read only for a passage that has one).
+  const spans = new Map<number, SentenceSpan[]>();
+  const spansOf = (i: number): SentenceSpan[] => {
+    let own = spans.get(i);
+    if (!own) {
+      own = sentenceSpans(passages[i]?.text ?? '');
+      spans.set(i, own);
+    }
+    return own;
+  };
   passages.forEach((p, i) => {
     for (const s of quotableSpans(p.text, p.running)) {
       const text = p.text.slice(s.start, s.end);
       if (!quotable(text, versionAsked)) continue;
+      const instruction = INSTRUCTION.test(text);
+      // An instruction is judged by its field's answer for the answer type: "Indicate the crediting period ..." is
+      // answered by "01/01/2023 to 31/12/2032." after it.
+      const field = instruction ? fieldAfter(p.text, spansOf(i), s.end) : null;
+      const typed = field ? p.text.slice(field.start, field.end) : text;
       sentences.push({
+        instruction,
         passage: i,
         start: s.start,
         end: s.end,
         terms: new Set(evidenceTerms(text)),
         overlap: 0,
-        numberless: wantsNumber && !holdsNumber(text),
+        numberless: wantsNumber && !(wantsDate ? DATE_IN_TEXT.test(typed) : holdsNumber(typed)),
         plain: 0,
         score: 0,
       });
@@ -465,10 +563,18 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   // The quote of a passage by a sentence score: its best sentence, and the next one too when the fact runs on
   // ("... is expected to achieve 535,052 tCO2e. The annual average is ..."): when that one holds question words of its
   // own and scores nearly as well (a sentence after a strong passage's best one scores by the passage's relevance
-  // alone), or gives the number asked for; then on through the rows of a table below it that the question names.
+  // alone), or gives the number asked for; then on through what it announces with a colon, and the rows of a table
+  // below it that the question names. A form's instruction is quoted by its field's answer instead.
   const textOf = (s: Sentence): string => passages[s.passage]?.text.slice(s.start, s.end) ?? '';
-  const quoteBy = (own: Sentence[], key: (s: Sentence) => number): { best: Sentence; end: number; coverage: number } => {
+  const quoteBy = (own: Sentence[], key: (s: Sentence) => number): { best: Sentence; start: number; end: number; coverage: number } => {
     const best = own.reduce((a, b) => (key(b) > key(a) ? b : a));
+    const text = passages[best.passage]?.text ?? '';
+    // A form's instruction holds the question's words; its field's answer follows it.
+    const field = best.instruction ? fieldAfter(text, spansOf(best.passage), best.end) : null;
+    if (field) {
+      const terms = new Set([...best.terms, ...evidenceTerms(text.slice(field.start, field.end))]);
+      return { best, start: field.start, end: field.end, coverage: weigh(terms) / total };
+    }
     let end = best.end;
     let terms = best.terms;
     const next = own[own.indexOf(best) + 1];
@@ -479,30 +585,40 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       next &&
       best.overlap > 0 &&
       (givesNumber || (next.overlap > 0 && key(next) >= NEXT_SENTENCE_SHARE * key(best))) &&
-      next.end - best.start <= MAX_QUOTE_CHARS
+      next.end - best.start <= MAX_QUOTE_CHARS &&
+      // Not across a heading: the next sentence then opens another section.
+      !spansOf(best.passage).some((h) => h.heading && h.start >= best.end && h.start < next.start)
     ) {
       end = next.end;
       terms = new Set([...terms, ...next.terms]);
     }
+    // A quote that ends by announcing what follows ("... located at the following address:") runs on through it.
+    if (announces(text.slice(best.start, end))) {
+      const announced = linesAfter(text, end);
+      if (announced) {
+        terms = new Set([...terms, ...evidenceTerms(text.slice(end, announced))]);
+        end = announced;
+      }
+    }
     // A table's rows that the question names by their label, after the quote: their figures are what is asked.
-    const rows = tableRowsAfter(passages[best.passage]?.text ?? '', end, best.start + MAX_QUOTE_CHARS, rowLabelAsked);
+    const rows = tableRowsAfter(text, end, best.start + MAX_QUOTE_CHARS, rowLabelAsked);
     if (rows) {
       end = rows.end;
       terms = new Set([...terms, ...rows.terms]);
     }
-    return { best, end, coverage: weigh(terms) / total };
+    return { best, start: best.start, end, coverage: weigh(terms) / total };
   };
   const quotes: Quote[] = [];
   let support = 0;
   passages.forEach((p, i) => {
     const own = byPassage.get(i);
     if (!own) return;
-    const { best, end, coverage } = quoteBy(own, (s) => s.score);
+    const { best, start, end, coverage } = quoteBy(own, (s) => s.score);
     quotes.push({
       passageId: p.id,
-      start: best.start,
+      start,
       end,
-      text: p.text.slice(best.start, end),
+      text: p.text.slice(start, end),
       coverage,
       score: best.score,
     });

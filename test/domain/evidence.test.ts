@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  announces,
   ANSWERED_SUPPORT,
   asksForNumber,
   composeAnswer,
@@ -216,6 +217,79 @@ describe('findEvidence', () => {
     ];
     const second = findEvidence('Which dates does the second monitoring period cover?', periods);
     expect(second.quotes[0]?.text).toMatch(/^The monitoring periods .*Second 17\/02\/2016 – 01\/10\/2020$/s);
+  });
+
+  it("quotes a form's field by its answer, not by the instruction above it", () => {
+    // A Regen project plan, page 8, as extracted: each section's instruction holds the question's words, the
+    // proponent's answer follows it (a bare date range that alone would be too short to quote).
+    const plan = [
+      {
+        id: 1,
+        score: 0.8,
+        text:
+          '1.9.\nProject Crediting Period\nIndicate the crediting period, specifying the day, month, and year for the start and end\n' +
+          'dates and the total number of years.\n01/01/2023 to 31/12/2032.\n1.10.\nPermanence Period\nIndicate the permanence ' +
+          'period per the requirements stipulated in the Credit Class.\nThe Credit Class requires a 10-year permanence period, ' +
+          'checked by a year-10 monitoring round. The permanence period for this project is\n01/01/2033 to 31/12/2042.\n' +
+          '1.11.\nProject Location\nIndicate the project location and attach a GIS file specifying the geographic boundary\n' +
+          'of the project.\nCountry England, United Kingdom.\nRegion / State / Province Wiltshire.\nCity / Town / Community Salisbury.',
+      },
+    ];
+    const crediting = findEvidence('What is the crediting period?', plan);
+    expect(crediting.quotes[0]?.text).toBe('01/01/2023 to 31/12/2032.');
+    expect(crediting.answered).toBe(true);
+    const located = findEvidence('What is the project location?', plan);
+    expect(located.quotes[0]?.text).toBe(
+      'Country England, United Kingdom.\nRegion / State / Province Wiltshire.\nCity / Town / Community Salisbury.',
+    );
+    // A sentence that merely starts with such a verb is no instruction.
+    const forests = [{ id: 1, score: 0.8, text: 'State forests cover 40% of the project area. The rest is private land.' }];
+    expect(findEvidence('How much of the project area do state forests cover?', forests).quotes[0]?.text).toBe(
+      'State forests cover 40% of the project area.',
+    );
+  });
+
+  it('runs on through what a quote announces with a colon, but not after a label', () => {
+    // The GFL PDD, page 16: the address is a list of short lines after the sentence that announces it; the form runs
+    // on as one long span, quoted by groups of its lines, and the group the question's words choose ends at the colon.
+    const address = [
+      {
+        id: 1,
+        score: 0.8,
+        text:
+          'A.4.1.4 Details of physical location including information allowing the unique identification of this\n' +
+          'project activity\n(a) Address\nThe thermal oxidation project will be located at the existing HCFC 22 Complex of GFL\n' +
+          'located at the following address:\nGujarat Fluorochemicals Limited\nSurvey No. 16 / 3, 26, 27\nRanjitnagar\n' +
+          'Taluka Ghoghamba\nDistrict Panchmahals\nGujarat, India\n(b) Physical Location of the Project\n' +
+          'The location map of the Gujarat Fluorochemicals Limited is attached as Annex 7.',
+      },
+    ];
+    const quote = findEvidence('What is the address of the thermal oxidation project?', address).quotes[0]?.text ?? '';
+    expect(quote).toMatch(/following address:\nGujarat Fluorochemicals Limited\n.*\nGujarat, India$/s);
+    expect(quote).not.toContain('Physical Location');
+
+    expect(announces('The project will be located at the existing complex of GFL\nlocated at the following address:')).toBe(true);
+    expect(announces('Examples of appropriate models include:')).toBe(true);
+    // A form's label and a formula's "Where:" announce nothing to quote.
+    expect(announces('GHG removals estimate: 256 109 tCO2e\nValidation Phases:')).toBe(false);
+    expect(announces('LFME = 0.2 if C BSLpre > NCS x 1.15\nWhere:')).toBe(false);
+  });
+
+  it('asks a date of a question for a date, not any figure', () => {
+    const start = [
+      {
+        id: 1,
+        score: 0.8,
+        text:
+          '6 In respect of each PAI, there will be evidence of project ownership from the respective start date of each PAI. ' +
+          'The project start date is the date of the first plantation, 15-July-2022.',
+      },
+    ];
+    for (const question of ['When did the project start?', 'What is the project start date?']) {
+      expect(findEvidence(question, start).quotes[0]?.text).toBe(
+        'The project start date is the date of the first plantation, 15-July-2022.',
+      );
+    }
   });
 
   it('is not answered when the rarer question words are found nowhere', () => {
