@@ -108,6 +108,23 @@ const ASKS_FOR_DATE =
 const DATE_IN_TEXT =
   /(?<![\d.,])(?:1[89]\d\d|20\d\d)(?![\d.,]\d)|\b\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}\b|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/iu;
 
+/**
+ * A question for a place: "Where is ...", "in which county", "which country". ("Where applicable" and "where
+ * included" are conditions.)
+ */
+const ASKS_FOR_PLACE =
+  /(?:^|[,;]\s*(?:and\s+)?)where\s+(?:is|are|was|were|does|do|did|will|would|can|could)\b|\b(?:in\s+)?(?:which|what)\s+(?:countr(?:y|ies)|regions?|states?|provinces?|districts?|count(?:y|ies)|cit(?:y|ies)|towns?|villages?|municipalit(?:y|ies)|departments?|locations?)\b/iu;
+/** A question for a place: its verb ("located", "situated") and the word "location" say what is asked, not where. */
+const PLACE_VERBS = new Set(['locat', 'location', 'situat', 'lie']);
+/** What a sentence holds when it names a place (a pseudo-term: no word of a text normalises to it). */
+const PLACE = '\u0000place';
+/**
+ * A sentence that names a place: a place's kind before a name ("Country England", "Province Northamptonshire", "the
+ * Municipality of La Primavera", "District Panchmahals"), "located / situated in" a name, or coordinates.
+ */
+const PLACE_IN_TEXT =
+  /\b(?:[Cc]ountr(?:y|ies)|[Rr]egions?|[Ss]tates?|[Pp]rovinces?|[Dd]istricts?|[Cc]ount(?:y|ies)|[Cc]it(?:y|ies)|[Tt]owns?|[Vv]illages?|[Mm]unicipalit(?:y|ies)|[Dd]epartments?|[Bb]locks?|[Cc]ommunit(?:y|ies)|[Aa]ddress)\b[\s/:,]*(?:of\s+(?:the\s+)?)?\p{Lu}|\b(?:located|situated|lies|lying)\s+(?:[\p{L}-]+\s+){0,6}?(?:in|at|near|within)\s+(?:the\s+)?\p{Lu}|\b(?:[Ll]atitudes?|[Ll]ongitudes?)\b|\d\s*°/u;
+
 /** Whether a question asks for a quantity, a count or a date (exclusion clauses left out). */
 export function asksForNumber(question: string): boolean {
   return ASKS_FOR_NUMBER.test(withoutExclusions(question));
@@ -482,7 +499,10 @@ function fieldAfter(text: string, spans: readonly SentenceSpan[], instructionEnd
 export function findEvidence(question: string, passages: readonly EvidencePassage[], opts: EvidenceOptions = {}): Evidence {
   const asked = questionTerms(question);
   const scope = scopeTerms(question, opts.scope ?? []);
-  const specific = asked.filter((t) => !scope.has(t));
+  const wantsPlace = ASKS_FOR_PLACE.test(withoutExclusions(question));
+  // A question for a place weighs "names a place" as one word (PLACE) instead of its verb: "Where is the project
+  // located?" is answered by "Country England, United Kingdom.", which holds no word of it.
+  const specific = [...asked.filter((t) => !scope.has(t) && !(wantsPlace && PLACE_VERBS.has(t))), ...(wantsPlace ? [PLACE] : [])];
   const q = specific.length > 0 ? specific : asked;
   const wantsDate = ASKS_FOR_DATE.test(withoutExclusions(question));
   const wantsNumber = wantsDate || asksForNumber(question);
@@ -512,7 +532,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
         passage: i,
         start: s.start,
         end: s.end,
-        terms: new Set(evidenceTerms(text)),
+        terms: new Set(wantsPlace && PLACE_IN_TEXT.test(typed) ? [...evidenceTerms(text), PLACE] : evidenceTerms(text)),
         overlap: 0,
         numberless: wantsNumber && !(wantsDate ? DATE_IN_TEXT.test(typed) : holdsNumber(typed)),
         plain: 0,

@@ -275,6 +275,28 @@ describe('findEvidence', () => {
     expect(announces('LFME = 0.2 if C BSLpre > NCS x 1.15\nWhere:')).toBe(false);
   });
 
+  it('answers a question for a place by the sentence that names one, though it holds no word of the question', () => {
+    const plan = [
+      {
+        id: 1,
+        score: 0.8,
+        text:
+          'Project Proponents implementing an aggregated project must include location information for all enrolled sites.\n' +
+          'Country England, United Kingdom.\nRegion / State / Province Northamptonshire.\nThe project is managed by its owner.',
+      },
+    ];
+    // As a search asks it: the document's title is scope, so "project" names where to look.
+    const scope = { scope: ['Botany Farm project plan'] };
+    const where = findEvidence('Where is the project located?', plan, scope);
+    expect(where.quotes[0]?.text).toMatch(/^Country England, United Kingdom\./);
+    expect(where.answered).toBe(true);
+    const county = findEvidence('In which county is the farm?', plan, scope);
+    expect(county.quotes[0]?.text).toMatch(/Northamptonshire\.$/);
+    // "Where applicable" is a condition, not a question for a place.
+    const applicable = findEvidence('Which sites must include location information, where applicable?', plan, scope);
+    expect(applicable.quotes[0]?.text).toMatch(/^Project Proponents/);
+  });
+
   it('asks a date of a question for a date, not any figure', () => {
     const start = [
       {
