@@ -173,9 +173,12 @@ const INSTRUCTION =
  * label ("Validation Phases:") and a formula's "Where:" announce nothing to quote.
  */
 export function announces(text: string): boolean {
-  const m = /([^\n:]*):\s*$/u.exec(text);
-  const lead = m?.[1]?.trim() ?? '';
-  return m !== null && (lead.match(/\p{L}+/gu) ?? []).length >= 3 && !isTitleCase(lead);
+  const body = text.trimEnd();
+  // (The colon is looked for first: this runs on every quote of every search.)
+  if (!body.endsWith(':')) return false;
+  const line = body.slice(body.lastIndexOf('\n') + 1, -1);
+  const lead = line.slice(line.lastIndexOf(':') + 1).trim();
+  return (lead.match(/\p{L}+/gu) ?? []).length >= 3 && !isTitleCase(lead);
 }
 /** A line's own list or section marker: "(b) ", "a) ", "A.4.1.5 ", "2. ". */
 const LINE_MARKER = /^\s*(?:\(?[a-z\d]{1,3}\)|(?:[A-Z]\.)?\d+(?:\.\d+)*\.?)\s+/u;
@@ -313,10 +316,10 @@ const LINE_GROUP_CHARS = 250;
  * Sentence spans that may be quoted: headings left out, and a span too long to be a sentence (a form's fields, a
  * table run together, a list without punctuation) cut at its line breaks into groups of lines.
  */
-function quotableSpans(text: string, running?: ReadonlySet<string>): Span[] {
+function quotableSpans(text: string, spans: readonly SentenceSpan[], running?: ReadonlySet<string>): Span[] {
   const furniture = furnitureLines(text, running);
   const out: Span[] = [];
-  for (const s of sentenceSpans(text)) {
+  for (const s of spans) {
     if (s.heading) continue;
     for (const piece of withoutRanges(text, s, furniture)) {
       if (piece.end - piece.start <= LONG_SPAN_CHARS || !text.slice(piece.start, piece.end).includes('\n')) {
@@ -508,18 +511,12 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const wantsNumber = wantsDate || asksForNumber(question);
   const versionAsked = ASKS_FOR_VERSION.test(question);
   const sentences: Sentence[] = [];
-  // Each passage's sentence spans, for the fields after its instructions (read only for a passage that has one).
-  const spans = new Map<number, SentenceSpan[]>();
-  const spansOf = (i: number): SentenceSpan[] => {
-    let own = spans.get(i);
-    if (!own) {
-      own = sentenceSpans(passages[i]?.text ?? '');
-      spans.set(i, own);
-    }
-    return own;
-  };
+  // Each passage's sentence spans, cut once: what its quotable spans are made of, and where its headings and the
+  // fields after its instructions are.
+  const spans = passages.map((p) => sentenceSpans(p.text));
+  const spansOf = (i: number): readonly SentenceSpan[] => spans[i] ?? [];
   passages.forEach((p, i) => {
-    for (const s of quotableSpans(p.text, p.running)) {
+    for (const s of quotableSpans(p.text, spansOf(i), p.running)) {
       const text = p.text.slice(s.start, s.end);
       if (!quotable(text, versionAsked)) continue;
       const instruction = INSTRUCTION.test(text);
