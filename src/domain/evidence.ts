@@ -37,6 +37,11 @@ export interface Quote {
   coverage: number;
   /** Ranking score of the quote (coverage, length-normalised, plus a little of the passage's own relevance). */
   score: number;
+  /**
+   * What the quote is the answer of, when it is a form field's answer: the field's title as the form prints it
+   * ("Project Crediting Period" for "01/01/2023 to 31/12/2032."). An answer names it before the quote.
+   */
+  label?: string;
 }
 
 export interface Evidence {
@@ -499,6 +504,18 @@ function fieldAfter(text: string, spans: readonly SentenceSpan[], instructionEnd
   return start >= 0 ? { start, end } : null;
 }
 
+/**
+ * The title of the field an instruction belongs to: the title line right above it ("1.9." / "Project Crediting
+ * Period" / "Indicate the crediting period, ..."), its number left out. Undefined when something else stands there.
+ */
+function fieldTitle(text: string, spans: readonly SentenceSpan[], instruction: Span): string | undefined {
+  const before = spans.filter((s) => s.end <= instruction.start && !SECTION_NUMBER.test(text.slice(s.start, s.end)));
+  const title = before[before.length - 1];
+  if (!title) return undefined;
+  const body = text.slice(title.start, title.end).replace(LINE_MARKER, '').replace(/\s+/g, ' ').trim();
+  return (title.heading || isTitleCase(body)) && body.length <= 80 && /\p{L}/u.test(body) ? body : undefined;
+}
+
 export function findEvidence(question: string, passages: readonly EvidencePassage[], opts: EvidenceOptions = {}): Evidence {
   const asked = questionTerms(question);
   const scope = scopeTerms(question, opts.scope ?? []);
@@ -583,14 +600,23 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   // alone), or gives the number asked for; then on through what it announces with a colon, and the rows of a table
   // below it that the question names. A form's instruction is quoted by its field's answer instead.
   const textOf = (s: Sentence): string => passages[s.passage]?.text.slice(s.start, s.end) ?? '';
-  const quoteBy = (own: Sentence[], key: (s: Sentence) => number): { best: Sentence; start: number; end: number; coverage: number } => {
+  const quoteBy = (
+    own: Sentence[],
+    key: (s: Sentence) => number,
+  ): { best: Sentence; start: number; end: number; coverage: number; label?: string | undefined } => {
     const best = own.reduce((a, b) => (key(b) > key(a) ? b : a));
     const text = passages[best.passage]?.text ?? '';
     // A form's instruction holds the question's words; its field's answer follows it.
     const field = best.instruction ? fieldAfter(text, spansOf(best.passage), best.end) : null;
     if (field) {
       const terms = new Set([...best.terms, ...evidenceTerms(text.slice(field.start, field.end))]);
-      return { best, start: field.start, end: field.end, coverage: weigh(terms) / total };
+      return {
+        best,
+        start: field.start,
+        end: field.end,
+        coverage: weigh(terms) / total,
+        label: fieldTitle(text, spansOf(best.passage), best),
+      };
     }
     let end = best.end;
     let terms = best.terms;
@@ -630,7 +656,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   passages.forEach((p, i) => {
     const own = byPassage.get(i);
     if (!own) return;
-    const { best, start, end, coverage } = quoteBy(own, (s) => s.score);
+    const { best, start, end, coverage, label } = quoteBy(own, (s) => s.score);
     quotes.push({
       passageId: p.id,
       start,
@@ -638,6 +664,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       text: p.text.slice(start, end),
       coverage,
       score: best.score,
+      ...(label ? { label } : {}),
     });
     // Support: the words of the quote that the question's words alone choose (the answer type only orders the
     // sentences: a figure is not evidence that the question is answered), plus half the credit for question words
@@ -718,7 +745,8 @@ export function composeAnswer(evidence: Evidence, passages: readonly EvidencePas
     });
     if (repeats) continue;
     const project = projects.size > 1 ? byId.get(quote.passageId)?.project : undefined;
-    const piece = withMarker(project ? `${project}: ${prose}` : prose, quote.passageId);
+    const labelled = quote.label ? `${quote.label}: ${prose}` : prose;
+    const piece = withMarker(project ? `${project}: ${labelled}` : labelled, quote.passageId);
     if (chosen.length > 0 && used + piece.length + 1 > maxChars) continue;
     chosen.push({ terms, prose, piece });
     used += piece.length + 1;

@@ -10,6 +10,8 @@ export interface CitedPassage {
    * quotes whole in this order rather than choosing sentences again.
    */
   quoteWeight?: { coverage: number; score: number };
+  /** What `quote` answers when it is a form field's answer: the field's title ("Project Crediting Period"). */
+  quoteLabel?: string;
   /** Retrieval relevance in [0, 1]: passages come best first, and this tells by how much. */
   score?: number;
   /** The passage's project ("Verra 5533"), given when the passages come from several projects. */

@@ -472,11 +472,13 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     if (!evidence.answered) return { text: notFound(scope), model: opts.fallbackSummarizer.model };
     const multiProject = new Set(citations.map(projectKey)).size > 1;
     const weights = new Map(evidence.quotes.map((q) => [q.passageId, { coverage: q.coverage, score: q.score }]));
+    const labels = new Map(evidence.quotes.flatMap((q) => (q.label ? [[q.passageId, q.label] as const] : [])));
     const passages: CitedPassage[] = citations.map((c) => ({
       id: c.id,
       text: c.text,
       quote: c.quote,
       ...(weights.has(c.id) ? { quoteWeight: weights.get(c.id) } : {}),
+      ...(labels.has(c.id) ? { quoteLabel: labels.get(c.id) } : {}),
       score: c.score,
       documentTitle: c.documentTitle,
       page: c.page,

@@ -238,6 +238,9 @@ describe('findEvidence', () => {
     const crediting = findEvidence('What is the crediting period?', plan);
     expect(crediting.quotes[0]?.text).toBe('01/01/2023 to 31/12/2032.');
     expect(crediting.answered).toBe(true);
+    // The answer names the field, as the form titles it, before its answer.
+    expect(crediting.quotes[0]?.label).toBe('Project Crediting Period');
+    expect(composeAnswer(crediting, plan)).toBe('Project Crediting Period: 01/01/2023 to 31/12/2032 [1].');
     const located = findEvidence('What is the project location?', plan);
     expect(located.quotes[0]?.text).toBe(
       'Country England, United Kingdom.\nRegion / State / Province Wiltshire.\nCity / Town / Community Salisbury.',

@@ -34,7 +34,16 @@ export function extractiveAnswer(input: SummarizeInput): string {
   // the quotes are taken whole, in its order.
   const weighed: Quote[] = [];
   for (const p of passages) {
-    if (p.quote && p.quoteWeight) weighed.push({ passageId: p.id, start: 0, end: p.quote.length, text: p.quote, ...p.quoteWeight });
+    if (p.quote && p.quoteWeight) {
+      weighed.push({
+        passageId: p.id,
+        start: 0,
+        end: p.quote.length,
+        text: p.quote,
+        ...p.quoteWeight,
+        ...(p.quoteLabel ? { label: p.quoteLabel } : {}),
+      });
+    }
   }
   const evidence: Evidence =
     weighed.length > 0 ? { quotes: weighed, answered: true, support: 1 } : findEvidence(question, evidencePassages);
