@@ -57,6 +57,11 @@ export interface Evidence {
 const MAX_SENTENCE_CHARS = 450;
 /** A quote of two sentences stays within this many characters (an answer of ~600 holds two or three facts). */
 const MAX_QUOTE_CHARS = 600;
+/**
+ * The next sentence joins a quote only when at most this many characters stand between them: more is a table, a
+ * figure's text or a label that is not quoted, which the quote would carry along.
+ */
+const MAX_JOIN_GAP = 40;
 /** The next sentence joins a quote when its score is at least this share of the quote's best sentence. */
 const NEXT_SENTENCE_SHARE = 0.6;
 /** Weight of the passage's retrieval score in a sentence's score. */
@@ -494,9 +499,9 @@ function fieldAfter(text: string, spans: readonly SentenceSpan[], instructionEnd
   for (const s of spans) {
     if (s.start < instructionEnd) continue;
     const body = text.slice(s.start, s.end);
-    // The next section: a heading, its number or title on a line of its own ("1.10." / "Permanence Period"), or the
-    // next field's instruction.
-    if (s.heading || isTitleCase(body) || SECTION_NUMBER.test(body) || INSTRUCTION.test(body)) break;
+    // The next section: a heading, or its number on a line of its own ("1.10." before "Permanence Period"), or the
+    // next field's instruction. (A line in title case is the field's too: "Organisation Name Ecometric Ltd".)
+    if (s.heading || SECTION_NUMBER.test(body) || INSTRUCTION.test(body)) break;
     if (start >= 0 && s.end - start > FIELD_CHARS) break;
     if (start < 0) start = s.start;
     end = s.end;
@@ -629,8 +634,10 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       best.overlap > 0 &&
       (givesNumber || (next.overlap > 0 && key(next) >= NEXT_SENTENCE_SHARE * key(best))) &&
       next.end - best.start <= MAX_QUOTE_CHARS &&
-      // Not across a heading: the next sentence then opens another section.
-      !spansOf(best.passage).some((h) => h.heading && h.start >= best.end && h.start < next.start)
+      // Not across a heading (the next sentence then opens another section), nor across a table or a figure's text
+      // that is not quoted (the quote would carry it along).
+      !spansOf(best.passage).some((h) => h.heading && h.start >= best.end && h.start < next.start) &&
+      next.start - best.end <= MAX_JOIN_GAP
     ) {
       end = next.end;
       terms = new Set([...terms, ...next.terms]);

@@ -317,6 +317,24 @@ describe('findEvidence', () => {
     }
   });
 
+  it('does not join the next sentence to a quote across a table it would carry along', () => {
+    // The demo PD's Table 4.1 (scripts/make-demo-pdfs.ts): the caption, ten rows of figures, then the sentence after.
+    const removals = [
+      {
+        id: 1,
+        score: 0.8,
+        text:
+          'Table 4.1: Estimated net GHG removals for the first ten years of the crediting period (tCO2e).\n' +
+          'Year Net removals Cumulative\n2022 3,120 3,120\n2023 9,870 12,990\n2024 18,450 31,440\n2025 27,300 58,740\n' +
+          '2026 35,940 94,680\n2027 42,610 137,290\n2028 48,200 185,490\n2029 52,730 238,220\n2030 55,980 294,200\n' +
+          '2031 58,040 352,240\nFor the years 2032 to 2051 the removals are estimated at 885,260 tCO2e in total (44,263 ' +
+          'tCO2e per year on\naverage), giving 1,237,500 tCO2e over the 30-year crediting period and an average of 41,250 tCO2e per year.',
+      },
+    ];
+    const quote = findEvidence('What net GHG removals are estimated over the crediting period?', removals).quotes[0]?.text ?? '';
+    expect(quote).not.toContain('2022 3,120');
+  });
+
   it('is not answered when the rarer question words are found nowhere', () => {
     const ev = findEvidence('At what price per credit, and to which buyer, were offtake agreements signed?', passages);
     expect(ev.answered).toBe(false);
