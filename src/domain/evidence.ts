@@ -154,8 +154,8 @@ interface Sentence {
   overlap: number;
   /** The question asks for a number and the sentence holds none (its word score then counts NUMBERLESS_SHARE). */
   numberless: boolean;
-  /** A form's instruction (INSTRUCTION): its field's answer follows it. */
-  instruction: boolean;
+  /** When the sentence is a form's instruction (INSTRUCTION): its field's answer after it (fieldAfter), if any. */
+  field: Span | null;
   /** The score without the answer type (what `answered` is judged on). */
   plain: number;
   score: number;
@@ -190,6 +190,15 @@ export function announces(text: string): boolean {
   const lead = line.slice(line.lastIndexOf(':') + 1).trim();
   return (lead.match(/\p{L}+/gu) ?? []).length >= 3 && !isTitleCase(lead);
 }
+/** The lines of `text` from offset `from` on, each with its offsets (`line === text.slice(start, end)`). */
+function* linesFrom(text: string, from = 0): Generator<{ line: string; start: number; end: number }> {
+  let start = from;
+  for (const line of text.slice(from).split('\n')) {
+    yield { line, start, end: start + line.length };
+    start += line.length + 1;
+  }
+}
+
 /** A line's own list or section marker: "(b) ", "a) ", "A.4.1.5 ", "2. ". */
 const LINE_MARKER = /^\s*(?:\(?[a-z\d]{1,3}\)|(?:[A-Z]\.)?\d+(?:\.\d+)*\.?)\s+/u;
 
@@ -198,19 +207,15 @@ const LINE_MARKER = /^\s*(?:\(?[a-z\d]{1,3}\)|(?:[A-Z]\.)?\d+(?:\.\d+)*\.?)\s+/u
  * FIELD_CHARS, before a heading or a sub-heading ("(b) Physical Location of the Project"). Null when there is none.
  */
 function linesAfter(text: string, from: number): number | null {
-  let at = from;
   let end: number | null = null;
-  for (const line of text.slice(from).split('\n')) {
-    const lineEnd = at + line.length;
+  for (const { line, end: lineEnd } of linesFrom(text, from)) {
     const body = line.trim();
-    if (body !== '') {
-      // A name on a line of its own ("Gujarat Fluorochemicals Limited") is part of the list; a marked title is not.
-      const marked = LINE_MARKER.exec(body);
-      if (lineEnd - from > FIELD_CHARS || (marked && isTitleCase(body.slice(marked[0].length))) || SECTION_NUMBER.test(body)) break;
-      end = lineEnd;
-      if (/[.;?!]$/u.test(body)) break;
-    }
-    at = lineEnd + 1;
+    if (body === '') continue;
+    // A name on a line of its own ("Gujarat Fluorochemicals Limited") is part of the list; a marked title is not.
+    const marked = LINE_MARKER.exec(body);
+    if (lineEnd - from > FIELD_CHARS || (marked && isTitleCase(body.slice(marked[0].length))) || SECTION_NUMBER.test(body)) break;
+    end = lineEnd;
+    if (/[.;?!]$/u.test(body)) break;
   }
   return end;
 }
@@ -300,10 +305,7 @@ function tableRowsAfter(
   named: (label: readonly string[]) => boolean,
 ): { end: number; terms: Set<string> } | null {
   let found = null as { end: number; terms: Set<string> } | null;
-  const region = text.slice(from, Math.min(text.length, limit));
-  let at = from;
-  for (const line of region.split('\n')) {
-    const lineEnd = at + line.length;
+  for (const { line, end: lineEnd } of linesFrom(text.slice(0, Math.min(text.length, limit)), from)) {
     if (lineEnd > limit) break;
     const figures = [...line.matchAll(CELL_FIGURE)];
     const first = figures[0];
@@ -313,7 +315,6 @@ function tableRowsAfter(
       const label = normalizedTerms(line.slice(0, first.index)).map(ordinal);
       if (label.length > 0 && named(label)) found = { end: lineEnd, terms: new Set([...(found?.terms ?? []), ...evidenceTerms(line)]) };
     }
-    at = lineEnd + 1;
   }
   return found;
 }
@@ -356,10 +357,8 @@ function quotableSpans(text: string, spans: readonly SentenceSpan[], running?: R
 /** Offsets of the lines of `text` that are page furniture: running lines of its document, page numbers, leaders. */
 function furnitureLines(text: string, running: ReadonlySet<string> = NO_RUNNING_LINES): Span[] {
   const out: Span[] = [];
-  let at = 0;
-  for (const line of text.split('\n')) {
-    if (line.trim() !== '' && (isRunningLine(line, running) || isLeaderLine(line))) out.push({ start: at, end: at + line.length });
-    at += line.length + 1;
+  for (const { line, start, end } of linesFrom(text)) {
+    if (line.trim() !== '' && (isRunningLine(line, running) || isLeaderLine(line))) out.push({ start, end });
   }
   return out;
 }
@@ -524,12 +523,13 @@ function fieldTitle(text: string, spans: readonly SentenceSpan[], instruction: S
 export function findEvidence(question: string, passages: readonly EvidencePassage[], opts: EvidenceOptions = {}): Evidence {
   const asked = questionTerms(question);
   const scope = scopeTerms(question, opts.scope ?? []);
-  const wantsPlace = ASKS_FOR_PLACE.test(withoutExclusions(question));
+  const kept = withoutExclusions(question);
+  const wantsPlace = ASKS_FOR_PLACE.test(kept);
   // A question for a place weighs "names a place" as one word (PLACE) instead of its verb: "Where is the project
   // located?" is answered by "Country England, United Kingdom.", which holds no word of it.
   const specific = [...asked.filter((t) => !scope.has(t) && !(wantsPlace && PLACE_VERBS.has(t))), ...(wantsPlace ? [PLACE] : [])];
   const q = specific.length > 0 ? specific : asked;
-  const wantsDate = ASKS_FOR_DATE.test(withoutExclusions(question));
+  const wantsDate = ASKS_FOR_DATE.test(kept);
   const wantsNumber = wantsDate || asksForNumber(question);
   const versionAsked = ASKS_FOR_VERSION.test(question);
   const sentences: Sentence[] = [];
@@ -541,13 +541,12 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     for (const s of quotableSpans(p.text, spansOf(i), p.running)) {
       const text = p.text.slice(s.start, s.end);
       if (!quotable(text, versionAsked)) continue;
-      const instruction = INSTRUCTION.test(text);
       // An instruction is judged by its field's answer for the answer type: "Indicate the crediting period ..." is
       // answered by "01/01/2023 to 31/12/2032." after it.
-      const field = instruction ? fieldAfter(p.text, spansOf(i), s.end) : null;
+      const field = INSTRUCTION.test(text) ? fieldAfter(p.text, spansOf(i), s.end) : null;
       const typed = field ? p.text.slice(field.start, field.end) : text;
       sentences.push({
-        instruction,
+        field,
         passage: i,
         start: s.start,
         end: s.end,
@@ -597,7 +596,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   }
   // A table row is named by any word of the question, a name the scope holds included ("HFC-23" of the project's name
   // heads the row of its GWP).
-  const anyAsked = new Set(normalizedTerms(withoutExclusions(question)).map(ordinal));
+  const anyAsked = new Set(normalizedTerms(kept).map(ordinal));
   const rowLabelAsked = (label: readonly string[]): boolean => label.some((t) => anyAsked.has(t));
   // The quote of a passage by a sentence score: its best sentence, and the next one too when the fact runs on
   // ("... is expected to achieve 535,052 tCO2e. The annual average is ..."): when that one holds question words of its
@@ -612,7 +611,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const best = own.reduce((a, b) => (key(b) > key(a) ? b : a));
     const text = passages[best.passage]?.text ?? '';
     // A form's instruction holds the question's words; its field's answer follows it.
-    const field = best.instruction ? fieldAfter(text, spansOf(best.passage), best.end) : null;
+    const field = best.field;
     if (field) {
       const terms = new Set([...best.terms, ...evidenceTerms(text.slice(field.start, field.end))]);
       return {

@@ -471,19 +471,21 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
   ): Promise<{ text: string; model: string }> {
     if (!evidence.answered) return { text: notFound(scope), model: opts.fallbackSummarizer.model };
     const multiProject = new Set(citations.map(projectKey)).size > 1;
-    const weights = new Map(evidence.quotes.map((q) => [q.passageId, { coverage: q.coverage, score: q.score }]));
-    const labels = new Map(evidence.quotes.flatMap((q) => (q.label ? [[q.passageId, q.label] as const] : [])));
-    const passages: CitedPassage[] = citations.map((c) => ({
-      id: c.id,
-      text: c.text,
-      quote: c.quote,
-      ...(weights.has(c.id) ? { quoteWeight: weights.get(c.id) } : {}),
-      ...(labels.has(c.id) ? { quoteLabel: labels.get(c.id) } : {}),
-      score: c.score,
-      documentTitle: c.documentTitle,
-      page: c.page,
-      ...(multiProject ? { project: projectLabel(c) } : {}),
-    }));
+    const quoteOf = new Map(evidence.quotes.map((q) => [q.passageId, q]));
+    const passages: CitedPassage[] = citations.map((c) => {
+      const q = quoteOf.get(c.id);
+      return {
+        id: c.id,
+        text: c.text,
+        quote: c.quote,
+        ...(q ? { quoteWeight: { coverage: q.coverage, score: q.score } } : {}),
+        ...(q?.label ? { quoteLabel: q.label } : {}),
+        score: c.score,
+        documentTitle: c.documentTitle,
+        page: c.page,
+        ...(multiProject ? { project: projectLabel(c) } : {}),
+      };
+    });
     const input = { question: query, passages, maxChars: answerChars };
     let text: string;
     let model = opts.summarizer.model;

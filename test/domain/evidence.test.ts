@@ -36,6 +36,11 @@ const passages: EvidencePassage[] = [
   { id: 3, score: 0.3, text: '\uf0b7 \uf0b7 \uf0b7 12 3 4 \u2211 = 0.5 x 12' },
 ];
 
+/** A search's single passage, as the answer step gets it: one page window with a retrieval score. */
+function onePassage(text: string): EvidencePassage[] {
+  return [{ id: 1, score: 0.8, text }];
+}
+
 describe('sentenceSpans', () => {
   it('locates sentences verbatim, line breaks inside them included, and keeps a heading line apart', () => {
     const text = passages[0]!.text;
@@ -125,16 +130,11 @@ describe('findEvidence', () => {
   it('takes along the next sentence that gives the number asked for, and not one that holds no question word', () => {
     // The Colombian validation report, page 28: the sentence naming the carrying capacity has no figure; the next,
     // which refers back to it, has them.
-    const grazing = [
-      {
-        id: 1,
-        score: 0.8,
-        text:
-          'ΔCLmax was calculated on the basis of the average value for carrying capacity in the Orinoco plains region ' +
-          '(head of cattle per ha). This value oscillates between 0.09 head per ha to 1.56, with an average of 0.39 ' +
-          'and is further corroborated by /13/. The site visit covered all the farms of the first planting year.',
-      },
-    ];
+    const grazing = onePassage(
+      'ΔCLmax was calculated on the basis of the average value for carrying capacity in the Orinoco plains region ' +
+        '(head of cattle per ha). This value oscillates between 0.09 head per ha to 1.56, with an average of 0.39 ' +
+        'and is further corroborated by /13/. The site visit covered all the farms of the first planting year.',
+    );
     const figures = findEvidence('What cattle carrying capacity figures did the validator rely on?', grazing);
     expect(figures.quotes[0]?.text).toContain('average of 0.39');
     expect(figures.quotes[0]?.text).not.toContain('site visit');
@@ -163,16 +163,11 @@ describe('findEvidence', () => {
   it('runs on through the rows of a table below the quote that the question names by their label', () => {
     // The GFL PDD's annex (page 71) and VM0004's Table 5 (page 54), as extracted: the sentence or heading that the
     // question's words choose, then the rows that hold the figures asked for.
-    const gwp = [
-      {
-        id: 1,
-        score: 0.8,
-        text:
-          'GWPs (100-year time horizon) in the SAR and TAR of the IPCC\nGas Chemical Formula TAR SAR TAR / SAR\n' +
-          'Carbon Dioxide CO2 1 1 1.00\nMethane CH4 23 21 1.10\nHydro fluorocarbons (HFCs)\nHFC-23 CHF3 12,000 11,700 1.03\n' +
-          'HFC-32 CH2F2 550 650 0.85\nHFC-41 CH3F 97 150 0.65',
-      },
-    ];
+    const gwp = onePassage(
+      'GWPs (100-year time horizon) in the SAR and TAR of the IPCC\nGas Chemical Formula TAR SAR TAR / SAR\n' +
+        'Carbon Dioxide CO2 1 1 1.00\nMethane CH4 23 21 1.10\nHydro fluorocarbons (HFCs)\nHFC-23 CHF3 12,000 11,700 1.03\n' +
+        'HFC-32 CH2F2 550 650 0.85\nHFC-41 CH3F 97 150 0.65',
+    );
     const hfc = findEvidence('What 100-year GWP does the IPCC Third Assessment Report give HFC-23?', gwp, {
       scope: ['Thermal Oxidation of HFC 23'],
     });
@@ -180,41 +175,27 @@ describe('findEvidence', () => {
     expect(hfc.quotes[0]?.text).toMatch(/HFC-23 CHF3 12,000 11,700 1\.03$/);
     expect(gwp[0]!.text.slice(hfc.quotes[0]!.start, hfc.quotes[0]!.end)).toBe(hfc.quotes[0]!.text);
 
-    const peat = [
-      {
-        id: 1,
-        score: 0.8,
-        text:
-          'The emission factors for peat combustion at the lower temperature must be assumed in the ex ante baseline ' +
-          'estimates. Table 5: Greenhouse gas emissions from the combustion of peat.\nComponent\nTemperature (°C)\n' +
-          '480 600\ng (ton peat)-1\nCO2 185,000 149,591\nCH4 5,785 11,338\n8.1.2.3 Estimation of emissions from ' +
-          'exported dissolved organic carbon. Projects must account for these emissions.',
-      },
-    ];
+    const peat = onePassage(
+      'The emission factors for peat combustion at the lower temperature must be assumed in the ex ante baseline ' +
+        'estimates. Table 5: Greenhouse gas emissions from the combustion of peat.\nComponent\nTemperature (°C)\n' +
+        '480 600\ng (ton peat)-1\nCO2 185,000 149,591\nCH4 5,785 11,338\n8.1.2.3 Estimation of emissions from ' +
+        'exported dissolved organic carbon. Projects must account for these emissions.',
+    );
     const factors = findEvidence('Which peat combustion emission factors must be used ex ante, and what are the CO2 and CH4 values?', peat);
     expect(factors.quotes[0]?.text).toMatch(/^The emission factors .*CH4 5,785 11,338$/s);
 
     // A heading row of words and figures is no row of cells; rows the question does not name are left alone.
-    const thinning = [
-      {
-        id: 1,
-        score: 0.8,
-        text:
-          'General thinning schedule for species of the commercial stand model.\nSpecies Tree ha-1 Thinning 1 Thinning 2 ' +
-          'Thinning 3\nPinus caribaea 1,111 30% 40%',
-      },
-    ];
+    const thinning = onePassage(
+      'General thinning schedule for species of the commercial stand model.\nSpecies Tree ha-1 Thinning 1 Thinning 2 ' +
+        'Thinning 3\nPinus caribaea 1,111 30% 40%',
+    );
     const schedule = findEvidence('What thinning schedule is planned for the stands?', thinning);
     expect(schedule.quotes[0]?.text).toBe('General thinning schedule for species of the commercial stand model.');
 
     // Dates are cells too.
-    const periods = [
-      {
-        id: 1,
-        score: 0.8,
-        text: 'The monitoring periods of the project are as follows.\nPeriod Start End\nFirst 01/01/2010 16/02/2016\nSecond 17/02/2016 – 01/10/2020\nThe third period will follow.',
-      },
-    ];
+    const periods = onePassage(
+      'The monitoring periods of the project are as follows.\nPeriod Start End\nFirst 01/01/2010 16/02/2016\nSecond 17/02/2016 – 01/10/2020\nThe third period will follow.',
+    );
     const second = findEvidence('Which dates does the second monitoring period cover?', periods);
     expect(second.quotes[0]?.text).toMatch(/^The monitoring periods .*Second 17\/02\/2016 – 01\/10\/2020$/s);
   });
@@ -222,19 +203,14 @@ describe('findEvidence', () => {
   it("quotes a form's field by its answer, not by the instruction above it", () => {
     // A Regen project plan, page 8, as extracted: each section's instruction holds the question's words, the
     // proponent's answer follows it (a bare date range that alone would be too short to quote).
-    const plan = [
-      {
-        id: 1,
-        score: 0.8,
-        text:
-          '1.9.\nProject Crediting Period\nIndicate the crediting period, specifying the day, month, and year for the start and end\n' +
-          'dates and the total number of years.\n01/01/2023 to 31/12/2032.\n1.10.\nPermanence Period\nIndicate the permanence ' +
-          'period per the requirements stipulated in the Credit Class.\nThe Credit Class requires a 10-year permanence period, ' +
-          'checked by a year-10 monitoring round. The permanence period for this project is\n01/01/2033 to 31/12/2042.\n' +
-          '1.11.\nProject Location\nIndicate the project location and attach a GIS file specifying the geographic boundary\n' +
-          'of the project.\nCountry England, United Kingdom.\nRegion / State / Province Wiltshire.\nCity / Town / Community Salisbury.',
-      },
-    ];
+    const plan = onePassage(
+      '1.9.\nProject Crediting Period\nIndicate the crediting period, specifying the day, month, and year for the start and end\n' +
+        'dates and the total number of years.\n01/01/2023 to 31/12/2032.\n1.10.\nPermanence Period\nIndicate the permanence ' +
+        'period per the requirements stipulated in the Credit Class.\nThe Credit Class requires a 10-year permanence period, ' +
+        'checked by a year-10 monitoring round. The permanence period for this project is\n01/01/2033 to 31/12/2042.\n' +
+        '1.11.\nProject Location\nIndicate the project location and attach a GIS file specifying the geographic boundary\n' +
+        'of the project.\nCountry England, United Kingdom.\nRegion / State / Province Wiltshire.\nCity / Town / Community Salisbury.',
+    );
     const crediting = findEvidence('What is the crediting period?', plan);
     expect(crediting.quotes[0]?.text).toBe('01/01/2023 to 31/12/2032.');
     expect(crediting.answered).toBe(true);
@@ -246,7 +222,7 @@ describe('findEvidence', () => {
       'Country England, United Kingdom.\nRegion / State / Province Wiltshire.\nCity / Town / Community Salisbury.',
     );
     // A sentence that merely starts with such a verb is no instruction.
-    const forests = [{ id: 1, score: 0.8, text: 'State forests cover 40% of the project area. The rest is private land.' }];
+    const forests = onePassage('State forests cover 40% of the project area. The rest is private land.');
     expect(findEvidence('How much of the project area do state forests cover?', forests).quotes[0]?.text).toBe(
       'State forests cover 40% of the project area.',
     );
@@ -255,18 +231,13 @@ describe('findEvidence', () => {
   it('runs on through what a quote announces with a colon, but not after a label', () => {
     // The GFL PDD, page 16: the address is a list of short lines after the sentence that announces it; the form runs
     // on as one long span, quoted by groups of its lines, and the group the question's words choose ends at the colon.
-    const address = [
-      {
-        id: 1,
-        score: 0.8,
-        text:
-          'A.4.1.4 Details of physical location including information allowing the unique identification of this\n' +
-          'project activity\n(a) Address\nThe thermal oxidation project will be located at the existing HCFC 22 Complex of GFL\n' +
-          'located at the following address:\nGujarat Fluorochemicals Limited\nSurvey No. 16 / 3, 26, 27\nRanjitnagar\n' +
-          'Taluka Ghoghamba\nDistrict Panchmahals\nGujarat, India\n(b) Physical Location of the Project\n' +
-          'The location map of the Gujarat Fluorochemicals Limited is attached as Annex 7.',
-      },
-    ];
+    const address = onePassage(
+      'A.4.1.4 Details of physical location including information allowing the unique identification of this\n' +
+        'project activity\n(a) Address\nThe thermal oxidation project will be located at the existing HCFC 22 Complex of GFL\n' +
+        'located at the following address:\nGujarat Fluorochemicals Limited\nSurvey No. 16 / 3, 26, 27\nRanjitnagar\n' +
+        'Taluka Ghoghamba\nDistrict Panchmahals\nGujarat, India\n(b) Physical Location of the Project\n' +
+        'The location map of the Gujarat Fluorochemicals Limited is attached as Annex 7.',
+    );
     const quote = findEvidence('What is the address of the thermal oxidation project?', address).quotes[0]?.text ?? '';
     expect(quote).toMatch(/following address:\nGujarat Fluorochemicals Limited\n.*\nGujarat, India$/s);
     expect(quote).not.toContain('Physical Location');
@@ -279,15 +250,10 @@ describe('findEvidence', () => {
   });
 
   it('answers a question for a place by the sentence that names one, though it holds no word of the question', () => {
-    const plan = [
-      {
-        id: 1,
-        score: 0.8,
-        text:
-          'Project Proponents implementing an aggregated project must include location information for all enrolled sites.\n' +
-          'Country England, United Kingdom.\nRegion / State / Province Northamptonshire.\nThe project is managed by its owner.',
-      },
-    ];
+    const plan = onePassage(
+      'Project Proponents implementing an aggregated project must include location information for all enrolled sites.\n' +
+        'Country England, United Kingdom.\nRegion / State / Province Northamptonshire.\nThe project is managed by its owner.',
+    );
     // As a search asks it: the document's title is scope, so "project" names where to look.
     const scope = { scope: ['Botany Farm project plan'] };
     const where = findEvidence('Where is the project located?', plan, scope);
@@ -301,15 +267,10 @@ describe('findEvidence', () => {
   });
 
   it('asks a date of a question for a date, not any figure', () => {
-    const start = [
-      {
-        id: 1,
-        score: 0.8,
-        text:
-          '6 In respect of each PAI, there will be evidence of project ownership from the respective start date of each PAI. ' +
-          'The project start date is the date of the first plantation, 15-July-2022.',
-      },
-    ];
+    const start = onePassage(
+      '6 In respect of each PAI, there will be evidence of project ownership from the respective start date of each PAI. ' +
+        'The project start date is the date of the first plantation, 15-July-2022.',
+    );
     for (const question of ['When did the project start?', 'What is the project start date?']) {
       expect(findEvidence(question, start).quotes[0]?.text).toBe(
         'The project start date is the date of the first plantation, 15-July-2022.',
@@ -319,18 +280,13 @@ describe('findEvidence', () => {
 
   it('does not join the next sentence to a quote across a table it would carry along', () => {
     // The demo PD's Table 4.1 (scripts/make-demo-pdfs.ts): the caption, ten rows of figures, then the sentence after.
-    const removals = [
-      {
-        id: 1,
-        score: 0.8,
-        text:
-          'Table 4.1: Estimated net GHG removals for the first ten years of the crediting period (tCO2e).\n' +
-          'Year Net removals Cumulative\n2022 3,120 3,120\n2023 9,870 12,990\n2024 18,450 31,440\n2025 27,300 58,740\n' +
-          '2026 35,940 94,680\n2027 42,610 137,290\n2028 48,200 185,490\n2029 52,730 238,220\n2030 55,980 294,200\n' +
-          '2031 58,040 352,240\nFor the years 2032 to 2051 the removals are estimated at 885,260 tCO2e in total (44,263 ' +
-          'tCO2e per year on\naverage), giving 1,237,500 tCO2e over the 30-year crediting period and an average of 41,250 tCO2e per year.',
-      },
-    ];
+    const removals = onePassage(
+      'Table 4.1: Estimated net GHG removals for the first ten years of the crediting period (tCO2e).\n' +
+        'Year Net removals Cumulative\n2022 3,120 3,120\n2023 9,870 12,990\n2024 18,450 31,440\n2025 27,300 58,740\n' +
+        '2026 35,940 94,680\n2027 42,610 137,290\n2028 48,200 185,490\n2029 52,730 238,220\n2030 55,980 294,200\n' +
+        '2031 58,040 352,240\nFor the years 2032 to 2051 the removals are estimated at 885,260 tCO2e in total (44,263 ' +
+        'tCO2e per year on\naverage), giving 1,237,500 tCO2e over the 30-year crediting period and an average of 41,250 tCO2e per year.',
+    );
     const quote = findEvidence('What net GHG removals are estimated over the crediting period?', removals).quotes[0]?.text ?? '';
     expect(quote).not.toContain('2022 3,120');
   });
