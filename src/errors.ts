@@ -85,6 +85,17 @@ export function toErrorBody(err: AppError, requestId?: string): ErrorBody {
 }
 
 /**
+ * The stores answer, but what they hold is not ready to serve yet (the demo documents still being indexed): GET
+ * /readyz answers 503 with this message, which says what is awaited, instead of "<store> is unavailable".
+ */
+export class NotReadyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotReadyError';
+  }
+}
+
+/**
  * A backing store or remote service could not be reached. Services translate it to `unavailable` (503);
  * `retryable` tells callers (the worker's retry policy) whether trying again can help.
  */

@@ -1,6 +1,8 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { buildDeps } from './deps.js';
+import { NotReadyError } from './errors.js';
 import { createApp } from './http/app.js';
+import type { ReadinessCheck } from './http/types.js';
 import { startHttpServer } from './http/server.js';
 import { createLogger } from './logger.js';
 import { seedDemo } from '../ingest/demo.js';
@@ -19,7 +21,16 @@ async function main(): Promise<void> {
 
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'api' });
   const deps = await buildDeps(config, logger);
-  const app = createApp(deps);
+  // With DEMO_DATA, /readyz waits for the demo documents: a search before they are indexed would cite nothing.
+  let demoPending = config.DEMO_DATA;
+  const demoReadiness: ReadinessCheck = {
+    name: 'demo documents',
+    check: () =>
+      demoPending
+        ? Promise.reject(new NotReadyError('the demo documents are being indexed; search cites them once done'))
+        : Promise.resolve(),
+  };
+  const app = createApp({ ...deps, readiness: config.DEMO_DATA ? [...deps.readiness, demoReadiness] : deps.readiness });
   const http = await startHttpServer(app.fetch, {
     port: config.PORT,
     hostname: config.HOST,
@@ -76,9 +87,14 @@ async function main(): Promise<void> {
   // After listening, so the demo records can point at the port actually bound (PORT=0 picks a free one).
   if (config.DEMO_DATA) {
     try {
-      // The documents are indexed in the background; seedDemo logs a failure there itself.
-      await seedDemo(deps, { baseUrl, logger, signal: background.signal });
+      // The documents are indexed in the background; seedDemo logs a failure there itself (and readiness then
+      // stops waiting: the stores serve, without the demo).
+      const { indexing } = await seedDemo(deps, { baseUrl, logger, signal: background.signal });
+      void indexing.finally(() => {
+        demoPending = false;
+      });
     } catch (err) {
+      demoPending = false;
       logger.error({ err }, 'loading demo data failed; serving without it');
     }
   }

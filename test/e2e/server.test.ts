@@ -212,6 +212,11 @@ describe('demo data', () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'h3-demo-'));
     server = await startServer({ DATA_DIR: dataDir, DEMO_DATA: 'true' });
     const started = server;
+    // Listening, but the demo is not indexed yet: not ready, and saying why.
+    const waiting = await fetch(`${started.baseUrl}/readyz`);
+    expect(waiting.status).toBe(503);
+    expect(waiting.headers.get('retry-after')).toBe('5');
+    expect(((await waiting.json()) as { error: { message: string } }).error.message).toMatch(/demo documents are being indexed/);
     const first = JSON.parse(readFileSync(demoRecords, 'utf8').split('\n')[0] ?? '{}') as { registry: string; resourceIdentifier: string };
     // Demo data is loaded just after listening; wait for its log line.
     for (let i = 0; i < 50 && !started.stdout.some((l) => l.includes('demo data loaded')); i++)
@@ -236,4 +241,22 @@ describe('demo data', () => {
       ).toBe('%PDF-');
     }
   });
+
+  it('/readyz answers ready once the demo documents are indexed, and search then cites them', async () => {
+    const started = server;
+    if (!started) throw new Error('the server of the previous test did not start');
+    await expect
+      .poll(() => started.stdout.some((l) => l.includes('"demo documents indexed"')), { timeout: 170_000, interval: 250 })
+      .toBe(true);
+    const ready = await fetch(`${started.baseUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(((await ready.json()) as { checks: Record<string, string> }).checks['demo documents']).toBe('ok');
+    const first = JSON.parse(readFileSync(demoRecords, 'utf8').split('\n')[0] ?? '{}') as { registry: string; resourceIdentifier: string };
+    const res = await post(started.baseUrl, '/projects-documents/batch-search', {
+      projectList: [{ project_id: Number(first.resourceIdentifier), registry: first.registry }],
+      query: 'What is the crediting period?',
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { citations: unknown[] }).citations.length).toBeGreaterThan(0);
+  }, 180_000);
 });

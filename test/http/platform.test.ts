@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createPgPool, type PgPool } from '../../src/adapters/postgres/database.js';
 import { createPgRecordStore } from '../../src/adapters/postgres/record-store.js';
 import { createCountryLookup } from '../../src/adapters/geo/country-lookup.js';
+import { NotReadyError } from '../../src/errors.js';
 import type { MetadataService } from '../../src/services/metadata.js';
 import { createMetadataService } from '../../src/services/metadata.js';
 import { repoRoot } from '../support/corpus.js';
@@ -310,6 +311,52 @@ describe('health checks', () => {
     expect(err.message).toContain('slow store');
     expect(err.message).not.toContain('record store');
     expect(err.details.map((d) => d.dependency)).toEqual(['vector index', 'slow store']);
+  });
+});
+
+describe('/readyz while content is being prepared', () => {
+  it('503 saying what is awaited, with Retry-After, when every store answers; ready once it is done', async () => {
+    let indexing = true;
+    const t = await app({}, (d) => ({
+      ...d,
+      readiness: [
+        ...d.readiness,
+        {
+          name: 'demo documents',
+          check: () => (indexing ? Promise.reject(new NotReadyError('the demo documents are being indexed')) : Promise.resolve()),
+        },
+      ],
+    }));
+    const waiting = await t.app.request('/readyz');
+    expect(waiting.status).toBe(503);
+    expect(waiting.headers.get('retry-after')).toBe('5');
+    const err = await errorOf(waiting);
+    expect(err.code).toBe('unavailable');
+    expect(err.message).toBe('the demo documents are being indexed');
+    expect(err.details).toEqual([{ dependency: 'demo documents', message: 'the demo documents are being indexed' }]);
+    // Not a failure: nothing is logged as one.
+    expect(t.logs.some((l) => l.msg === 'readiness check failed')).toBe(false);
+    indexing = false;
+    const ready = await t.app.request('/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { 'record store': 'ok', 'demo documents': 'ok' } });
+  });
+
+  it('a store that is down is named first, without Retry-After, beside what is awaited', async () => {
+    const t = await app({}, (d) => ({
+      ...d,
+      readiness: [
+        ...d.readiness,
+        { name: 'vector index', check: () => Promise.reject(new Error('connection refused')) },
+        { name: 'demo documents', check: () => Promise.reject(new NotReadyError('the demo documents are being indexed')) },
+      ],
+    }));
+    const res = await t.app.request('/readyz');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBeNull();
+    const err = await errorOf(res);
+    expect(err.message).toBe('vector index is unavailable');
+    expect(err.details.map((d) => d.message)).toEqual(['vector index is unavailable', 'the demo documents are being indexed']);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { AppError } from '../../errors.js';
+import { AppError, NotReadyError } from '../../errors.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
 export const HEALTH_PATHS = ['/healthz', '/readyz'] as const;
@@ -19,9 +19,19 @@ async function withTimeout(name: string, check: () => Promise<void>): Promise<vo
   }
 }
 
+/** What a failed check says: what is awaited for a NotReadyError, else only that the store is unavailable. */
+function failureMessage(name: string, reason: unknown): string {
+  return reason instanceof NotReadyError ? reason.message : `${name} is unavailable`;
+}
+
+/** Seconds a client waits before asking /readyz again while content is being prepared (NotReadyError). */
+const NOT_READY_RETRY_SECONDS = 5;
+
 /**
- * GET /healthz: the process is up (liveness; touches nothing). GET /readyz: every backing store answers; otherwise
- * 503 `unavailable` naming the stores that do not. Both are served without an API key and without rate limiting.
+ * GET /healthz: the process is up (liveness; touches nothing). GET /readyz: every backing store answers and holds
+ * what it should (the demo documents indexed, with DEMO_DATA); otherwise 503 `unavailable` naming the stores that do
+ * not, or saying what is still being prepared (with Retry-After). Both are served without an API key and without rate
+ * limiting.
  */
 export function registerHealth(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
@@ -33,11 +43,18 @@ export function registerHealth(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
       return result?.status === 'rejected' ? [{ name: r.name, reason: result.reason as unknown }] : [];
     });
     if (failed.length > 0) {
-      for (const f of failed) c.get('logger').warn({ err: f.reason, dependency: f.name }, 'readiness check failed');
-      const names = failed.map((f) => f.name);
-      throw new AppError('unavailable', `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} unavailable`, {
-        details: failed.map((f) => ({ dependency: f.name, message: `${f.name} is unavailable` })),
-      });
+      const down = failed.filter((f) => !(f.reason instanceof NotReadyError));
+      for (const f of down) c.get('logger').warn({ err: f.reason, dependency: f.name }, 'readiness check failed');
+      const names = down.map((f) => f.name);
+      const details = failed.map((f) => ({ dependency: f.name, message: failureMessage(f.name, f.reason) }));
+      if (down.length === 0) {
+        // Nothing is down, something is on its way: say what, and when to ask again.
+        throw new AppError('unavailable', details.map((d) => d.message).join('; '), {
+          details,
+          headers: { 'Retry-After': String(NOT_READY_RETRY_SECONDS) },
+        });
+      }
+      throw new AppError('unavailable', `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} unavailable`, { details });
     }
     return c.json({ status: 'ready', checks: Object.fromEntries(deps.readiness.map((r) => [r.name, 'ok'])) });
   });
