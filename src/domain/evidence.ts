@@ -156,6 +156,8 @@ interface Sentence {
   numberless: boolean;
   /** When the sentence is a form's instruction (INSTRUCTION): its field's answer after it (fieldAfter), if any. */
   field: Span | null;
+  /** When the sentence is a numbered heading standing for its section: the heading's title, its number left out. */
+  title?: string;
   /** The score without the answer type (what `answered` is judged on). */
   plain: number;
   score: number;
@@ -222,6 +224,15 @@ function linesAfter(text: string, from: number): number | null {
 
 /** A section's number on a line of its own, as forms lay it out beside the section's title ("1.10."). */
 const SECTION_NUMBER = /^(?:\d+\.)+\d*$/u;
+/** A numbered heading's number: "1.6 ", "A.4.1.2. ", "3.2.1 " (two levels at least: "9 The new PAIs" is a footnote). */
+const NUMBERED_HEADING = /^(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+/u;
+/**
+ * A numbered heading at least this share of whose words are the question's (its scope words included: "Project
+ * Proponent" for "Who is the project proponent?") scores 1 + HEADING_WEIGHT x that share. Measured on the tuning half
+ * with the basics set (bench/README.md, fifth session).
+ */
+const HEADING_NAMED_SHARE = 0.75;
+const HEADING_WEIGHT = 0.5;
 /** The answer of a field after its instruction: at most this many characters of what follows. */
 const FIELD_CHARS = 400;
 
@@ -261,8 +272,15 @@ function quotable(text: string, versionAsked = false): boolean {
   const versionless = versionAsked ? text : text.replace(VERSION_TAIL, '');
   // (The notice's sign or word is looked for first: this runs on every candidate sentence of every search.)
   const title = versionless.includes('\u00a9') || /copyright/i.test(versionless) ? versionless.replace(COPYRIGHT_TAIL, '') : versionless;
-  return !isLeaderLine(text) && !isPageNumberLine(text) && title.trim() !== '' && !isTitleCase(title);
+  return !isLeaderLine(text) && !isPageNumberLine(text) && title.trim() !== '' && !isTitleCase(title) && !TEMPLATE_PLACEHOLDER.test(text);
 }
+
+/**
+ * A template's placeholder for the proponent to fill in, words in square brackets ("[project ID]", "[name of
+ * product(s) whose emissions footprint is changed]"): the sentence is the template's text, not the project's. A
+ * reference ("[12]", "[IPCC 2006]") has a figure in it and is no placeholder.
+ */
+const TEMPLATE_PLACEHOLDER = /\[\p{L}[\p{L}()'\u2019-]*(?:\s+[\p{L}()'\u2019,/-]+)+\]/u;
 
 /** What joins a compound's parts: a hyphen, a slash, or a dash between words ("5th June—World Environment Day"). */
 const COMPOUND = /[-/\u2010-\u2015]/u;
@@ -488,15 +506,17 @@ export interface WeighedSentence {
 }
 
 /**
- * What a form's field holds after its instruction: the text that follows it, by whole sentences (a bare date or
- * figure included: "01/01/2023."), up to the next heading or instruction, within FIELD_CHARS and at least one
- * sentence. Null when a heading follows the instruction at once.
+ * What a form's field holds after its instruction (or a section after its numbered heading): the text that follows
+ * it, by whole sentences (a bare date or figure included: "01/01/2023."), up to the next heading or instruction,
+ * within FIELD_CHARS and at least one sentence, at most `maxSpans` of them. Null when a heading follows at once.
  */
-function fieldAfter(text: string, spans: readonly SentenceSpan[], instructionEnd: number): Span | null {
+function fieldAfter(text: string, spans: readonly SentenceSpan[], instructionEnd: number, maxSpans = Infinity): Span | null {
   let start = -1;
   let end = -1;
+  let taken = 0;
   for (const s of spans) {
     if (s.start < instructionEnd) continue;
+    if (taken++ >= maxSpans) break;
     const body = text.slice(s.start, s.end);
     // The next section: a heading, or its number on a line of its own ("1.10." before "Permanence Period"), or the
     // next field's instruction. (A line in title case is the field's too: "Organisation Name Ecometric Ltd".)
@@ -505,7 +525,11 @@ function fieldAfter(text: string, spans: readonly SentenceSpan[], instructionEnd
     if (start < 0) start = s.start;
     end = s.end;
   }
-  return start >= 0 ? { start, end } : null;
+  if (start < 0) return null;
+  // Lines that run to the end of the passage, the last one unfinished: the window cut it ("... Private Limite").
+  const lastBreak = text.lastIndexOf('\n', end - 1);
+  if (end === text.length && lastBreak > start && !/[.!?:;)\]]\s*$/u.test(text.slice(start, end))) end = lastBreak;
+  return { start, end };
 }
 
 /**
@@ -557,7 +581,36 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
         score: 0,
       });
     }
+    // A numbered heading stands for its section, like an instruction for its field: "1.6 Project Proponent" is
+    // answered by "Organization name Hexa Carbon One Private Limited ..." under it, which holds no word of "Who is
+    // the project proponent?". Only numbered ones: a line in capitals may be a running header ("ROTATION AGE").
+    for (const h of spansOf(i)) {
+      if (!h.heading) continue;
+      const body = p.text.slice(h.start, h.end);
+      const number = NUMBERED_HEADING.exec(body);
+      if (!number) continue;
+      const title = body.slice(number[0].length).replace(/\s+/g, ' ').trim();
+      if (!/\p{L}/u.test(title) || isRunningLine(body, p.running ?? NO_RUNNING_LINES)) continue;
+      // Its first sentence (or run of lines): a section runs on to other matters, a field's answer does not.
+      const field = fieldAfter(p.text, spansOf(i), h.end, 1);
+      if (!field) continue;
+      const typed = p.text.slice(field.start, field.end);
+      sentences.push({
+        field,
+        title,
+        passage: i,
+        start: h.start,
+        end: h.end,
+        terms: new Set(wantsPlace && PLACE_IN_TEXT.test(typed) ? [...evidenceTerms(title), PLACE] : evidenceTerms(title)),
+        overlap: 0,
+        numberless: wantsNumber && !(wantsDate ? DATE_IN_TEXT.test(typed) : holdsNumber(typed)),
+        plain: 0,
+        score: 0,
+      });
+    }
   });
+  // In page order within each passage (the headings were added after its sentences): "the next sentence" below is.
+  sentences.sort((a, b) => a.passage - b.passage || a.start - b.start);
   const empty = { quotes: [], answered: false, support: 0 };
   if (sentences.length === 0 || q.length === 0) return empty;
 
@@ -569,6 +622,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const total = [...idf.values()].reduce((a, b) => a + b, 0);
   const weigh = (terms: ReadonlySet<string>): number => q.reduce((sum, t) => sum + (terms.has(t) ? (idf.get(t) ?? 0) : 0), 0);
 
+  const askedTerms = new Set(asked);
   for (const s of sentences) {
     s.overlap = weigh(s.terms) / total;
     const chars = s.end - s.start;
@@ -576,8 +630,11 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const lengthNorm = 1 / Math.sqrt(Math.max(1, s.terms.size / 15)) / (chars > MAX_SENTENCE_CHARS ? 2 : 1);
     const answerType = s.numberless ? NUMBERLESS_SHARE : 1;
     const relevance = PASSAGE_WEIGHT * (passages[s.passage]?.score ?? 0);
-    s.plain = s.overlap * lengthNorm + relevance;
-    s.score = s.overlap * lengthNorm * answerType + relevance;
+    // A heading made of the question's words is what is asked about; a sentence holding them in passing is not.
+    const named = s.title !== undefined ? [...s.terms].filter((t) => askedTerms.has(t)).length / Math.max(1, s.terms.size) : 0;
+    const bonus = named >= HEADING_NAMED_SHARE ? 1 + HEADING_WEIGHT * named : 1;
+    s.plain = s.overlap * lengthNorm * bonus + relevance;
+    s.score = s.overlap * lengthNorm * answerType * bonus + relevance;
   }
   opts.onSentences?.(
     sentences.map((s) => ({
@@ -619,7 +676,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
         start: field.start,
         end: field.end,
         coverage: weigh(terms) / total,
-        label: fieldTitle(text, spansOf(best.passage), best),
+        label: best.title ?? fieldTitle(text, spansOf(best.passage), best),
       };
     }
     let end = best.end;
@@ -630,6 +687,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const givesNumber = next !== undefined && best.numberless && !next.numberless && CONTINUES.test(textOf(next));
     if (
       next &&
+      next.title === undefined &&
       best.overlap > 0 &&
       (givesNumber || (next.overlap > 0 && key(next) >= NEXT_SENTENCE_SHARE * key(best))) &&
       next.end - best.start <= MAX_QUOTE_CHARS &&

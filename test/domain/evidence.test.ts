@@ -228,6 +228,48 @@ describe('findEvidence', () => {
     );
   });
 
+  it('quotes a numbered heading the question names by the start of its section, labelled by its title', () => {
+    // The VCS 5533 project description, page 7, as extracted: footnotes name "the project proponent" in passing; the
+    // section that answers holds no word of the question below its heading.
+    const page = onePassage(
+      '6 In respect of each PAI, there will be evidence of project ownership held by the project\nproponent from the ' +
+        'respective start date of each PAI.\n7 The new PAI will have a start date same as or later than the grouped ' +
+        'project start date.\n1.6 Project Proponent\nOrganization name Hexa Carbon One Private Limited\nContact person ' +
+        'Rachit Verma\nTitle Senior Vice President\n1.7 Other Entities Involved in the Project\nOrganization name IMPCA ' +
+        'Services Pvt. Ltd.',
+    );
+    const scope = { scope: ['VCS5533 project description'] };
+    const who = findEvidence('Who is the project proponent?', page, scope);
+    expect(who.quotes[0]?.text).toBe(
+      'Organization name Hexa Carbon One Private Limited\nContact person Rachit Verma\nTitle Senior Vice President',
+    );
+    expect(who.quotes[0]?.label).toBe('Project Proponent');
+    expect(composeAnswer(who, page)).toMatch(/^Project Proponent: Organization name Hexa Carbon One Private Limited Contact person/);
+    // The next section's heading names other words: its section is not quoted for this question.
+    expect(who.quotes[0]?.text).not.toContain('IMPCA');
+
+    // A template's text with placeholders for the proponent to fill in is not the project's: never quoted.
+    const template = onePassage(
+      'The project may claim credits for [project ID] associated with [project proponent or authorized representative ' +
+        'organization name(s)].\nThe project proponent is Hexa Carbon One [12].',
+    );
+    expect(findEvidence('Who is the project proponent?', template, scope).quotes[0]?.text).toBe(
+      'The project proponent is Hexa Carbon One [12].',
+    );
+
+    // A heading in capitals without a number may be a running header: it stands for nothing.
+    const header = onePassage('ROTATION AGE\nVersion 1.3 of the tool applies.\nThe rotation age of the stand is 30 years.');
+    expect(findEvidence('What is the rotation age?', header).quotes[0]?.text).toBe('The rotation age of the stand is 30 years.');
+    // A heading that only shares a word or two with the question is no answer: the sentence that holds them wins.
+    const shared = onePassage(
+      '4.2 Activity Method for All Tidal Wetlands Conservation and Restoration Project Activities\nThis methodology uses ' +
+        'an activity method.\nNitrogen fertilizer or manure may be applied in wetland restoration activities.',
+    );
+    expect(findEvidence('Can a wetland restoration activity apply fertilizer or manure?', shared).quotes[0]?.text).toBe(
+      'Nitrogen fertilizer or manure may be applied in wetland restoration activities.',
+    );
+  });
+
   it('runs on through what a quote announces with a colon, but not after a label', () => {
     // The GFL PDD, page 16: the address is a list of short lines after the sentence that announces it; the form runs
     // on as one long span, quoted by groups of its lines, and the group the question's words choose ends at the colon.
