@@ -158,8 +158,10 @@ interface Sentence {
   field: Span | null;
   /** When the sentence is a numbered heading standing for its section: the heading's title, its number left out. */
   title?: string;
-  /** The score without the answer type (what `answered` is judged on). */
+  /** The score without the answer type. */
   plain: number;
+  /** The score without the answer type, by the words `answered` is judged on (the titles' words counted). */
+  judged: number;
   score: number;
 }
 
@@ -487,6 +489,13 @@ export interface EvidenceOptions {
    * unless nothing else is left.
    */
   scope?: readonly string[];
+  /**
+   * The searched documents' own titles (the first lines of their first page: "Infra-red Automatic Refrigerant Leak
+   * Detection Efficiency Project Methodology"). The question words they name ("the infra-red refrigerant leak
+   * detection methodology") say where to look as the scope's do, for choosing the sentences; `answered` is judged as
+   * if they were asked, so that a question about a document's subject that it does not answer stays unanswered.
+   */
+  titles?: readonly string[];
   /** `answered` threshold on `support`. @default ANSWERED_SUPPORT */
   minSupport?: number;
   /** `answered` threshold on `support` when a focus word of the question is in no passage. @default UNFOCUSED_SUPPORT */
@@ -547,12 +556,20 @@ function fieldTitle(text: string, spans: readonly SentenceSpan[], instruction: S
 export function findEvidence(question: string, passages: readonly EvidencePassage[], opts: EvidenceOptions = {}): Evidence {
   const asked = questionTerms(question);
   const scope = scopeTerms(question, opts.scope ?? []);
+  // The documents' own titles name where to look as well, for the choice of sentences only (see EvidenceOptions).
+  const titled = opts.titles?.length ? new Set([...scope, ...scopeTerms(question, opts.titles)]) : scope;
   const kept = withoutExclusions(question);
   const wantsPlace = ASKS_FOR_PLACE.test(kept);
   // A question for a place weighs "names a place" as one word (PLACE) instead of its verb: "Where is the project
   // located?" is answered by "Country England, United Kingdom.", which holds no word of it.
-  const specific = [...asked.filter((t) => !scope.has(t) && !(wantsPlace && PLACE_VERBS.has(t))), ...(wantsPlace ? [PLACE] : [])];
-  const q = specific.length > 0 ? specific : asked;
+  const questionWords = (names: ReadonlySet<string>): string[] => {
+    const specific = [...asked.filter((t) => !names.has(t) && !(wantsPlace && PLACE_VERBS.has(t))), ...(wantsPlace ? [PLACE] : [])];
+    return specific.length > 0 ? specific : asked;
+  };
+  const q = questionWords(titled);
+  // The words `answered` is judged on: a title's words still count there, so naming a document's subject does not
+  // make any sentence about that subject an answer.
+  const judged = titled === scope ? q : questionWords(scope);
   const wantsDate = ASKS_FOR_DATE.test(kept);
   const wantsNumber = wantsDate || asksForNumber(question);
   const versionAsked = ASKS_FOR_VERSION.test(question);
@@ -578,6 +595,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
         overlap: 0,
         numberless: wantsNumber && !(wantsDate ? DATE_IN_TEXT.test(typed) : holdsNumber(typed)),
         plain: 0,
+        judged: 0,
         score: 0,
       });
     }
@@ -605,6 +623,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
         overlap: 0,
         numberless: wantsNumber && !(wantsDate ? DATE_IN_TEXT.test(typed) : holdsNumber(typed)),
         plain: 0,
+        judged: 0,
         score: 0,
       });
     }
@@ -616,11 +635,17 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
 
   // Rarer question words weigh more: a word found in every sentence tells nothing about which one answers.
   const n = sentences.length;
+  const words = judged === q ? q : [...new Set([...q, ...judged])];
   const df = new Map<string, number>();
-  for (const s of sentences) for (const t of q) if (s.terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
-  const idf = new Map(q.map((t) => [t, Math.log(1 + (n + 1) / ((df.get(t) ?? 0) + 0.5))]));
-  const total = [...idf.values()].reduce((a, b) => a + b, 0);
-  const weigh = (terms: ReadonlySet<string>): number => q.reduce((sum, t) => sum + (terms.has(t) ? (idf.get(t) ?? 0) : 0), 0);
+  for (const s of sentences) for (const t of words) if (s.terms.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
+  const idf = new Map(words.map((t) => [t, Math.log(1 + (n + 1) / ((df.get(t) ?? 0) + 0.5))]));
+  const totalOf = (ws: readonly string[]): number => ws.reduce((sum, t) => sum + (idf.get(t) ?? 0), 0);
+  const weighOf = (ws: readonly string[], terms: ReadonlySet<string>): number =>
+    ws.reduce((sum, t) => sum + (terms.has(t) ? (idf.get(t) ?? 0) : 0), 0);
+  const total = totalOf(q);
+  const weigh = (terms: ReadonlySet<string>): number => weighOf(q, terms);
+  const judgedTotal = totalOf(judged);
+  const judge = (terms: ReadonlySet<string>): number => weighOf(judged, terms) / judgedTotal;
 
   const askedTerms = new Set(asked);
   for (const s of sentences) {
@@ -635,6 +660,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const bonus = named >= HEADING_NAMED_SHARE ? 1 + HEADING_WEIGHT * named : 1;
     s.plain = s.overlap * lengthNorm * bonus + relevance;
     s.score = s.overlap * lengthNorm * answerType * bonus + relevance;
+    s.judged = judged === q ? s.plain : judge(s.terms) * lengthNorm * bonus + relevance;
   }
   opts.onSentences?.(
     sentences.map((s) => ({
@@ -664,7 +690,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const quoteBy = (
     own: Sentence[],
     key: (s: Sentence) => number,
-  ): { best: Sentence; start: number; end: number; coverage: number; label?: string | undefined } => {
+  ): { best: Sentence; start: number; end: number; terms: ReadonlySet<string>; coverage: number; label?: string | undefined } => {
     const best = own.reduce((a, b) => (key(b) > key(a) ? b : a));
     const text = passages[best.passage]?.text ?? '';
     // A form's instruction holds the question's words; its field's answer follows it.
@@ -675,6 +701,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
         best,
         start: field.start,
         end: field.end,
+        terms,
         coverage: weigh(terms) / total,
         label: best.title ?? fieldTitle(text, spansOf(best.passage), best),
       };
@@ -713,14 +740,19 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       end = rows.end;
       terms = new Set([...terms, ...rows.terms]);
     }
-    return { best, start: best.start, end, coverage: weigh(terms) / total };
+    return { best, start: best.start, end, terms, coverage: weigh(terms) / total };
   };
   const quotes: Quote[] = [];
   let support = 0;
   passages.forEach((p, i) => {
     const own = byPassage.get(i);
     if (!own) return;
-    const { best, start, end, coverage, label } = quoteBy(own, (s) => s.score);
+    // A passage none of whose sentences holds a word the titles leave is quoted by the words they name.
+    const byScore = quoteBy(own, (s) => s.score);
+    const titled = byScore.best.overlap === 0 && judged !== q;
+    const pick = titled ? quoteBy(own, (s) => s.judged) : byScore;
+    const { best, start, end, label } = pick;
+    const coverage = titled ? judge(pick.terms) : pick.coverage;
     quotes.push({
       passageId: p.id,
       start,
@@ -731,11 +763,12 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       ...(label ? { label } : {}),
     });
     // Support: the words of the quote that the question's words alone choose (the answer type only orders the
-    // sentences: a figure is not evidence that the question is answered), plus half the credit for question words
-    // found only elsewhere in its passage (a project's name in the heading above the sentence that answers).
-    const held = wantsNumber ? quoteBy(own, (s) => s.plain).coverage : coverage;
+    // sentences: a figure is not evidence that the question is answered; nor do the titles' words, which only say
+    // where to look), plus half the credit for question words found only elsewhere in its passage (a project's name
+    // in the heading above the sentence that answers).
+    const held = judge(quoteBy(own, (s) => s.judged).terms);
     const passageTerms = new Set(own.flatMap((s) => [...s.terms]));
-    const elsewhere = weigh(passageTerms) / total - held;
+    const elsewhere = judge(passageTerms) - held;
     support = Math.max(support, held + 0.5 * Math.max(0, elsewhere));
   });
   const focusMissing = questionFocus(question).some((t) => !scope.has(t) && !sentences.some((s) => s.terms.has(t)));

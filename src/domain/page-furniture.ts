@@ -143,3 +143,18 @@ export function isContentsText(text: string): boolean {
   const outline = lines.filter(isOutlineLine);
   return outline.length >= 5 && outline.length >= lines.length * 0.4;
 }
+
+/** Lines of a document's first page taken as its title block (titleBlock). */
+const TITLE_LINES = 3;
+
+/**
+ * The lines that open a document, its running lines and page numbers left out: where its title stands ("VCS
+ * Methodology VM0001" / "Infra-red Automatic Refrigerant Leak Detection Efficiency Project Methodology" / "Version
+ * 1.1"). Empty when the first page has none.
+ */
+export function titleBlock(pages: readonly string[], running: ReadonlySet<string>): string {
+  return nonEmptyLines(pages[0] ?? '')
+    .filter((l) => !isRunningLine(l, running))
+    .slice(0, TITLE_LINES)
+    .join('\n');
+}

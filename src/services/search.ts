@@ -11,7 +11,7 @@ import {
   type WeighedSentence,
 } from '../domain/evidence.js';
 import { validateMarkers } from '../domain/markers.js';
-import { isContentsText, runningLineShapes } from '../domain/page-furniture.js';
+import { isContentsText, runningLineShapes, titleBlock } from '../domain/page-furniture.js';
 import { textSearchQuery, withoutExclusions } from '../domain/query.js';
 import { AppError, DependencyError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -183,6 +183,8 @@ interface PageTexts {
   pages: string[];
   /** The document's running header and footer shapes (domain/page-furniture.ts), never quoted. */
   running: ReadonlySet<string>;
+  /** The lines that open the document (domain/page-furniture.ts titleBlock): its words name it (EvidenceOptions.titles). */
+  title: string;
 }
 
 function createPageTextCache() {
@@ -521,10 +523,11 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     citations: Citation[],
     chunks: ScoredChunk[],
     scope: string[],
-  ): Promise<{ running: Map<number, ReadonlySet<string>>; evidence: Evidence | null }> {
+  ): Promise<{ running: Map<number, ReadonlySet<string>>; titles: Map<number, string>; evidence: Evidence | null }> {
     const runningOf = new Map<number, ReadonlySet<string>>();
+    const titleOf = new Map<number, string>();
     const texts = opts.texts;
-    if (!texts || citations.length === 0) return { running: runningOf, evidence: null };
+    if (!texts || citations.length === 0) return { running: runningOf, titles: titleOf, evidence: null };
     const pagesByDocument = new Map<string, Promise<PageTexts | null>>();
     const windows = await Promise.all(
       citations.map(async (c, i) => {
@@ -536,7 +539,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           pages = pageTexts
             .get(key, async () => {
               const read = await texts.get(chunk, chunk.documentId);
-              return read ? { pages: read, running: runningLineShapes(read) } : null;
+              if (!read) return null;
+              const running = runningLineShapes(read);
+              return { pages: read, running, title: titleBlock(read, running) };
             })
             .catch((err: unknown) => {
               log.warn({ err: err instanceof Error ? err.message : String(err) }, 'page text unavailable; passage cited as indexed');
@@ -550,7 +555,15 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         if (!doc || page === undefined || page.slice(chunk.offset, chunk.offset + chunk.text.length) !== chunk.text) return null;
         const start = sentenceStartBefore(page, Math.max(0, chunk.offset - WINDOW_CHARS));
         const end = sentenceEndAfter(page, Math.min(page.length, chunk.offset + chunk.text.length + WINDOW_CHARS));
-        return { page, start, end, chunkStart: chunk.offset, chunkEnd: chunk.offset + chunk.text.length, running: doc.running };
+        return {
+          page,
+          start,
+          end,
+          chunkStart: chunk.offset,
+          chunkEnd: chunk.offset + chunk.text.length,
+          running: doc.running,
+          title: doc.title,
+        };
       }),
     );
     const passages: EvidencePassage[] = [];
@@ -559,12 +572,14 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       if (w && c) {
         passages.push({ id: c.id, text: w.page.slice(w.start, w.end), score: c.score, running: w.running });
         runningOf.set(c.id, w.running);
+        if (w.title !== '') titleOf.set(c.id, w.title);
       }
     });
-    if (passages.length === 0) return { running: runningOf, evidence: null };
+    if (passages.length === 0) return { running: runningOf, titles: titleOf, evidence: null };
     const onEvidence = opts.onEvidence;
     const evidence = findEvidence(query, passages, {
       scope,
+      titles: [...new Set(titleOf.values())],
       ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}),
       ...(onEvidence ? { onSentences: (sentences: WeighedSentence[]) => onEvidence(query, passages, sentences) } : {}),
     });
@@ -588,7 +603,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       c.text = w.page.slice(textStart, Math.max(w.chunkEnd, quoteEnd));
       quotes.push({ ...q, start: quoteStart - textStart, end: quoteEnd - textStart });
     }
-    return { running: runningOf, evidence: reusable ? { ...evidence, quotes } : null };
+    return { running: runningOf, titles: titleOf, evidence: reusable ? { ...evidence, quotes } : null };
   }
 
   /**
@@ -724,6 +739,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         ...new Set(cs.flatMap((c) => [c.documentTitle, c.documentType, ...(scopeOf.get(projectKey(c)) ?? [])])),
       ];
       let runningOf = new Map<number, ReadonlySet<string>>();
+      let titleOf = new Map<number, string>();
       const evidenceOf = (cs: Citation[]): Evidence =>
         findEvidence(
           query,
@@ -731,10 +747,15 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
             const running = runningOf.get(c.id);
             return { id: c.id, text: c.text, score: c.score, project: projectLabel(c), ...(running ? { running } : {}) };
           }),
-          { scope: scopeTexts(cs), ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}) },
+          {
+            scope: scopeTexts(cs),
+            titles: [...new Set(cs.flatMap((c) => titleOf.get(c.id) ?? []))],
+            ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}),
+          },
         );
       const widened = await widenToEvidence(query, citations, ranked, scopeTexts(citations));
       runningOf = widened.running;
+      titleOf = widened.titles;
       const evidence = widened.evidence ?? evidenceOf(citations);
       for (const q of evidence.quotes) {
         const c = citations[q.passageId - 1];

@@ -376,6 +376,31 @@ describe('findEvidence', () => {
     expect(ev.quotes[0]?.text).toMatch(/^The consultation meeting/);
   });
 
+  it("chooses sentences without the words of the documents' titles, but judges `answered` with them", () => {
+    // VM0001, page 13 as a window: the methodology's subject words (its title's) are in every sentence; the one that
+    // answers is chosen by the rest of the question ("firm", "provides", "monitoring", "verifier").
+    const vm0001 = onePassage(
+      'This methodology applies to project activities that install infra-red, real-time leak detection systems on US ' +
+        'retail refrigeration equipment in order to reduce refrigerant leaks. However, consistent with conflict of ' +
+        "interest concerns, the company's third party service agency which provides real time leak rate monitoring " +
+        'services cannot simultaneously serve as the third party carbon credit verifier for VCS carbon crediting purposes.',
+    );
+    const titles = ['VCS Methodology VM0001\nInfra-red Automatic Refrigerant Leak Detection Efficiency Project Methodology'];
+    const question =
+      'Under the infra-red refrigerant leak detection methodology, may the firm that provides the real-time leak monitoring service also act as the VCS verifier?';
+    expect(findEvidence(question, vm0001).quotes[0]?.text).toMatch(/^This methodology applies/);
+    const titled = findEvidence(question, vm0001, { titles });
+    expect(titled.quotes[0]?.text).toMatch(/^However, consistent with conflict of interest concerns/);
+    expect(titled.answered).toBe(true);
+    // A question about the document's subject that it does not answer: its title's words still count for the
+    // verdict, so the subject words alone do not make it answered (nor more answered than without the title).
+    const unanswered = 'What price did the supermarket pay for the infra-red refrigerant leak detection systems?';
+    const without = findEvidence(unanswered, vm0001);
+    const withTitles = findEvidence(unanswered, vm0001, { titles });
+    expect(withTitles.support).toBeCloseTo(without.support, 6);
+    expect(withTitles.answered).toBe(without.answered);
+  });
+
   it('leaves out the words that name where to look, not the common words a title happens to hold', () => {
     const scope = [
       'CDM_GFL-HFC23_registration_request_form.pdf',

@@ -10,6 +10,7 @@ import {
   lineShape,
   runningLineShapes,
   stripPageFurniture,
+  titleBlock,
   withoutFurniture,
 } from '../../src/domain/page-furniture.js';
 import { corpusAvailable, corpusPath } from '../support/corpus.js';
@@ -17,6 +18,18 @@ import { describeWithService } from '../support/services.js';
 
 const page = (n: number, body: string): string =>
   ['ACME Carbon Ltd', 'Project Description: VCS Version 4.0', body, `Page ${n} of 12`, 'Confidential draft'].join('\n');
+
+describe('titleBlock', () => {
+  it("takes the first page's first three lines, its running lines and page numbers left out", () => {
+    const pages = Array.from({ length: 12 }, (_, i) =>
+      page(i + 1, i === 0 ? 'Rio Verde Valley Agroforestry Restoration\nA grouped ARR project\nVersion 1.2\nSummary' : 'Body text.'),
+    );
+    const running = runningLineShapes(pages);
+    expect(titleBlock(pages, running)).toBe('Rio Verde Valley Agroforestry Restoration\nA grouped ARR project\nVersion 1.2');
+    expect(titleBlock([], running)).toBe('');
+    expect(titleBlock(['\n12\n'], new Set())).toBe('');
+  });
+});
 
 describe('page furniture lines', () => {
   it('recognises page numbers on their own line, not headings that start with a number', () => {
