@@ -3,14 +3,16 @@
  *
  * What a search does after retrieval for an extractive answer (domain/evidence.ts findEvidence + composeAnswer) over
  * eight page windows of 1,800 characters, cut from the corpus PDFs (../shared/corpus/pdf, extracted as ingest does),
- * for three questions: 50 sets of windows x 3 questions per round. Prints the mean per search (eight windows), per
- * round, so runs of two versions can be alternated on the same machine.
+ * for three questions: 50 sets of windows x 3 questions per round, with the four documents' title blocks as a search
+ * passes them (EvidenceOptions.titles). Prints the mean per search (eight windows), per round, so runs of two versions
+ * can be alternated on the same machine.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractPdfPages } from '../../ingest/stages/extract.js';
 import { composeAnswer, findEvidence } from '../../src/domain/evidence.js';
+import { runningLineShapes, titleBlock } from '../../src/domain/page-furniture.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const corpusDir = process.env.CORPUS_DIR ?? path.resolve(repoRoot, '../shared/corpus');
@@ -31,10 +33,12 @@ const QUESTIONS = [
 
 async function main(): Promise<void> {
   const pages: string[] = [];
+  const titles: string[] = [];
   for (const f of FILES) {
     const r = await extractPdfPages(new Uint8Array(readFileSync(path.join(corpusDir, 'pdf', f))));
     if (!r.ok) throw new Error(`${f}: ${r.reason}`);
     pages.push(...r.pages.filter((p) => p.length >= 1800));
+    titles.push(titleBlock(r.pages, runningLineShapes(r.pages)));
   }
   const sets = Array.from({ length: 50 }, (_, k) =>
     Array.from({ length: 8 }, (_, i) => ({
@@ -49,7 +53,7 @@ async function main(): Promise<void> {
   const times: number[] = [];
   for (let r = 0; r < rounds; r++) {
     const started = performance.now();
-    for (const s of sets) for (const q of QUESTIONS) composeAnswer(findEvidence(q, s), s);
+    for (const s of sets) for (const q of QUESTIONS) composeAnswer(findEvidence(q, s, { titles }), s);
     times.push((performance.now() - started) / (sets.length * QUESTIONS.length));
   }
   const sorted = [...times.slice(2)].sort((a, b) => a - b);
