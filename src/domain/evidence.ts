@@ -578,26 +578,31 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   // fields after its instructions are.
   const spans = passages.map((p) => sentenceSpans(p.text));
   const spansOf = (i: number): readonly SentenceSpan[] => spans[i] ?? [];
+  // A candidate: a span weighed by `words` (its own, or a heading's title), judged for the answer type by its field's
+  // answer when it stands for one.
+  const candidate = (i: number, span: Span, words: string, field: Span | null, title?: string): Sentence => {
+    const typed = field ? (passages[i]?.text.slice(field.start, field.end) ?? '') : words;
+    return {
+      field,
+      ...(title !== undefined ? { title } : {}),
+      passage: i,
+      start: span.start,
+      end: span.end,
+      terms: new Set(wantsPlace && PLACE_IN_TEXT.test(typed) ? [...evidenceTerms(words), PLACE] : evidenceTerms(words)),
+      overlap: 0,
+      numberless: wantsNumber && !(wantsDate ? DATE_IN_TEXT.test(typed) : holdsNumber(typed)),
+      plain: 0,
+      judged: 0,
+      score: 0,
+    };
+  };
   passages.forEach((p, i) => {
     for (const s of quotableSpans(p.text, spansOf(i), p.running)) {
       const text = p.text.slice(s.start, s.end);
       if (!quotable(text, versionAsked)) continue;
       // An instruction is judged by its field's answer for the answer type: "Indicate the crediting period ..." is
       // answered by "01/01/2023 to 31/12/2032." after it.
-      const field = INSTRUCTION.test(text) ? fieldAfter(p.text, spansOf(i), s.end) : null;
-      const typed = field ? p.text.slice(field.start, field.end) : text;
-      sentences.push({
-        field,
-        passage: i,
-        start: s.start,
-        end: s.end,
-        terms: new Set(wantsPlace && PLACE_IN_TEXT.test(typed) ? [...evidenceTerms(text), PLACE] : evidenceTerms(text)),
-        overlap: 0,
-        numberless: wantsNumber && !(wantsDate ? DATE_IN_TEXT.test(typed) : holdsNumber(typed)),
-        plain: 0,
-        judged: 0,
-        score: 0,
-      });
+      sentences.push(candidate(i, s, text, INSTRUCTION.test(text) ? fieldAfter(p.text, spansOf(i), s.end) : null));
     }
     // A numbered heading stands for its section, like an instruction for its field: "1.6 Project Proponent" is
     // answered by "Organization name Hexa Carbon One Private Limited ..." under it, which holds no word of "Who is
@@ -611,21 +616,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       if (!/\p{L}/u.test(title) || isRunningLine(body, p.running ?? NO_RUNNING_LINES)) continue;
       // Its first sentence (or run of lines): a section runs on to other matters, a field's answer does not.
       const field = fieldAfter(p.text, spansOf(i), h.end, 1);
-      if (!field) continue;
-      const typed = p.text.slice(field.start, field.end);
-      sentences.push({
-        field,
-        title,
-        passage: i,
-        start: h.start,
-        end: h.end,
-        terms: new Set(wantsPlace && PLACE_IN_TEXT.test(typed) ? [...evidenceTerms(title), PLACE] : evidenceTerms(title)),
-        overlap: 0,
-        numberless: wantsNumber && !(wantsDate ? DATE_IN_TEXT.test(typed) : holdsNumber(typed)),
-        plain: 0,
-        judged: 0,
-        score: 0,
-      });
+      if (field) sentences.push(candidate(i, h, title, field, title));
     }
   });
   // In page order within each passage (the headings were added after its sentences): "the next sentence" below is.
