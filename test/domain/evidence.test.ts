@@ -376,6 +376,16 @@ describe('findEvidence', () => {
     expect(ev.quotes[0]?.text).toMatch(/^The consultation meeting/);
   });
 
+  it('answers a question about the validator from what the validation found', () => {
+    // The demo's Rio Verde validation report, page 2: no sentence says "validator" or "find" but the lead's name.
+    const report = onePassage(
+      'Lead validator: Mariana Ospina.\nThe validation raised three corrective action requests (CARs) and two clarification ' +
+        'requests (CLs); all were closed before this report was issued.',
+    );
+    const ev = findEvidence('What did the validator find?', report);
+    expect(ev.quotes[0]?.text).toMatch(/The validation raised three corrective action requests/);
+  });
+
   it("chooses sentences without the words of the documents' titles, but judges `answered` with them", () => {
     // VM0001, page 13 as a window: the methodology's subject words (its title's) are in every sentence; the one that
     // answers is chosen by the rest of the question ("firm", "provides", "monitoring", "verifier").

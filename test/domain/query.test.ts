@@ -46,4 +46,11 @@ describe('stem', () => {
     expect(stem('issues')).toBe(stem('issued'));
     expect(stem('findings')).toBe(stem('find'));
   });
+
+  it('brings the validation and the verification families together, and no other derivation', () => {
+    for (const w of ['validator', 'validators', 'validated', 'validating']) expect(stem(w)).toBe(stem('validation'));
+    for (const w of ['verifier', 'verified', 'verify', 'verifications']) expect(stem(w)).toBe(stem('verification'));
+    expect(stem('valid')).not.toBe(stem('validation'));
+    expect(stem('conclude')).not.toBe(stem('conclusion'));
+  });
 });

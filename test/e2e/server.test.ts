@@ -242,7 +242,7 @@ describe('demo data', () => {
     }
   });
 
-  it('/readyz answers ready once the demo documents are indexed, and search then cites them', async () => {
+  it("/readyz answers ready once the demo documents are indexed, and the README's search example then answers as it shows", async () => {
     const started = server;
     if (!started) throw new Error('the server of the previous test did not start');
     await expect
@@ -251,12 +251,19 @@ describe('demo data', () => {
     const ready = await fetch(`${started.baseUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(((await ready.json()) as { checks: Record<string, string> }).checks['demo documents']).toBe('ok');
-    const first = JSON.parse(readFileSync(demoRecords, 'utf8').split('\n')[0] ?? '{}') as { registry: string; resourceIdentifier: string };
+    // The README's search example, as it shows it answered.
     const res = await post(started.baseUrl, '/projects-documents/batch-search', {
-      projectList: [{ project_id: Number(first.resourceIdentifier), registry: first.registry }],
-      query: 'What is the crediting period?',
+      projectList: [
+        { project_id: 900001, registry: 'Verra' },
+        { project_id: 900004, registry: 'Verra' },
+      ],
+      query: 'What did the validator find?',
     });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { citations: unknown[] }).citations.length).toBeGreaterThan(0);
+    const body = (await res.json()) as { answered: boolean; answer: string; citations: unknown[] };
+    expect(body.citations.length).toBe(8);
+    expect(body.answered).toBe(true);
+    expect(body.answer).toContain('All findings are closed. Andes Assurance Partners issues a positive validation opinion');
+    expect(body.answer).toContain('The validation raised three corrective action requests (CARs) and two clarification requests (CLs)');
   }, 180_000);
 });
