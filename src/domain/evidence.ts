@@ -234,6 +234,8 @@ const NUMBERED_HEADING = /^(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+/u;
  * with the basics set (bench/README.md, fifth session).
  */
 const HEADING_NAMED_SHARE = 0.75;
+/** A table's or figure's caption: "Table 4.1: Estimated net GHG removals ...", "Figure 3 Project area", "Fig.A-1 ...". */
+const CAPTION = /^(?:Table|Figure|Fig\.?|Chart|Map|Graph)\s*[A-Z]?[-.\d\u2013]*\d[-.\d\u2013]*\s*[:.\u2013\u2014-]?\s/iu;
 const HEADING_WEIGHT = 0.5;
 /** The answer of a field after its instruction: at most this many characters of what follows. */
 const FIELD_CHARS = 400;
@@ -682,7 +684,10 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     own: Sentence[],
     key: (s: Sentence) => number,
   ): { best: Sentence; start: number; end: number; terms: ReadonlySet<string>; coverage: number; label?: string | undefined } => {
-    const best = own.reduce((a, b) => (key(b) > key(a) ? b : a));
+    // A table's or figure's caption names what is shown without stating it: it never leads a quote while its passage
+    // has a sentence (it may still be the next sentence a quote takes along).
+    const leads = own.filter((s) => !CAPTION.test(textOf(s)));
+    const best = (leads.length > 0 ? leads : own).reduce((a, b) => (key(b) > key(a) ? b : a));
     const text = passages[best.passage]?.text ?? '';
     // A form's instruction holds the question's words; its field's answer follows it.
     const field = best.field;

@@ -376,6 +376,19 @@ describe('findEvidence', () => {
     expect(ev.quotes[0]?.text).toMatch(/^The consultation meeting/);
   });
 
+  it("never leads a quote with a table's or figure's caption while its passage has a sentence", () => {
+    // The demo's Rio Verde project description: the caption holds the question's words as well as the sentence.
+    const page = onePassage(
+      'Table 4.1: Estimated net GHG removals for the first ten years of the crediting period (tCO2e).\n' +
+        'The project has a crediting period of 30 years, from 1 January 2022 to 31 December 2051.',
+    );
+    const ev = findEvidence('What is the crediting period?', page);
+    expect(ev.quotes[0]?.text).toBe('The project has a crediting period of 30 years, from 1 January 2022 to 31 December 2051.');
+    // A passage of a caption alone is still quoted by it.
+    const alone = onePassage('Figure 3: Map of the crediting period strata of the project area');
+    expect(findEvidence('What is the crediting period?', alone).quotes[0]?.text).toMatch(/^Figure 3: Map/);
+  });
+
   it('answers a question about the validator from what the validation found', () => {
     // The demo's Rio Verde validation report, page 2: no sentence says "validator" or "find" but the lead's name.
     const report = onePassage(
