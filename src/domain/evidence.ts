@@ -151,6 +151,8 @@ interface Sentence {
   start: number;
   end: number;
   terms: Set<string>;
+  /** How many words it has (its terms without what units stand for): what its length is judged by. */
+  size: number;
   overlap: number;
   /** The question asks for a number and the sentence holds none (its word score then counts NUMBERLESS_SHARE). */
   numberless: boolean;
@@ -294,6 +296,23 @@ function ordinal(term: string): string {
   return /^\d+(?:st|nd|rd|th)$/u.test(term) ? term.replace(/\D+$/u, '') : term;
 }
 
+/** "tCO2e", "tCO2-e", "tCO2": tonnes of the gas after the "t". */
+const TONNES_OF = /^t(co2-?e|co2)$/u;
+const TONNE = stem('tonnes');
+
+/**
+ * What a unit's short form stands for, beside it: a tonne of a gas is the tonnes of that gas ("41,250 tCO2e per
+ * year" answers "how many tonnes of CO2e"). Kept apart from evidenceTerms so that it does not lengthen a sentence.
+ */
+export function unitTerms(terms: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const t of terms) {
+    const unit = TONNES_OF.exec(t);
+    if (unit?.[1]) out.push(TONNE, unit[1].replace('-', ''));
+  }
+  return out;
+}
+
 /**
  * Words as compared between a question and sentences: normalised terms (domain/query.ts), and a compound is also
  * its parts, so "HFC-23" meets "HFC 23" and "tree-planting" meets "planting of trees".
@@ -400,7 +419,8 @@ function withoutRanges(text: string, span: Span, ranges: readonly Span[]): Span[
 
 /** The question's words as compared with sentences (exclusion clauses dropped: they name what is not wanted). */
 export function questionTerms(question: string): string[] {
-  return [...new Set(evidenceTerms(withoutExclusions(question)))];
+  const terms = evidenceTerms(withoutExclusions(question));
+  return [...new Set([...terms, ...unitTerms(terms)])];
 }
 
 /** "project": every search is over projects, so the word says where to look whenever a scope text has it. */
@@ -584,13 +604,15 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   // answer when it stands for one.
   const candidate = (i: number, span: Span, words: string, field: Span | null, title?: string): Sentence => {
     const typed = field ? (passages[i]?.text.slice(field.start, field.end) ?? '') : words;
+    const own = new Set(wantsPlace && PLACE_IN_TEXT.test(typed) ? [...evidenceTerms(words), PLACE] : evidenceTerms(words));
     return {
       field,
       ...(title !== undefined ? { title } : {}),
       passage: i,
       start: span.start,
       end: span.end,
-      terms: new Set(wantsPlace && PLACE_IN_TEXT.test(typed) ? [...evidenceTerms(words), PLACE] : evidenceTerms(words)),
+      terms: new Set([...own, ...unitTerms(own)]),
+      size: own.size,
       overlap: 0,
       numberless: wantsNumber && !(wantsDate ? DATE_IN_TEXT.test(typed) : holdsNumber(typed)),
       plain: 0,
@@ -645,7 +667,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     s.overlap = weigh(s.terms) / total;
     const chars = s.end - s.start;
     // Long sentences hold more words by chance; dampen, do not divide, so an informative sentence still wins.
-    const lengthNorm = 1 / Math.sqrt(Math.max(1, s.terms.size / 15)) / (chars > MAX_SENTENCE_CHARS ? 2 : 1);
+    const lengthNorm = 1 / Math.sqrt(Math.max(1, s.size / 15)) / (chars > MAX_SENTENCE_CHARS ? 2 : 1);
     const answerType = s.numberless ? NUMBERLESS_SHARE : 1;
     const relevance = PASSAGE_WEIGHT * (passages[s.passage]?.score ?? 0);
     // A heading made of the question's words is what is asked about; a sentence holding them in passing is not.
@@ -692,7 +714,8 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     // A form's instruction holds the question's words; its field's answer follows it.
     const field = best.field;
     if (field) {
-      const terms = new Set([...best.terms, ...evidenceTerms(text.slice(field.start, field.end))]);
+      const answer = evidenceTerms(text.slice(field.start, field.end));
+      const terms = new Set([...best.terms, ...answer, ...unitTerms(answer)]);
       return {
         best,
         start: field.start,
@@ -726,7 +749,8 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     if (announces(text.slice(best.start, end))) {
       const announced = linesAfter(text, end);
       if (announced) {
-        terms = new Set([...terms, ...evidenceTerms(text.slice(end, announced))]);
+        const listed = evidenceTerms(text.slice(end, announced));
+        terms = new Set([...terms, ...listed, ...unitTerms(listed)]);
         end = announced;
       }
     }

@@ -12,10 +12,12 @@ import {
   scopeTerms,
   scopeTextTerms,
   UNFOCUSED_SUPPORT,
+  unitTerms,
   withMarker,
   type EvidencePassage,
 } from '../../src/domain/evidence.js';
 import { lineShape } from '../../src/domain/page-furniture.js';
+import { stem } from '../../src/domain/query.js';
 import { sentenceSpans } from '../../src/domain/sentences.js';
 
 const passages: EvidencePassage[] = [
@@ -387,6 +389,20 @@ describe('findEvidence', () => {
     // A passage of a caption alone is still quoted by it.
     const alone = onePassage('Figure 3: Map of the crediting period strata of the project area');
     expect(findEvidence('What is the crediting period?', alone).quotes[0]?.text).toMatch(/^Figure 3: Map/);
+  });
+
+  it('reads a tonne unit as tonnes of its gas, and a removal as what the project removes', () => {
+    // The demo's Rio Verde project description: "tCO2e" and "removals", where the question says "tonnes of CO2e"
+    // and "remove"; before, "tonnes" (what is asked) was in no sentence and the question was refused.
+    const page = onePassage(
+      'The project restores degraded pasture with cacao and native timber trees. The estimated average net removals are ' +
+        '41,250 tCO2e per year, 1,237,500 tCO2e over the crediting period.',
+    );
+    const ev = findEvidence('How many tonnes of CO2e will the project remove per year?', page);
+    expect(ev.quotes[0]?.text).toMatch(/^The estimated average net removals are 41,250 tCO2e per year/);
+    expect(ev.answered).toBe(true);
+    expect(unitTerms(evidenceTerms('41,250 tCO2e'))).toEqual([stem('tonnes'), 'co2e']);
+    expect(unitTerms(evidenceTerms('t CO2-e'))).toEqual([]);
   });
 
   it('answers a question about the validator from what the validation found', () => {

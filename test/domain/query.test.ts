@@ -42,15 +42,19 @@ describe('stem', () => {
     expect(stem('estimate')).toBe(stem('estimated'));
     expect(stem('estimates')).toBe(stem('estimated'));
     expect(stem('planted')).toBe(stem('planting'));
-    expect(stem('removals')).toBe('removal');
+    expect(stem('removals')).toBe(stem('removal'));
     expect(stem('issues')).toBe(stem('issued'));
     expect(stem('findings')).toBe(stem('find'));
   });
 
-  it('brings the validation and the verification families together, and no other derivation', () => {
+  it("brings the registries' core families together (validation, verification, removal, reduction, sequestration), and no other derivation", () => {
     for (const w of ['validator', 'validators', 'validated', 'validating']) expect(stem(w)).toBe(stem('validation'));
     for (const w of ['verifier', 'verified', 'verify', 'verifications']) expect(stem(w)).toBe(stem('verification'));
+    for (const w of ['remove', 'removed', 'removals']) expect(stem(w)).toBe(stem('removal'));
+    for (const w of ['reduce', 'reduced', 'reductions']) expect(stem(w)).toBe(stem('reduction'));
+    for (const w of ['sequester', 'sequestered', 'sequestering']) expect(stem(w)).toBe(stem('sequestration'));
     expect(stem('valid')).not.toBe(stem('validation'));
     expect(stem('conclude')).not.toBe(stem('conclusion'));
+    expect(stem('emit')).not.toBe(stem('emission'));
   });
 });
