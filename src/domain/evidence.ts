@@ -153,6 +153,8 @@ interface Sentence {
   terms: Set<string>;
   /** How many words it has (its terms without what units stand for): what its length is judged by. */
   size: number;
+  /** A table's or figure's caption (CAPTION): never the sentence a quote is led by while its passage has another. */
+  caption: boolean;
   overlap: number;
   /** The question asks for a number and the sentence holds none (its word score then counts NUMBERLESS_SHARE). */
   numberless: boolean;
@@ -307,6 +309,8 @@ const TONNE = stem('tonnes');
 export function unitTerms(terms: Iterable<string>): string[] {
   const out: string[] = [];
   for (const t of terms) {
+    // (A first-letter test before the expression: this runs over every word of every candidate sentence.)
+    if (t.charCodeAt(0) !== 116 || t.length < 4) continue;
     const unit = TONNES_OF.exec(t);
     if (unit?.[1]) out.push(TONNE, unit[1].replace('-', ''));
   }
@@ -604,15 +608,18 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   // answer when it stands for one.
   const candidate = (i: number, span: Span, words: string, field: Span | null, title?: string): Sentence => {
     const typed = field ? (passages[i]?.text.slice(field.start, field.end) ?? '') : words;
-    const own = new Set(wantsPlace && PLACE_IN_TEXT.test(typed) ? [...evidenceTerms(words), PLACE] : evidenceTerms(words));
+    const terms = new Set(wantsPlace && PLACE_IN_TEXT.test(typed) ? [...evidenceTerms(words), PLACE] : evidenceTerms(words));
+    const size = terms.size;
+    for (const u of unitTerms(terms)) terms.add(u);
     return {
       field,
       ...(title !== undefined ? { title } : {}),
       passage: i,
       start: span.start,
       end: span.end,
-      terms: new Set([...own, ...unitTerms(own)]),
-      size: own.size,
+      terms,
+      size,
+      caption: CAPTION.test(words),
       overlap: 0,
       numberless: wantsNumber && !(wantsDate ? DATE_IN_TEXT.test(typed) : holdsNumber(typed)),
       plain: 0,
@@ -708,7 +715,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   ): { best: Sentence; start: number; end: number; terms: ReadonlySet<string>; coverage: number; label?: string | undefined } => {
     // A table's or figure's caption names what is shown without stating it: it never leads a quote while its passage
     // has a sentence (it may still be the next sentence a quote takes along).
-    const leads = own.filter((s) => !CAPTION.test(textOf(s)));
+    const leads = own.filter((s) => !s.caption);
     const best = (leads.length > 0 ? leads : own).reduce((a, b) => (key(b) > key(a) ? b : a));
     const text = passages[best.passage]?.text ?? '';
     // A form's instruction holds the question's words; its field's answer follows it.
