@@ -793,8 +793,9 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     // sentences: a figure is not evidence that the question is answered; nor do the titles' words, which only say
     // where to look), plus half the credit for question words found only elsewhere in its passage (a project's name
     // in the heading above the sentence that answers).
-    // (The same quote as the one shown when neither titles nor the answer type reorder the sentences.)
-    const held = judge((judged === q && !wantsNumber ? pick : quoteBy(own, (s) => s.judged)).terms);
+    // (The quote shown, when the judged words lead to the same sentence: its quote is chosen again only otherwise.)
+    const judgedBest = own.reduce((a, b) => (b.judged > a.judged ? b : a));
+    const held = judge((judgedBest === pick.best ? pick : quoteBy(own, (s) => s.judged)).terms);
     const passageTerms = new Set(own.flatMap((s) => [...s.terms]));
     const elsewhere = judge(passageTerms) - held;
     support = Math.max(support, held + 0.5 * Math.max(0, elsewhere));
