@@ -449,9 +449,17 @@ export function scopeTerms(question: string, scopeTexts: readonly string[]): Set
 }
 
 /** A scope text's terms as questionNamer compares them (a file name's underscores and dots are spaces). */
-export function scopeTextTerms(text: string): Set<string> {
-  return new Set(evidenceTerms(text.replace(/[_.]+/g, ' ')));
+export function scopeTextTerms(text: string): ReadonlySet<string> {
+  // The same titles, types and records come back search after search: each is read once (bounded by clearing).
+  const known = SCOPE_TEXT_TERMS.get(text);
+  if (known) return known;
+  const terms = new Set(evidenceTerms(text.replace(/[_.]+/g, ' ')));
+  if (SCOPE_TEXT_TERMS.size >= SCOPE_TEXT_TERMS_MAX) SCOPE_TEXT_TERMS.clear();
+  SCOPE_TEXT_TERMS.set(text, terms);
+  return terms;
 }
+const SCOPE_TEXT_TERMS = new Map<string, ReadonlySet<string>>();
+const SCOPE_TEXT_TERMS_MAX = 10_000;
 
 interface QuestionWord {
   /** A capital or a digit (a number of three digits or more), and not the question's first word. */

@@ -315,9 +315,9 @@ type DocumentNamer = (chunks: readonly ChunkRecord[]) => Set<string> | null;
  */
 function documentNamer(question: string, known: Map<string, StoredProject> | null): DocumentNamer {
   const names = questionNamer(question);
-  const projectTexts = new Map<string, Set<string>[]>();
+  const projectTexts = new Map<string, ReadonlySet<string>[]>();
   const judged = new Map<string, boolean>();
-  const textsOf = (c: ChunkRecord): Set<string>[] => {
+  const textsOf = (c: ChunkRecord): ReadonlySet<string>[] => {
     const key = projectKey(c);
     let own = projectTexts.get(key);
     if (!own) {
