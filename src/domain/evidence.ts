@@ -238,9 +238,9 @@ const NUMBERED_HEADING = /^(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+/u;
  * with the basics set (bench/README.md, fifth session).
  */
 const HEADING_NAMED_SHARE = 0.75;
+const HEADING_WEIGHT = 0.5;
 /** A table's or figure's caption: "Table 4.1: Estimated net GHG removals ...", "Figure 3 Project area", "Fig.A-1 ...". */
 const CAPTION = /^(?:Table|Figure|Fig\.?|Chart|Map|Graph)\s*[A-Z]?[-.\d\u2013]*\d[-.\d\u2013]*\s*[:.\u2013\u2014-]?\s/iu;
-const HEADING_WEIGHT = 0.5;
 /** The answer of a field after its instruction: at most this many characters of what follows. */
 const FIELD_CHARS = 400;
 
@@ -784,10 +784,10 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     if (!own) return;
     // A passage none of whose sentences holds a word the titles leave is quoted by the words they name.
     const byScore = quoteBy(own, (s) => s.score);
-    const titled = byScore.best.overlap === 0 && judged !== q;
-    const pick = titled ? quoteBy(own, (s) => s.judged) : byScore;
+    const byTitleWords = byScore.best.overlap === 0 && judged !== q;
+    const pick = byTitleWords ? quoteBy(own, (s) => s.judged) : byScore;
     const { best, start, end, label } = pick;
-    const coverage = titled ? judge(pick.terms) : pick.coverage;
+    const coverage = byTitleWords ? judge(pick.terms) : pick.coverage;
     quotes.push({
       passageId: p.id,
       start,

@@ -100,7 +100,6 @@ function trailingE(word: string): string {
   return word.length >= 5 && word.endsWith('e') ? word.slice(0, -1) : word;
 }
 
-/** Light stemming (plural and common verb endings) so "planted" meets "planting" and "emissions" meets "emission". */
 /**
  * The carbon registries' core words, each one family whatever its form: validation and verification, the two checks
  * every project goes through ("What did the validator find?" is answered by "The validation raised three corrective
@@ -111,6 +110,10 @@ function trailingE(word: string): string {
  */
 const WORD_FAMILIES = ['validat', 'verif', 'remov', 'reduc', 'sequest'] as const;
 
+/**
+ * Light stemming (plural and common verb endings) so "planted" meets "planting" and "emissions" meets "emission"; the
+ * registries' core words by their family (WORD_FAMILIES).
+ */
 export function stem(word: string): string {
   for (const family of WORD_FAMILIES) if (word.startsWith(family)) return family;
   if (word.length <= 4) return word;

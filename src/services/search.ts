@@ -187,6 +187,13 @@ interface PageTexts {
   title: string;
 }
 
+/** The distinct titles of some documents (EvidenceOptions.titles), those with none left out. */
+function titlesOf(documents: Iterable<PageTexts | undefined>): string[] {
+  const titles = new Set<string>();
+  for (const d of documents) if (d && d.title !== '') titles.add(d.title);
+  return [...titles];
+}
+
 function createPageTextCache() {
   const entries = new Map<string, { at: number; pages: Promise<PageTexts | null> }>();
   return {
@@ -523,11 +530,10 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     citations: Citation[],
     chunks: ScoredChunk[],
     scope: string[],
-  ): Promise<{ running: Map<number, ReadonlySet<string>>; titles: Map<number, string>; evidence: Evidence | null }> {
-    const runningOf = new Map<number, ReadonlySet<string>>();
-    const titleOf = new Map<number, string>();
+  ): Promise<{ documents: Map<number, PageTexts>; evidence: Evidence | null }> {
+    const documentOf = new Map<number, PageTexts>();
     const texts = opts.texts;
-    if (!texts || citations.length === 0) return { running: runningOf, titles: titleOf, evidence: null };
+    if (!texts || citations.length === 0) return { documents: documentOf, evidence: null };
     const pagesByDocument = new Map<string, Promise<PageTexts | null>>();
     const windows = await Promise.all(
       citations.map(async (c, i) => {
@@ -555,31 +561,22 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         if (!doc || page === undefined || page.slice(chunk.offset, chunk.offset + chunk.text.length) !== chunk.text) return null;
         const start = sentenceStartBefore(page, Math.max(0, chunk.offset - WINDOW_CHARS));
         const end = sentenceEndAfter(page, Math.min(page.length, chunk.offset + chunk.text.length + WINDOW_CHARS));
-        return {
-          page,
-          start,
-          end,
-          chunkStart: chunk.offset,
-          chunkEnd: chunk.offset + chunk.text.length,
-          running: doc.running,
-          title: doc.title,
-        };
+        return { page, start, end, chunkStart: chunk.offset, chunkEnd: chunk.offset + chunk.text.length, doc };
       }),
     );
     const passages: EvidencePassage[] = [];
     windows.forEach((w, i) => {
       const c = citations[i];
       if (w && c) {
-        passages.push({ id: c.id, text: w.page.slice(w.start, w.end), score: c.score, running: w.running });
-        runningOf.set(c.id, w.running);
-        if (w.title !== '') titleOf.set(c.id, w.title);
+        passages.push({ id: c.id, text: w.page.slice(w.start, w.end), score: c.score, running: w.doc.running });
+        documentOf.set(c.id, w.doc);
       }
     });
-    if (passages.length === 0) return { running: runningOf, titles: titleOf, evidence: null };
+    if (passages.length === 0) return { documents: documentOf, evidence: null };
     const onEvidence = opts.onEvidence;
     const evidence = findEvidence(query, passages, {
       scope,
-      titles: [...new Set(titleOf.values())],
+      titles: titlesOf(documentOf.values()),
       ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}),
       ...(onEvidence ? { onSentences: (sentences: WeighedSentence[]) => onEvidence(query, passages, sentences) } : {}),
     });
@@ -603,7 +600,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       c.text = w.page.slice(textStart, Math.max(w.chunkEnd, quoteEnd));
       quotes.push({ ...q, start: quoteStart - textStart, end: quoteEnd - textStart });
     }
-    return { running: runningOf, titles: titleOf, evidence: reusable ? { ...evidence, quotes } : null };
+    return { documents: documentOf, evidence: reusable ? { ...evidence, quotes } : null };
   }
 
   /**
@@ -738,24 +735,23 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const scopeTexts = (cs: Citation[]): string[] => [
         ...new Set(cs.flatMap((c) => [c.documentTitle, c.documentType, ...(scopeOf.get(projectKey(c)) ?? [])])),
       ];
-      let runningOf = new Map<number, ReadonlySet<string>>();
-      let titleOf = new Map<number, string>();
+      // Each citation's document pages, as the answer step read them (none when its page text is unavailable).
+      let documentOf = new Map<number, PageTexts>();
       const evidenceOf = (cs: Citation[]): Evidence =>
         findEvidence(
           query,
           cs.map((c): EvidencePassage => {
-            const running = runningOf.get(c.id);
+            const running = documentOf.get(c.id)?.running;
             return { id: c.id, text: c.text, score: c.score, project: projectLabel(c), ...(running ? { running } : {}) };
           }),
           {
             scope: scopeTexts(cs),
-            titles: [...new Set(cs.flatMap((c) => titleOf.get(c.id) ?? []))],
+            titles: titlesOf(cs.map((c) => documentOf.get(c.id))),
             ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}),
           },
         );
       const widened = await widenToEvidence(query, citations, ranked, scopeTexts(citations));
-      runningOf = widened.running;
-      titleOf = widened.titles;
+      documentOf = widened.documents;
       const evidence = widened.evidence ?? evidenceOf(citations);
       for (const q of evidence.quotes) {
         const c = citations[q.passageId - 1];
