@@ -48,12 +48,13 @@ export function contentWords(text: string): string[] {
 }
 
 /**
- * Clauses that name what the asker does NOT want: "(not Botany Farm)", "rather than the PDD", "as opposed to VM0007".
+ * Clauses that name what the asker does NOT want: "(not Botany Farm)", "rather than the PDD", "as opposed to VM0007",
+ * and the contrast inside a parenthesis that names what is wanted first ("the Wiltshire farm (Fonthill, not Botany)").
  * Their words would otherwise pull the excluded project or document up, since bag-of-words retrieval and sentence
  * embedders both ignore the negation. A parenthesis runs to its end; a bare clause to the next punctuation mark.
  */
 const EXCLUSION_CLAUSE =
-  /\(\s*(?:not|excluding|except|other than|rather than|as opposed to|unlike|instead of)\b[^()]*\)|\b(?:rather than|as opposed to|instead of|other than|excluding)\b[^,;:.?!()]*/giu;
+  /\(\s*(?:not|excluding|except|other than|rather than|as opposed to|unlike|instead of)\b[^()]*\)|\b(?:rather than|as opposed to|instead of|other than|excluding)\b[^,;:.?!()]*|,\s*not\s+[^,;:.?!()]*(?=\))/giu;
 
 /** The question without exclusion clauses (unchanged when removing them would leave nothing). */
 export function withoutExclusions(question: string): string {

@@ -15,6 +15,10 @@ describe('withoutExclusions', () => {
     expect(withoutExclusions('What does the PDD say, as opposed to the validation report, about HFC-23?')).toBe(
       'What does the PDD say, , about HFC-23?',
     );
+    // A parenthesis that names what is wanted, then what is not: only the contrast goes.
+    expect(withoutExclusions('Which schemes is the Wiltshire farm (Fonthill, not Botany) taking part in?')).toBe(
+      'Which schemes is the Wiltshire farm (Fonthill ) taking part in?',
+    );
   });
 
   it('keeps negations that are part of what is asked', () => {
@@ -22,6 +26,10 @@ describe('withoutExclusions', () => {
     expect(withoutExclusions(q)).toBe(q);
     expect(withoutExclusions('Is a project that does not rewet peat eligible, and why not?')).toBe(
       'Is a project that does not rewet peat eligible, and why not?',
+    );
+    // A bare ", not ..." outside brackets is a question's own ("eligible, not excluded?") and stays.
+    expect(withoutExclusions('Is the peat drained, not rewetted, before the project?')).toBe(
+      'Is the peat drained, not rewetted, before the project?',
     );
     // Known limit: a parenthesis opening with "not" is always read as an exclusion.
     expect(withoutExclusions('Is the project (not yet registered) eligible?')).toBe('Is the project eligible?');
