@@ -150,7 +150,8 @@ interface Sentence {
   passage: number;
   start: number;
   end: number;
-  terms: Set<string>;
+  /** Its words (Candidate.terms, shared with the passage's reading: never changed). */
+  terms: ReadonlySet<string>;
   /** How many words it has (its terms without what units stand for): what its length is judged by. */
   size: number;
   /** A table's or figure's caption (CAPTION): never the sentence a quote is led by while its passage has another. */
@@ -587,6 +588,127 @@ function fieldTitle(text: string, spans: readonly SentenceSpan[], instruction: S
   return (title.heading || isTitleCase(body)) && body.length <= 80 && /\p{L}/u.test(body) ? body : undefined;
 }
 
+/**
+ * A candidate sentence of a passage as read whatever the question: a quotable span, or a numbered heading standing
+ * for its section (`title`). What only some questions need of it is read when first needed, and kept (candidate*
+ * below): a search reads no more of a passage than it did before passages were kept.
+ */
+interface Candidate extends Span {
+  /** Its words: the span's text (a heading: its title). */
+  words: string;
+  /** What the answer types test: its field's answer when it has one, else its words. */
+  typed: string;
+  /** A form's instruction: its field's answer after it (fieldAfter); a heading: its section's first sentence. */
+  field: Span | null;
+  /** A numbered heading standing for its section: the heading's title, its number left out. */
+  title?: string;
+  /** quotable(words) (a heading always is). */
+  quotable: boolean;
+  caption: boolean;
+  // Read when first needed.
+  /** quotable(words, true): when the question asks which version, a title with its version may answer it. */
+  quotableIfVersionAsked?: boolean;
+  /** evidenceTerms of its words with what units stand for (unitTerms), and without PLACE / with it. Never changed. */
+  terms?: ReadonlySet<string>;
+  placeTerms?: ReadonlySet<string>;
+  /** How many words it has (evidenceTerms only): what its length is judged by. */
+  size?: number;
+  holdsNumber?: boolean;
+  holdsDate?: boolean;
+  placeInText?: boolean;
+}
+
+/** A candidate's words (its terms, PLACE among them when asked for and it names a place) and its word count. */
+function candidateWords(c: Candidate, place: boolean): { terms: ReadonlySet<string>; size: number } {
+  if (c.terms === undefined || c.size === undefined) {
+    const own = new Set(evidenceTerms(c.words));
+    c.size = own.size;
+    for (const u of unitTerms(own)) own.add(u);
+    c.terms = own;
+  }
+  if (!place) return { terms: c.terms, size: c.size };
+  c.placeTerms ??= new Set([...c.terms, PLACE]);
+  return { terms: c.placeTerms, size: c.size + 1 };
+}
+
+/** Whether a candidate may be quoted for a question that asks (or does not ask) which version. */
+function candidateQuotable(c: Candidate, versionAsked: boolean): boolean {
+  if (!versionAsked) return c.quotable;
+  c.quotableIfVersionAsked ??= c.title !== undefined || quotable(c.words, true);
+  return c.quotableIfVersionAsked;
+}
+
+interface PassageReading {
+  spans: SentenceSpan[];
+  /** In page order (at one offset, a sentence before a heading). */
+  candidates: Candidate[];
+}
+
+/**
+ * A passage's sentences and candidates: what findEvidence reads of a passage whatever the question (with their
+ * words, about two thirds of its time: bench/README.md "search"). Kept by passage text (and its document's running
+ * lines), so a passage seen again, by a later search or by warmPassage while the query embeds, is not read again.
+ */
+function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_LINES): PassageReading {
+  const known = READINGS.get(text);
+  if (known && known.running === running) return known.reading;
+  const spans = sentenceSpans(text);
+  const candidates: Candidate[] = [];
+  const candidate = (span: Span, words: string, field: Span | null, quotableNow: boolean, title?: string): Candidate => ({
+    start: span.start,
+    end: span.end,
+    words,
+    typed: field ? text.slice(field.start, field.end) : words,
+    field,
+    ...(title !== undefined ? { title } : {}),
+    quotable: quotableNow,
+    caption: CAPTION.test(words),
+  });
+  for (const s of quotableSpans(text, spans, running)) {
+    const words = text.slice(s.start, s.end);
+    // An instruction is judged by its field's answer for the answer type: "Indicate the crediting period ..." is
+    // answered by "01/01/2023 to 31/12/2032." after it.
+    candidates.push(candidate(s, words, INSTRUCTION.test(words) ? fieldAfter(text, spans, s.end) : null, quotable(words)));
+  }
+  // A numbered heading stands for its section, like an instruction for its field: "1.6 Project Proponent" is
+  // answered by "Organization name Hexa Carbon One Private Limited ..." under it, which holds no word of "Who is
+  // the project proponent?". Only numbered ones: a line in capitals may be a running header ("ROTATION AGE").
+  for (const h of spans) {
+    if (!h.heading) continue;
+    const body = text.slice(h.start, h.end);
+    const number = NUMBERED_HEADING.exec(body);
+    if (!number) continue;
+    const title = body.slice(number[0].length).replace(/\s+/g, ' ').trim();
+    if (!/\p{L}/u.test(title) || isRunningLine(body, running)) continue;
+    // Its first sentence (or run of lines): a section runs on to other matters, a field's answer does not.
+    const field = fieldAfter(text, spans, h.end, 1);
+    if (field) candidates.push(candidate(h, title, field, true, title));
+  }
+  // In page order (the headings were added after the sentences): "the next sentence" of findEvidence is. (A stable
+  // sort: at one offset the sentence stays first.)
+  candidates.sort((a, b) => a.start - b.start);
+  const reading = { spans, candidates };
+  if (READINGS.size >= READINGS_MAX) READINGS.delete(READINGS.keys().next().value ?? '');
+  READINGS.set(text, { running, reading });
+  return reading;
+}
+/** Passages read (passageReading), oldest first: a search reads eight, and warms up to a dozen while it embeds. */
+const READINGS = new Map<string, { running: ReadonlySet<string>; reading: PassageReading }>();
+const READINGS_MAX = 512;
+
+/**
+ * Reads a passage ahead of a search's answer step (passageReading): a search warms its likely passages while the
+ * query embeds, so the answer step after retrieval only weighs them.
+ */
+export function warmPassage(passage: Pick<EvidencePassage, 'text' | 'running'>): void {
+  for (const c of passageReading(passage.text, passage.running).candidates) if (c.quotable) candidateWords(c, false);
+}
+
+/** Forgets every passage read (a benchmark's cold searches: bench/search/answer-step.ts). */
+export function forgetPassageReadings(): void {
+  READINGS.clear();
+}
+
 export function findEvidence(question: string, passages: readonly EvidencePassage[], opts: EvidenceOptions = {}): Evidence {
   const asked = questionTerms(question);
   const scope = scopeTerms(question, opts.scope ?? []);
@@ -608,58 +730,31 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const wantsNumber = wantsDate || asksForNumber(question);
   const versionAsked = ASKS_FOR_VERSION.test(question);
   const sentences: Sentence[] = [];
-  // Each passage's sentence spans, cut once: what its quotable spans are made of, and where its headings and the
-  // fields after its instructions are.
-  const spans = passages.map((p) => sentenceSpans(p.text));
-  const spansOf = (i: number): readonly SentenceSpan[] => spans[i] ?? [];
-  // A candidate: a span weighed by `words` (its own, or a heading's title), judged for the answer type by its field's
-  // answer when it stands for one.
-  const candidate = (i: number, span: Span, words: string, field: Span | null, title?: string): Sentence => {
-    const typed = field ? (passages[i]?.text.slice(field.start, field.end) ?? '') : words;
-    const terms = new Set(wantsPlace && PLACE_IN_TEXT.test(typed) ? [...evidenceTerms(words), PLACE] : evidenceTerms(words));
-    const size = terms.size;
-    for (const u of unitTerms(terms)) terms.add(u);
-    return {
-      field,
-      ...(title !== undefined ? { title } : {}),
-      passage: i,
-      start: span.start,
-      end: span.end,
-      terms,
-      size,
-      caption: CAPTION.test(words),
-      overlap: 0,
-      numberless: wantsNumber && !(wantsDate ? DATE_IN_TEXT.test(typed) : holdsNumber(typed)),
-      plain: 0,
-      judged: 0,
-      score: 0,
-    };
-  };
-  passages.forEach((p, i) => {
-    for (const s of quotableSpans(p.text, spansOf(i), p.running)) {
-      const text = p.text.slice(s.start, s.end);
-      if (!quotable(text, versionAsked)) continue;
-      // An instruction is judged by its field's answer for the answer type: "Indicate the crediting period ..." is
-      // answered by "01/01/2023 to 31/12/2032." after it.
-      sentences.push(candidate(i, s, text, INSTRUCTION.test(text) ? fieldAfter(p.text, spansOf(i), s.end) : null));
-    }
-    // A numbered heading stands for its section, like an instruction for its field: "1.6 Project Proponent" is
-    // answered by "Organization name Hexa Carbon One Private Limited ..." under it, which holds no word of "Who is
-    // the project proponent?". Only numbered ones: a line in capitals may be a running header ("ROTATION AGE").
-    for (const h of spansOf(i)) {
-      if (!h.heading) continue;
-      const body = p.text.slice(h.start, h.end);
-      const number = NUMBERED_HEADING.exec(body);
-      if (!number) continue;
-      const title = body.slice(number[0].length).replace(/\s+/g, ' ').trim();
-      if (!/\p{L}/u.test(title) || isRunningLine(body, p.running ?? NO_RUNNING_LINES)) continue;
-      // Its first sentence (or run of lines): a section runs on to other matters, a field's answer does not.
-      const field = fieldAfter(p.text, spansOf(i), h.end, 1);
-      if (field) sentences.push(candidate(i, h, title, field, title));
+  // Each passage as read whatever the question (passageReading: its sentence spans, and its candidates with their
+  // words), then weighed for this one.
+  const readings = passages.map((p) => passageReading(p.text, p.running));
+  const spansOf = (i: number): readonly SentenceSpan[] => readings[i]?.spans ?? [];
+  readings.forEach((reading, i) => {
+    for (const c of reading.candidates) {
+      if (!candidateQuotable(c, versionAsked)) continue;
+      const { terms, size } = candidateWords(c, wantsPlace && (c.placeInText ??= PLACE_IN_TEXT.test(c.typed)));
+      sentences.push({
+        field: c.field,
+        ...(c.title !== undefined ? { title: c.title } : {}),
+        passage: i,
+        start: c.start,
+        end: c.end,
+        terms,
+        size,
+        caption: c.caption,
+        overlap: 0,
+        numberless: wantsNumber && !(wantsDate ? (c.holdsDate ??= DATE_IN_TEXT.test(c.typed)) : (c.holdsNumber ??= holdsNumber(c.typed))),
+        plain: 0,
+        judged: 0,
+        score: 0,
+      });
     }
   });
-  // In page order within each passage (the headings were added after its sentences): "the next sentence" below is.
-  sentences.sort((a, b) => a.passage - b.passage || a.start - b.start);
   const empty = { quotes: [], answered: false, support: 0 };
   if (sentences.length === 0 || q.length === 0) return empty;
 

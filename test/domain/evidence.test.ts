@@ -13,6 +13,7 @@ import {
   scopeTextTerms,
   UNFOCUSED_SUPPORT,
   unitTerms,
+  warmPassage,
   withMarker,
   type EvidencePassage,
 } from '../../src/domain/evidence.js';
@@ -677,5 +678,29 @@ describe('page furniture in quotes', () => {
     // Without knowing the document's running lines, the header is glued to the sentence.
     const glued = findEvidence('Which species does the project plant on degraded land?', [{ id: 1, text: text.replace('\n12\n', '\n') }]);
     expect(glued.quotes[0]?.text).toContain('Template, v4.4');
+  });
+
+  it("reads a passage once for every question, read ahead or not, and by its own document's running lines", () => {
+    const text =
+      'VCS Project Description Template, v4.4\nThe project plants native species on degraded land. ' +
+      'The crediting period is 30 years, from 1 January 2022 to 31 December 2051.';
+    const running = new Set([lineShape('VCS Project Description Template, v4.4')]);
+    const ask = (question: string, passage: EvidencePassage) => findEvidence(question, [passage]);
+    const species = 'Which species does the project plant on degraded land?';
+    const period = 'What is the crediting period?';
+    // Read without running lines first, then with them: each reading is its own (the header is quoted only where
+    // the document's running lines are unknown).
+    expect(ask(species, { id: 1, text }).quotes[0]?.text).toContain('Template, v4.4');
+    expect(ask(species, { id: 1, text, running }).quotes[0]?.text).toBe('The project plants native species on degraded land.');
+    // Read ahead (as a search does while its query embeds), then asked: the same quotes, scores and verdicts as
+    // for a passage read on the spot, question after question.
+    const fresh = `${text} `;
+    const onTheSpot = [species, period].map((q) => ask(q, { id: 1, text: fresh, running }));
+    warmPassage({ text: `${text}  `, running });
+    const ahead = [species, period].map((q) => ask(q, { id: 1, text: `${text}  `, running }));
+    expect(ahead.map((e) => [e.answered, e.support, e.quotes.map((x) => [x.text, x.score, x.coverage])])).toEqual(
+      onTheSpot.map((e) => [e.answered, e.support, e.quotes.map((x) => [x.text, x.score, x.coverage])]),
+    );
+    expect(ahead[1]?.quotes[0]?.text).toBe('The crediting period is 30 years, from 1 January 2022 to 31 December 2051.');
   });
 });
