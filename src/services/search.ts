@@ -5,6 +5,7 @@ import {
   findEvidence,
   questionNamer,
   scopeTextTerms,
+  warmPassage,
   type Evidence,
   type EvidencePassage,
   type Quote,
@@ -222,6 +223,11 @@ function createPageTextCache() {
 
 /** Characters of page text on each side of a passage in which its quote is looked for (widenToEvidence). */
 const WINDOW_CHARS = 400;
+/**
+ * Pages whose passages a search reads ahead while its query embeds (warmWhileEmbedding): its citations (topK 8 by
+ * default) are mostly among the full-text search's best pages, since full text weighs 0.7 in the fusion.
+ */
+const WARM_PAGES = 12;
 
 /** The start of the sentence that `from` falls in, or `from` itself when none starts within 300 characters before. */
 function sentenceStartBefore(page: string, from: number): number {
@@ -237,6 +243,23 @@ function sentenceEndAfter(page: string, to: number): number {
   const tail = page.slice(to, to + 300);
   const m = /[.!?](?=["'\u201D\u2019)\]]*(?:\s|$))/u.exec(tail);
   return m ? to + m.index + 1 : to;
+}
+
+/**
+ * Where a passage's quote is looked for: its page from the start of the sentence WINDOW_CHARS before it to the end
+ * of the sentence WINDOW_CHARS after it (widenToEvidence). Null when the stored page is no longer the one the chunk
+ * was cut from (a re-ingest may be under way).
+ */
+function pageWindow(
+  doc: PageTexts,
+  chunk: ChunkRecord,
+): { page: string; start: number; end: number; chunkStart: number; chunkEnd: number } | null {
+  const page = doc.pages[chunk.page - 1];
+  const chunkEnd = chunk.offset + chunk.text.length;
+  if (page === undefined || page.slice(chunk.offset, chunkEnd) !== chunk.text) return null;
+  const start = sentenceStartBefore(page, Math.max(0, chunk.offset - WINDOW_CHARS));
+  const end = sentenceEndAfter(page, Math.min(page.length, chunkEnd + WINDOW_CHARS));
+  return { page, start, end, chunkStart: chunk.offset, chunkEnd };
 }
 
 /**
@@ -409,6 +432,36 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
    */
   const embedQuery = (query: string): Promise<Float32Array[]> => opts.embedder.embed([withoutExclusions(query)], 'query');
 
+  /**
+   * While the query embeds, the answer step's likely passages are read ahead (evidence.ts warmPassage): the windows
+   * of the full-text search's best WARM_PAGES pages, cut as widenToEvidence cuts them. The main thread is otherwise
+   * idle then (the model runs in its worker thread). One passage a macrotask, so the embedding's reply is let in
+   * between them, and the warm-up stops once the query vector is there: it delays a search by one passage's reading
+   * at most. A page that cannot be read is left to the search itself (which logs it).
+   */
+  async function warmWhileEmbedding(items: readonly ScoredChunk[], queryVector: Promise<Float32Array>): Promise<void> {
+    const texts = opts.texts;
+    if (!texts) return;
+    let embedded = false;
+    const done = (): void => {
+      embedded = true;
+    };
+    queryVector.then(done, done);
+    const pages = new Set<string>();
+    for (const chunk of items) {
+      if (pages.size >= WARM_PAGES) return;
+      const page = `${projectKey(chunk)}\u0000${chunk.documentId}\u0000${chunk.page}`;
+      if (pages.has(page)) continue;
+      pages.add(page);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (embedded) return;
+      const doc = await documentPages(texts, chunk).catch(() => null);
+      if (embedded) return;
+      const window = doc ? pageWindow(doc, chunk) : null;
+      if (doc && window) warmPassage({ text: window.page.slice(window.start, window.end), running: doc.running });
+    }
+  }
+
   async function retrieve(
     query: string,
     refs: ProjectRef[],
@@ -424,7 +477,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     const lists: Promise<RankedList>[] = [];
     if (mode !== 'vector') {
       const q = textSearchQuery(query);
-      lists.push(opts.index.searchText(q, refs, candidates, filter).then((items) => ({ name: 'text', weight: weights.text, items })));
+      const textItems = opts.index.searchText(q, refs, candidates, filter);
+      if (queryVector) void textItems.then((items) => warmWhileEmbedding(items, queryVector)).catch(() => undefined);
+      lists.push(textItems.then((items) => ({ name: 'text', weight: weights.text, items })));
     }
     if (queryVector) {
       // The index is handed the pending embedding, so it can read the candidates meanwhile.
@@ -525,6 +580,16 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
    * widened to take in the sentence found, so `text` still holds its `quote` and reads from the page as extracted.
    * Citations whose page text is unavailable or no longer matches the indexed chunk are left as they are.
    */
+  /** A chunk's document pages as the answer step reads them (kept in the page text cache); null when not stored. */
+  function documentPages(texts: DocumentTextStore, chunk: ScoredChunk): Promise<PageTexts | null> {
+    return pageTexts.get(`${projectKey(chunk)}\u0000${chunk.documentId}`, async () => {
+      const read = await texts.get(chunk, chunk.documentId);
+      if (!read) return null;
+      const running = runningLineShapes(read);
+      return { pages: read, running, title: titleBlock(read, running) };
+    });
+  }
+
   async function widenToEvidence(
     query: string,
     citations: Citation[],
@@ -542,26 +607,15 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         const key = `${projectKey(chunk)}\u0000${chunk.documentId}`;
         let pages = pagesByDocument.get(key);
         if (!pages) {
-          pages = pageTexts
-            .get(key, async () => {
-              const read = await texts.get(chunk, chunk.documentId);
-              if (!read) return null;
-              const running = runningLineShapes(read);
-              return { pages: read, running, title: titleBlock(read, running) };
-            })
-            .catch((err: unknown) => {
-              log.warn({ err: err instanceof Error ? err.message : String(err) }, 'page text unavailable; passage cited as indexed');
-              return null;
-            });
+          pages = documentPages(texts, chunk).catch((err: unknown) => {
+            log.warn({ err: err instanceof Error ? err.message : String(err) }, 'page text unavailable; passage cited as indexed');
+            return null;
+          });
           pagesByDocument.set(key, pages);
         }
         const doc = await pages;
-        const page = doc?.pages[chunk.page - 1];
-        // The stored page must still be the one the chunk was cut from (a re-ingest may be under way).
-        if (!doc || page === undefined || page.slice(chunk.offset, chunk.offset + chunk.text.length) !== chunk.text) return null;
-        const start = sentenceStartBefore(page, Math.max(0, chunk.offset - WINDOW_CHARS));
-        const end = sentenceEndAfter(page, Math.min(page.length, chunk.offset + chunk.text.length + WINDOW_CHARS));
-        return { page, start, end, chunkStart: chunk.offset, chunkEnd: chunk.offset + chunk.text.length, doc };
+        const window = doc ? pageWindow(doc, chunk) : null;
+        return window && doc ? { ...window, doc } : null;
       }),
     );
     const passages: EvidencePassage[] = [];

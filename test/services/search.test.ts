@@ -1,3 +1,4 @@
+import type { DocumentTextStore } from '../../src/ports/document-text-store.js';
 import type { Embedder } from '../../src/ports/embedder.js';
 import type { Reranker } from '../../src/ports/reranker.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -332,6 +333,35 @@ describe('search service with an LLM summariser', () => {
     expect(calls).toEqual(['a pending vector']);
     release();
     expect((await search).citations.length).toBeGreaterThan(0);
+  });
+
+  it('reads the pages of its likely passages while the query embeds, and answers as it would have without', async () => {
+    const { createSqliteDocumentTextStore } = await import('../../src/adapters/sqlite/document-text-store.js');
+    const texts = await createSqliteDocumentTextStore({ db: fx.db });
+    const P = { registry: 'CDM', projectId: 548 };
+    await fx.addRecord(P);
+    const pages = [
+      'The tree species planted are Pinus massoniana and Schima superba. Seedlings come from local nurseries.',
+      'The crediting period is 30 years, from 1 January 2006 to 31 December 2035. It is not renewable.',
+    ];
+    await fx.addDocument(P, 'pdd', pages);
+    await texts.put(P, 'pdd', pages);
+    const read: string[] = [];
+    const watched: DocumentTextStore = { ...texts, get: (ref, documentId) => (read.push(documentId), texts.get(ref, documentId)) };
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const slow: Embedder = { ...fx.embedder, embed: async (t, kind) => (await gate, fx.embedder.embed(t, kind)) };
+    const request = { projects: [asRequested(P)], query: 'What is the crediting period?' };
+    const search = service({ embedder: slow, texts: watched }).search(request);
+    await new Promise((r) => setTimeout(r, 20));
+    // Read before the embedding is done (once: the pages are kept for the answer step).
+    expect(read).toEqual(['pdd']);
+    release();
+    const res = await search;
+    expect(read).toEqual(['pdd']);
+    expect(res.answer).toContain('The crediting period is 30 years, from 1 January 2006 to 31 December 2035');
+    expect(res).toEqual(await service({ texts }).search(request));
+    await texts.close();
   });
 
   it('reports the model name and removes markers that refer to no citation', async () => {
