@@ -262,6 +262,24 @@ function pageWindow(
   return { page, start, end, chunkStart: chunk.offset, chunkEnd };
 }
 
+/** How far past its window a quote cut by the window's end is completed (completedQuoteEnd). */
+const COMPLETE_CHARS = 200;
+
+/**
+ * A quote that runs to the end of its page window stops in the middle of its line when the page goes on ("... To
+ * determine the emissions in the baseline, the follo"): the window ends there only when no sentence ends within 300
+ * characters (sentenceEndAfter), so the text is a table's, a form's or a list's, whose unit is the line. The quote is
+ * completed to the end of its line, or of its word when no line ends within COMPLETE_CHARS.
+ */
+function completedQuoteEnd(page: string, end: number, windowEnd: number): number {
+  if (end < windowEnd || end >= page.length || page[end] === '\n') return end;
+  // (A window mostly ends with its last sentence: then the quote is whole.)
+  if (/[.!?;:]["'\u201D\u2019)\]]*\s*$/u.test(page.slice(Math.max(0, end - 4), end))) return end;
+  const line = page.indexOf('\n', end);
+  if (line >= 0 && line - end <= COMPLETE_CHARS) return page.slice(0, line).trimEnd().length;
+  return end + (/^\S*/u.exec(page.slice(end, end + COMPLETE_CHARS))?.[0].length ?? 0);
+}
+
 /**
  * One ranking from several (one per project with perProject): each keeps its own order (demotions included), and
  * the next citation is the best-scoring head among them; ties go to the earlier group (request order).
@@ -649,10 +667,10 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         continue;
       }
       const quoteStart = w.start + q.start;
-      const quoteEnd = w.start + q.end;
+      const quoteEnd = completedQuoteEnd(w.page, w.start + q.end, w.end);
       const textStart = Math.min(w.chunkStart, quoteStart);
       c.text = w.page.slice(textStart, Math.max(w.chunkEnd, quoteEnd));
-      quotes.push({ ...q, start: quoteStart - textStart, end: quoteEnd - textStart });
+      quotes.push({ ...q, start: quoteStart - textStart, end: quoteEnd - textStart, text: w.page.slice(quoteStart, quoteEnd) });
     }
     return { documents: documentOf, evidence: reusable ? { ...evidence, quotes } : null };
   }

@@ -547,6 +547,44 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(none.answered).toBe(false);
   });
 
+  it('completes a quote cut by the end of its page window to the end of its line', async () => {
+    const { createSqliteDocumentTextStore } = await import('../../src/adapters/sqlite/document-text-store.js');
+    const texts = await createSqliteDocumentTextStore({ db: fx.db });
+    const LIST = { registry: 'CDM', projectId: 549 };
+    await fx.addRecord(LIST);
+    // A passage, then a list without a full stop for far more than its window (400 characters each side): the
+    // window ends in the middle of a line (step six's).
+    const chunk = 'Relogging emissions in the baseline are quantified in the steps below.';
+    const lines = [
+      'Step one covers the area of forest logged in every year of the first period',
+      'Step two covers the roads and skid trails opened in those same logged areas',
+      'Step three covers the fuel burned by the chainsaws and skidders in each year',
+      'Step four covers the volume of timber removed during relogging from the plots',
+      'Step five covers the wood products made from that timber and their lifetimes',
+      'Step six covers the leakage of logging to forests outside the project area',
+      'Step seven covers the monitoring of every quantity above in each verification',
+      'Step eight covers the uncertainty of every estimate and how it is deducted',
+      'Step nine covers the records kept of all the data and their retention period',
+    ];
+    const page = `${chunk}\n${lines.join('\n')}`;
+    const cut = chunk.length + 400;
+    const cutLine = lines.find((l) => page.indexOf(l) < cut && page.indexOf(l) + l.length > cut) ?? '';
+    expect(cutLine).toBe(lines[5]);
+    await fx.addDocument(LIST, 'vm', [chunk]);
+    await texts.put(LIST, 'vm', [page]);
+    const res = await service({ texts }).search({
+      projects: [asRequested(LIST)],
+      query: 'Which step covers the lifetimes of the wood products made from the timber?',
+    });
+    const quote = res.citations[0]?.quote ?? '';
+    expect(quote.endsWith(cutLine)).toBe(true);
+    expect(res.citations[0]?.text).toContain(quote);
+    // The quote's lines (the wood products') run on to the window's end, in the middle of step six: it is completed.
+    expect(quote).toContain(lines[4]);
+    expect(res.answer).toContain('Step six covers the leakage of logging to forests outside the project area [1].');
+    await texts.close();
+  });
+
   it('completes a quote cut by the end of its passage from the page text', async () => {
     const { createSqliteDocumentTextStore } = await import('../../src/adapters/sqlite/document-text-store.js');
     const texts = await createSqliteDocumentTextStore({ db: fx.db });
