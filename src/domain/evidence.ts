@@ -6,8 +6,8 @@ import { isLetter, isTitleCase, sentenceSpans, type SentenceSpan } from './sente
 /**
  * Evidence for an answer (CONTRACT 2, "Evidence and abstention"): which sentence(s) of each retrieved passage bear on
  * the question (its `quote`, a verbatim substring of the passage), whether the passages answer the question at all,
- * and the extractive answer made of the quotes. Pure and lexical (about 1 ms for 8 windows of ~1.8k characters,
- * bench/search/answer-step.ts):
+ * and the extractive answer made of the quotes. Lexical, and pure but for the passages it keeps once read
+ * (passageReading; the cost for 8 windows of ~1.8k characters, read on the spot or ahead: bench/search/answer-step.ts):
  * a sentence is weighed by the question words it holds, each word by how rare it is among the candidate sentences
  * (numbers and codes count as words and match exactly), lightly normalised by sentence length, and less when the
  * question asks for a number and it holds none.
