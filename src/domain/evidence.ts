@@ -688,7 +688,8 @@ function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_
   // sort: at one offset the sentence stays first.)
   candidates.sort((a, b) => a.start - b.start);
   const reading = { spans, candidates };
-  if (READINGS.size >= READINGS_MAX) READINGS.delete(READINGS.keys().next().value ?? '');
+  // (The same text read with another document's running lines takes that reading's place.)
+  if (!known && READINGS.size >= READINGS_MAX) READINGS.delete(READINGS.keys().next().value ?? '');
   READINGS.set(text, { running, reading });
   return reading;
 }

@@ -591,13 +591,6 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     return { text: validated.text, model };
   }
 
-  /**
-   * Sentence-window evidence: a passage is a cut of its page, and the sentence that answers often stands just before
-   * or after the cut (or runs past it: "... planted are Pinus massoniana, Cunninghamia" stops three species short).
-   * Each citation's quote is looked for in its page around the passage (WINDOW_CHARS each side), and the passage is
-   * widened to take in the sentence found, so `text` still holds its `quote` and reads from the page as extracted.
-   * Citations whose page text is unavailable or no longer matches the indexed chunk are left as they are.
-   */
   /** A chunk's document pages as the answer step reads them (kept in the page text cache); null when not stored. */
   function documentPages(texts: DocumentTextStore, chunk: ScoredChunk): Promise<PageTexts | null> {
     return pageTexts.get(`${projectKey(chunk)}\u0000${chunk.documentId}`, async () => {
@@ -608,6 +601,13 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     });
   }
 
+  /**
+   * Sentence-window evidence: a passage is a cut of its page, and the sentence that answers often stands just before
+   * or after the cut (or runs past it: "... planted are Pinus massoniana, Cunninghamia" stops three species short).
+   * Each citation's quote is looked for in its page around the passage (WINDOW_CHARS each side), and the passage is
+   * widened to take in the sentence found, so `text` still holds its `quote` and reads from the page as extracted.
+   * Citations whose page text is unavailable or no longer matches the indexed chunk are left as they are.
+   */
   async function widenToEvidence(
     query: string,
     citations: Citation[],
