@@ -454,8 +454,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
    * While the query embeds, the answer step's likely passages are read ahead (evidence.ts warmPassage): the windows
    * of the full-text search's best WARM_PAGES pages, cut as widenToEvidence cuts them. The main thread is otherwise
    * idle then (the model runs in its worker thread). One passage a macrotask, so the embedding's reply is let in
-   * between them, and the warm-up stops once the query vector is there: it delays a search by one passage's reading
-   * at most. A page that cannot be read is left to the search itself (which logs it).
+   * between them, and the warm-up stops once the query vector is there: it delays a search by one step at most (one
+   * passage's reading, or one document's pages loaded, which the answer step mostly needs anyway since the full-text
+   * side weighs most in the fusion). A page that cannot be read is left to the search itself (which logs it).
    */
   async function warmWhileEmbedding(items: readonly ScoredChunk[], queryVector: Promise<Float32Array>): Promise<void> {
     const texts = opts.texts;
