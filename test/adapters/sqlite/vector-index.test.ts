@@ -142,6 +142,18 @@ describe('SQLite vector index specifics', () => {
     expect(rows.map((r) => r.id)).toEqual(['b']);
   });
 
+  it('re-checks the exact project of every full-text hit, should two projects ever share a scope token', async () => {
+    await index.upsert([chunk({ id: 'a', projectId: 1, text: 'peatland rewetting' })]);
+    await index.upsert([chunk({ id: 'b', projectId: 2, text: 'peatland rewetting in the wet season' })]);
+    const one = [{ registry: 'Verra', projectId: 1 }];
+    // A forged collision: project 2's chunk carries project 1's token in the scope column.
+    db.prepare("UPDATE chunks_fts SET scope = ? WHERE rowid = (SELECT rowid FROM chunks WHERE id = 'b')").run(scopeToken(one[0]!));
+    expect((await index.searchText('peatland rewetting', one, 5)).map((r) => r.id)).toEqual(['a']);
+    expect(
+      (await index.searchText('peatland rewetting', [...one, { registry: 'Verra', projectId: 2 }], 5)).map((r) => r.id).sort(),
+    ).toEqual(['a', 'b']);
+  });
+
   /** BM25 scores of a few queries over project 1, rounded past float noise. */
   async function scores(ix: VectorIndex): Promise<[string, number][][]> {
     const p = [{ registry: 'Verra', projectId: 1 }];
