@@ -206,6 +206,15 @@ interface CandidateRow {
   sentence_embeddings: Buffer | null;
 }
 
+/** A candidate as scoring needs it once its vectors are in the matrices. */
+type KeptRow = Pick<CandidateRow, 'rowid' | 'id'>;
+
+/**
+ * Bytes of vectors an index keeps of the projects it searched last (about 30,000 chunks of USE's 512 dimensions
+ * without sentence vectors, 10,000 of MiniLM's 384 with them), per API process.
+ */
+const KEPT_VECTOR_BYTES = 64 * 1024 * 1024;
+
 const CHUNK_COLUMNS = `c.id, c.registry, c.project_id, c.document_id, c.document_title, c.document_type, c.uri,
   c.page, c."offset", c.text`;
 
@@ -426,6 +435,63 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
   let info: IndexInfo | undefined;
   let closed = false;
 
+  /**
+   * The vectors of the projects the last searches read ahead, by project, newest last, within KEPT_VECTOR_BYTES: a
+   * team asks question after question of the same projects, and reading all 4,176 chunks' vectors of the corpus took
+   * as long as embedding the question (bench/README.md, "search"). Dropped whenever the file may have changed: SQLite's
+   * `data_version` moves when another connection (the worker, another API process) commits, and this adapter's own
+   * writes drop them as well.
+   */
+  const kept = new Map<string, { rows: KeptRow[]; matrices: CandidateMatrices; bytes: number }>();
+  let keptBytes = 0;
+  let keptVersion: number | null = null;
+  const forgetVectors = (): void => {
+    kept.clear();
+    keptBytes = 0;
+  };
+  /** The requested projects' kept vectors, read (and kept) for those not kept; null when they are more than preloadChunks. */
+  const projectVectors = (projects: ProjectRef[]): { rows: KeptRow[]; matrices: CandidateMatrices; bytes: number }[] | null => {
+    const version = db.pragma('data_version', { simple: true }) as number;
+    if (version !== keptVersion) {
+      forgetVectors();
+      keptVersion = version;
+    }
+    const refs = distinctRefs(projects);
+    const missing = refs.filter((r) => !kept.has(projectKey(r)));
+    let total = 0;
+    for (const r of refs) total += kept.get(projectKey(r))?.rows.length ?? 0;
+    if (missing.length > 0) total += countCandidates.get({ pairs: pairsJson(missing), types: null })?.n ?? 0;
+    if (total > preloadChunks) return null;
+    const dimensions = opened().dimensions;
+    return refs.map((r) => {
+      const key = projectKey(r);
+      const have = kept.get(key);
+      if (have) {
+        // Most recently used last.
+        kept.delete(key);
+        kept.set(key, have);
+        return have;
+      }
+      const read = candidateVectors.all({ pairs: pairsJson([r]), types: null });
+      const matrices = candidateMatrices(read, dimensions);
+      const entry = {
+        rows: read.map((x) => ({ rowid: x.rowid, id: x.id })),
+        matrices,
+        bytes: (matrices.chunkMatrix.byteLength + matrices.sentenceMatrix.byteLength) * 1.1,
+      };
+      if (entry.bytes <= KEPT_VECTOR_BYTES) {
+        kept.set(key, entry);
+        keptBytes += entry.bytes;
+        for (const [k, v] of kept) {
+          if (keptBytes <= KEPT_VECTOR_BYTES) break;
+          kept.delete(k);
+          keptBytes -= v.bytes;
+        }
+      }
+      return entry;
+    });
+  };
+
   const opened = (): IndexInfo => {
     if (closed) throw new Error('the vector index is closed');
     if (!info) throw new Error('the vector index is not open: call open(embedderInfo) first');
@@ -506,6 +572,7 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       checkIndexIdentity(wanted);
       // IMMEDIATE: an API and a worker opening a fresh index together must not both record an embedder.
       openTx.immediate(wanted);
+      forgetVectors();
       info = { embedderId: wanted.embedderId, dimensions: wanted.dimensions };
     },
 
@@ -514,18 +581,30 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       for (const c of chunks) checkChunk(c, dimensions);
       if (chunks.length === 0) return;
       // IMMEDIATE takes the write lock up front, so a concurrent writer waits (busy_timeout) instead of failing.
-      upsertMany.immediate(chunks);
+      try {
+        upsertMany.immediate(chunks);
+      } finally {
+        forgetVectors();
+      }
     },
 
     async replaceDocument(ref, documentId, chunks) {
       const { dimensions } = opened();
       checkDocumentChunks(ref, documentId, chunks, dimensions);
-      replaceDocumentTx.immediate(ref, documentId, chunks);
+      try {
+        replaceDocumentTx.immediate(ref, documentId, chunks);
+      } finally {
+        forgetVectors();
+      }
     },
 
     async deleteDocument(ref, documentId) {
       opened();
-      deleteDocument.immediate(ref, documentId);
+      try {
+        deleteDocument.immediate(ref, documentId);
+      } finally {
+        forgetVectors();
+      }
     },
 
     async searchVector(pending, projects, topK, filter) {
@@ -546,13 +625,19 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       // (faster than copying them out when there is nothing to overlap with: bench/README.md, vector-index).
       // (usearch is loaded at the first such search, not when the index opens: the ingest worker never needs it.)
       const readAhead = preloadChunks > 0 && !(pending instanceof Float32Array) && exactTopKAvailable();
-      const rows =
-        readAhead && (countCandidates.get({ pairs, types })?.n ?? 0) <= preloadChunks ? candidateVectors.all({ pairs, types }) : null;
-      // The matrices are built while the query is still being embedded too; an error waits for the query's own.
-      let matrices: CandidateMatrices | null = null;
+      // The matrices are built while the query is still being embedded too (a type filter's from its own rows, the
+      // rest from the projects' kept vectors); an error waits for the query's own.
+      let parts: { rows: KeptRow[]; matrices: CandidateMatrices }[] | null = null;
       let unreadable: unknown = null;
       try {
-        if (rows) matrices = candidateMatrices(rows, dimensions);
+        if (readAhead && types !== null) {
+          if ((countCandidates.get({ pairs, types })?.n ?? 0) <= preloadChunks) {
+            const read = candidateVectors.all({ pairs, types });
+            parts = [{ rows: read, matrices: candidateMatrices(read, dimensions) }];
+          }
+        } else if (readAhead) {
+          parts = projectVectors(projects);
+        }
       } catch (err) {
         unreadable = err;
       }
@@ -561,10 +646,16 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       // Another process may have re-indexed for another embedder while the query was embedded.
       current();
       if (unreadable) throw unreadable;
-      if (!rows || !matrices) return vectorSearch.all({ q: vectorBlob(query), pairs, k: topK, d: dimensions, types }).map(toScored);
-      const scores = candidateScores(matrices, rows.length, dimensions, query);
+      if (!parts) return vectorSearch.all({ q: vectorBlob(query), pairs, k: topK, d: dimensions, types }).map(toScored);
+      const rows = parts.flatMap((p) => p.rows);
+      const scores = new Float64Array(rows.length);
+      let at = 0;
+      for (const p of parts) {
+        scores.set(candidateScores(p.matrices, p.rows.length, dimensions, query), at);
+        at += p.rows.length;
+      }
       const top = topIndices(scores, topK)
-        .map((i) => ({ row: rows[i] as CandidateRow, score: scores[i] ?? 0 }))
+        .map((i) => ({ row: rows[i] as KeptRow, score: scores[i] ?? 0 }))
         // The SQL search's order: score, then chunk id.
         .sort((a, b) => b.score - a.score || (a.row.id < b.row.id ? -1 : a.row.id > b.row.id ? 1 : 0))
         .slice(0, topK);

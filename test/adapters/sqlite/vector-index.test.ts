@@ -154,6 +154,35 @@ describe('SQLite vector index specifics', () => {
     ).toEqual(['a', 'b']);
   });
 
+  it('keeps the vectors it read for the next search, and reads them again once this or another connection writes', async () => {
+    const p1 = { registry: 'Verra', projectId: 1 };
+    const p2 = { registry: 'Verra', projectId: 2 };
+    const reader = pendingQueries(index);
+    const ids = async (projects = [p1, p2]) => (await reader.searchVector(axis(1), projects, 3)).map((r) => r.id);
+    await index.upsert([chunk({ id: 'a', projectId: 1, vector: axis(0) }), chunk({ id: 'b', projectId: 2, vector: axis(2) })]);
+    expect(await ids()).toEqual(['a', 'b']);
+    // This adapter's own write.
+    await index.upsert([chunk({ id: 'c', projectId: 1, vector: axis(1) })]);
+    expect(await ids()).toEqual(['c', 'a', 'b']);
+    // Another connection's (the worker's): a new chunk, a deleted document, a replaced one.
+    const workerDb = openSqlite({ dataDir: dir });
+    try {
+      const worker = await createSqliteVectorIndex({ db: workerDb });
+      await worker.open(EMBEDDER);
+      await worker.upsert([chunk({ id: 'd', projectId: 2, documentId: 'doc-2', vector: axis(1) })]);
+      expect(await ids()).toEqual(['c', 'd', 'a']);
+      await worker.deleteDocument(p1, 'doc-1');
+      expect(await ids()).toEqual(['d', 'b']);
+      await worker.replaceDocument(p2, 'doc-2', [chunk({ id: 'e', projectId: 2, documentId: 'doc-2', vector: axis(3) })]);
+      expect(await ids()).toEqual(['b', 'e']);
+      // One project's kept vectors serve a search of it alone, and of it with another.
+      expect(await ids([p2])).toEqual(['b', 'e']);
+      expect(await ids([p1])).toEqual([]);
+    } finally {
+      workerDb.close();
+    }
+  });
+
   /** BM25 scores of a few queries over project 1, rounded past float noise. */
   async function scores(ix: VectorIndex): Promise<[string, number][][]> {
     const p = [{ registry: 'Verra', projectId: 1 }];
