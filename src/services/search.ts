@@ -469,7 +469,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     const pages = new Set<string>();
     for (const chunk of items) {
       if (pages.size >= WARM_PAGES) return;
-      const page = `${projectKey(chunk)}\u0000${chunk.documentId}\u0000${chunk.page}`;
+      const page = `${documentKey(chunk)}\u0000${chunk.page}`;
       if (pages.has(page)) continue;
       pages.add(page);
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -594,7 +594,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
 
   /** A chunk's document pages as the answer step reads them (kept in the page text cache); null when not stored. */
   function documentPages(texts: DocumentTextStore, chunk: ScoredChunk): Promise<PageTexts | null> {
-    return pageTexts.get(`${projectKey(chunk)}\u0000${chunk.documentId}`, async () => {
+    return pageTexts.get(documentKey(chunk), async () => {
       const read = await texts.get(chunk, chunk.documentId);
       if (!read) return null;
       const running = runningLineShapes(read);
@@ -623,7 +623,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       citations.map(async (c, i) => {
         const chunk = chunks[i];
         if (!chunk) return null;
-        const key = `${projectKey(chunk)}\u0000${chunk.documentId}`;
+        const key = documentKey(chunk);
         let pages = pagesByDocument.get(key);
         if (!pages) {
           pages = documentPages(texts, chunk).catch((err: unknown) => {
