@@ -6,6 +6,7 @@ import { createPgPool, type PgPool } from '../../src/adapters/postgres/database.
 import { createPgRecordStore } from '../../src/adapters/postgres/record-store.js';
 import { createCountryLookup } from '../../src/adapters/geo/country-lookup.js';
 import { NotReadyError } from '../../src/errors.js';
+import type { ReadinessCheck } from '../../src/http/types.js';
 import type { MetadataService } from '../../src/services/metadata.js';
 import { createMetadataService } from '../../src/services/metadata.js';
 import { repoRoot } from '../support/corpus.js';
@@ -29,6 +30,10 @@ async function app(...args: Parameters<typeof createTestApp>): Promise<TestApp> 
   const t = await createTestApp(...args);
   open.push(t);
   return t;
+}
+/** The app with readiness checks beside its stores' own. */
+function appWithChecks(...checks: ReadinessCheck[]): Promise<TestApp> {
+  return app({}, (d) => ({ ...d, readiness: [...d.readiness, ...checks] }));
 }
 afterEach(async () => {
   for (const t of open.splice(0)) await t.close();
@@ -294,14 +299,10 @@ describe('health checks', () => {
   });
 
   it('/readyz names every failing store, and gives up on a hanging one', async () => {
-    const t = await app({}, (d) => ({
-      ...d,
-      readiness: [
-        ...d.readiness,
-        { name: 'vector index', check: () => Promise.reject(new Error('connection refused')) },
-        { name: 'slow store', check: () => new Promise<void>(() => undefined) },
-      ],
-    }));
+    const t = await appWithChecks(
+      { name: 'vector index', check: () => Promise.reject(new Error('connection refused')) },
+      { name: 'slow store', check: () => new Promise<void>(() => undefined) },
+    );
     const started = Date.now();
     const res = await t.app.request('/readyz');
     expect(Date.now() - started).toBeLessThan(5000);
@@ -317,16 +318,10 @@ describe('health checks', () => {
 describe('/readyz while content is being prepared', () => {
   it('503 saying what is awaited, with Retry-After, when every store answers; ready once it is done', async () => {
     let indexing = true;
-    const t = await app({}, (d) => ({
-      ...d,
-      readiness: [
-        ...d.readiness,
-        {
-          name: 'demo documents',
-          check: () => (indexing ? Promise.reject(new NotReadyError('the demo documents are being indexed')) : Promise.resolve()),
-        },
-      ],
-    }));
+    const t = await appWithChecks({
+      name: 'demo documents',
+      check: () => (indexing ? Promise.reject(new NotReadyError('the demo documents are being indexed')) : Promise.resolve()),
+    });
     const waiting = await t.app.request('/readyz');
     expect(waiting.status).toBe(503);
     expect(waiting.headers.get('retry-after')).toBe('5');
@@ -343,14 +338,10 @@ describe('/readyz while content is being prepared', () => {
   });
 
   it('a store that is down is named first, without Retry-After, beside what is awaited', async () => {
-    const t = await app({}, (d) => ({
-      ...d,
-      readiness: [
-        ...d.readiness,
-        { name: 'vector index', check: () => Promise.reject(new Error('connection refused')) },
-        { name: 'demo documents', check: () => Promise.reject(new NotReadyError('the demo documents are being indexed')) },
-      ],
-    }));
+    const t = await appWithChecks(
+      { name: 'vector index', check: () => Promise.reject(new Error('connection refused')) },
+      { name: 'demo documents', check: () => Promise.reject(new NotReadyError('the demo documents are being indexed')) },
+    );
     const res = await t.app.request('/readyz');
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBeNull();
