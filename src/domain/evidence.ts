@@ -25,6 +25,12 @@ export interface EvidencePassage {
    * and dot-leader lines are never part of a quote.
    */
   running?: ReadonlySet<string>;
+  /**
+   * The text before the passage on its first line, when the passage is cut from its page in the middle of a line
+   * (a chunk or window starts at a sentence, and sentences share lines). Line rules (running lines, headings, form
+   * labels) judge that line whole. @default ''
+   */
+  lineHead?: string;
 }
 
 export interface Quote {
@@ -373,8 +379,8 @@ const LINE_GROUP_CHARS = 250;
  * Sentence spans that may be quoted: headings left out, and a span too long to be a sentence (a form's fields, a
  * table run together, a list without punctuation) cut at its line breaks into groups of lines.
  */
-function quotableSpans(text: string, spans: readonly SentenceSpan[], running?: ReadonlySet<string>): Span[] {
-  const furniture = furnitureLines(text, running);
+function quotableSpans(text: string, spans: readonly SentenceSpan[], running: ReadonlySet<string>, lineHead: string): Span[] {
+  const furniture = furnitureLines(text, running, lineHead);
   const out: Span[] = [];
   for (const s of spans) {
     if (s.heading) continue;
@@ -400,11 +406,16 @@ function quotableSpans(text: string, spans: readonly SentenceSpan[], running?: R
   return out;
 }
 
-/** Offsets of the lines of `text` that are page furniture: running lines of its document, page numbers, leaders. */
-function furnitureLines(text: string, running: ReadonlySet<string> = NO_RUNNING_LINES): Span[] {
+/**
+ * Offsets of the lines of `text` that are page furniture: running lines of its document, page numbers, leaders. The
+ * first line is judged with the text before it on its page line (`lineHead`): "This information" that starts a
+ * passage is the end of a running confidentiality line.
+ */
+function furnitureLines(text: string, running: ReadonlySet<string>, lineHead: string): Span[] {
   const out: Span[] = [];
   for (const { line, start, end } of linesFrom(text)) {
-    if (line.trim() !== '' && (isRunningLine(line, running) || isLeaderLine(line))) out.push({ start, end });
+    const whole = start === 0 ? lineHead + line : line;
+    if (line.trim() !== '' && (isRunningLine(whole, running) || isLeaderLine(whole))) out.push({ start, end });
   }
   return out;
 }
@@ -649,10 +660,11 @@ interface PassageReading {
  * words, about two thirds of its time: bench/README.md "search"). Kept by passage text (and its document's running
  * lines), so a passage seen again, by a later search or by warmPassage while the query embeds, is not read again.
  */
-function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_LINES): PassageReading {
-  const known = READINGS.get(text);
+function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_LINES, lineHead = ''): PassageReading {
+  const key = lineHead === '' ? text : `${lineHead}\u0000${text}`;
+  const known = READINGS.get(key);
   if (known && known.running === running) return known.reading;
-  const spans = sentenceSpans(text);
+  const spans = sentenceSpans(text, lineHead);
   const candidates: Candidate[] = [];
   const candidate = (span: Span, words: string, field: Span | null, quotableNow: boolean, title?: string): Candidate => ({
     start: span.start,
@@ -664,7 +676,7 @@ function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_
     quotable: quotableNow,
     caption: CAPTION.test(words),
   });
-  for (const s of quotableSpans(text, spans, running)) {
+  for (const s of quotableSpans(text, spans, running, lineHead)) {
     const words = text.slice(s.start, s.end);
     // An instruction is judged by its field's answer for the answer type: "Indicate the crediting period ..." is
     // answered by "01/01/2023 to 31/12/2032." after it.
@@ -690,7 +702,7 @@ function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_
   const reading = { spans, candidates };
   // (The same text read with another document's running lines takes that reading's place.)
   if (!known && READINGS.size >= READINGS_MAX) READINGS.delete(READINGS.keys().next().value ?? '');
-  READINGS.set(text, { running, reading });
+  READINGS.set(key, { running, reading });
   return reading;
 }
 /** Passages read (passageReading), oldest first: a search reads eight, and warms up to a dozen while it embeds. */
@@ -701,8 +713,8 @@ const READINGS_MAX = 512;
  * Reads a passage ahead of a search's answer step (passageReading): a search warms its likely passages while the
  * query embeds, so the answer step after retrieval only weighs them.
  */
-export function warmPassage(passage: Pick<EvidencePassage, 'text' | 'running'>): void {
-  for (const c of passageReading(passage.text, passage.running).candidates) if (c.quotable) candidateWords(c, false);
+export function warmPassage(passage: Pick<EvidencePassage, 'text' | 'running' | 'lineHead'>): void {
+  for (const c of passageReading(passage.text, passage.running, passage.lineHead).candidates) if (c.quotable) candidateWords(c, false);
 }
 
 /** Forgets every passage read (a benchmark's cold searches: bench/search/answer-step.ts). */
@@ -733,7 +745,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const sentences: Sentence[] = [];
   // Each passage as read whatever the question (passageReading: its sentence spans, and its candidates with their
   // words), then weighed for this one.
-  const readings = passages.map((p) => passageReading(p.text, p.running));
+  const readings = passages.map((p) => passageReading(p.text, p.running, p.lineHead));
   const spansOf = (i: number): readonly SentenceSpan[] => readings[i]?.spans ?? [];
   readings.forEach((reading, i) => {
     for (const c of reading.candidates) {
@@ -994,7 +1006,7 @@ export function leadSummary(passages: readonly EvidencePassage[], maxChars = 120
   let used = 0;
   for (const p of passages) {
     const run: string[] = [];
-    for (const s of sentenceSpans(p.text)) {
+    for (const s of sentenceSpans(p.text, p.lineHead)) {
       const text = p.text.slice(s.start, s.end);
       if (s.heading || !quotable(text)) continue;
       const prose = asProse(text);

@@ -150,7 +150,7 @@ function isLabelLine(line: string): boolean {
  * and ends, so that the label is a span of its own and the field's sentence starts where it does. (Prose wraps at
  * its column's full width, so its short lines end paragraphs, after their final punctuation.)
  */
-function labelCuts(lines: readonly string[]): number[] {
+function labelCuts(lines: readonly string[], head: string): number[] {
   const cuts: number[] = [];
   const starts: number[] = [];
   let at = 0;
@@ -158,6 +158,8 @@ function labelCuts(lines: readonly string[]): number[] {
     starts.push(at);
     at += line.length + 1;
   }
+  // Judged as the page lays it out: a text that starts inside a line is judged by the whole line.
+  lines = [head + (lines[0] ?? ''), ...lines.slice(1)];
   let i = 0;
   while (i < lines.length) {
     const before = lines[i - 1]?.trim();
@@ -184,9 +186,11 @@ function labelCuts(lines: readonly string[]): number[] {
 /**
  * Sentences of extracted PDF text with their offsets: the boundaries of splitSentences (line breaks are layout, not
  * punctuation), and also the line break after a heading line, which extraction glues to the sentence after it.
- * Spans exclude surrounding whitespace.
+ * Spans exclude surrounding whitespace. `head` is the text before `text` on its first line, when `text` is cut from
+ * a page in the middle of a line (a passage starts at a sentence, and sentences share lines): the line rules judge
+ * the whole line, so the end of a line ("Mr Deepak Asher is the Chief") is not taken for a heading or a form's label.
  */
-export function sentenceSpans(text: string): SentenceSpan[] {
+export function sentenceSpans(text: string, head = ''): SentenceSpan[] {
   const cuts: number[] = [0];
   for (const m of text.matchAll(SENTENCE_BOUNDARY)) cuts.push(m.index + m[0].length);
   // Heading lines end a span of their own.
@@ -194,19 +198,20 @@ export function sentenceSpans(text: string): SentenceSpan[] {
   const lines = text.split('\n');
   lines.forEach((line, i) => {
     const lineEnd = lineStart + line.length;
-    if (isHeadingLine(line) && !wrapsOn(line, lines[i + 1])) cuts.push(lineStart, lineEnd + 1);
+    if (isHeadingLine(i === 0 ? head + line : line) && !wrapsOn(line, lines[i + 1])) cuts.push(lineStart, lineEnd + 1);
     lineStart = lineEnd + 1;
   });
   // A form's labels end a span of their own too.
-  cuts.push(...labelCuts(lines));
+  cuts.push(...labelCuts(lines, head));
   const sorted = [...new Set(cuts.filter((c) => c >= 0 && c <= text.length))].sort((a, b) => a - b);
   sorted.push(text.length);
   const spans: SentenceSpan[] = [];
+  const firstLineEnd = lines[0]?.length ?? 0;
   for (let i = 0; i < sorted.length - 1; i++) {
     const span = trimSpan(text, { start: sorted[i] ?? 0, end: sorted[i + 1] ?? text.length });
     if (!span) continue;
     const body = text.slice(span.start, span.end);
-    spans.push({ ...span, heading: !body.includes('\n') && isHeadingLine(body) });
+    spans.push({ ...span, heading: !body.includes('\n') && isHeadingLine(span.start < firstLineEnd ? head + body : body) });
   }
   return spans;
 }

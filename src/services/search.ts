@@ -262,6 +262,11 @@ function pageWindow(
   return { page, start, end, chunkStart: chunk.offset, chunkEnd };
 }
 
+/** The text before `at` on its line of the page (evidence.ts EvidencePassage.lineHead). */
+function lineHeadAt(page: string, at: number): string {
+  return page.slice(page.lastIndexOf('\n', at - 1) + 1, at);
+}
+
 /** How far past its window a quote cut by the window's end is completed (completedQuoteEnd). */
 const COMPLETE_CHARS = 200;
 
@@ -477,7 +482,13 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const doc = await documentPages(texts, chunk).catch(() => null);
       if (embedded) return;
       const window = doc ? pageWindow(doc, chunk) : null;
-      if (doc && window) warmPassage({ text: window.page.slice(window.start, window.end), running: doc.running });
+      if (doc && window) {
+        warmPassage({
+          text: window.page.slice(window.start, window.end),
+          running: doc.running,
+          lineHead: lineHeadAt(window.page, window.start),
+        });
+      }
     }
   }
 
@@ -614,10 +625,12 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     citations: Citation[],
     chunks: ScoredChunk[],
     scope: string[],
-  ): Promise<{ documents: Map<number, PageTexts>; evidence: Evidence | null }> {
+  ): Promise<{ documents: Map<number, PageTexts>; lineHeads: Map<number, string>; evidence: Evidence | null }> {
     const documentOf = new Map<number, PageTexts>();
+    // Each citation's text's lineHead on its page, as the caller weighs the citations afresh.
+    const lineHeads = new Map<number, string>();
     const texts = opts.texts;
-    if (!texts || citations.length === 0) return { documents: documentOf, evidence: null };
+    if (!texts || citations.length === 0) return { documents: documentOf, lineHeads, evidence: null };
     const pagesByDocument = new Map<string, Promise<PageTexts | null>>();
     const windows = await Promise.all(
       citations.map(async (c, i) => {
@@ -641,11 +654,18 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     windows.forEach((w, i) => {
       const c = citations[i];
       if (w && c) {
-        passages.push({ id: c.id, text: w.page.slice(w.start, w.end), score: c.score, running: w.doc.running });
+        passages.push({
+          id: c.id,
+          text: w.page.slice(w.start, w.end),
+          score: c.score,
+          running: w.doc.running,
+          lineHead: lineHeadAt(w.page, w.start),
+        });
         documentOf.set(c.id, w.doc);
+        lineHeads.set(c.id, lineHeadAt(w.page, w.chunkStart));
       }
     });
-    if (passages.length === 0) return { documents: documentOf, evidence: null };
+    if (passages.length === 0) return { documents: documentOf, lineHeads, evidence: null };
     const onEvidence = opts.onEvidence;
     const evidence = findEvidence(query, passages, {
       scope,
@@ -671,9 +691,10 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const quoteEnd = completedQuoteEnd(w.page, w.start + q.end, w.end);
       const textStart = Math.min(w.chunkStart, quoteStart);
       c.text = w.page.slice(textStart, Math.max(w.chunkEnd, quoteEnd));
+      lineHeads.set(c.id, lineHeadAt(w.page, textStart));
       quotes.push({ ...q, start: quoteStart - textStart, end: quoteEnd - textStart, text: w.page.slice(quoteStart, quoteEnd) });
     }
-    return { documents: documentOf, evidence: reusable ? { ...evidence, quotes } : null };
+    return { documents: documentOf, lineHeads, evidence: reusable ? { ...evidence, quotes } : null };
   }
 
   /**
@@ -810,12 +831,21 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       ];
       // Each citation's document pages, as the answer step read them (none when its page text is unavailable).
       let documentOf = new Map<number, PageTexts>();
+      let lineHeadOf = new Map<number, string>();
       const evidenceOf = (cs: Citation[]): Evidence =>
         findEvidence(
           query,
           cs.map((c): EvidencePassage => {
             const running = documentOf.get(c.id)?.running;
-            return { id: c.id, text: c.text, score: c.score, project: projectLabel(c), ...(running ? { running } : {}) };
+            const lineHead = lineHeadOf.get(c.id);
+            return {
+              id: c.id,
+              text: c.text,
+              score: c.score,
+              project: projectLabel(c),
+              ...(running ? { running } : {}),
+              ...(lineHead ? { lineHead } : {}),
+            };
           }),
           {
             scope: scopeTexts(cs),
@@ -825,6 +855,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         );
       const widened = await widenToEvidence(query, citations, ranked, scopeTexts(citations));
       documentOf = widened.documents;
+      lineHeadOf = widened.lineHeads;
       const evidence = widened.evidence ?? evidenceOf(citations);
       for (const q of evidence.quotes) {
         const c = citations[q.passageId - 1];

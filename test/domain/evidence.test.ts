@@ -89,6 +89,22 @@ describe('sentenceSpans', () => {
     expect(spans).toContainEqual(['The agreement ensures that landholders retain full rights over their\nland.', false]);
   });
 
+  it('judges the first line of a text cut from the middle of a page line by the whole line', () => {
+    // GFL's PDD, page 62: a passage starts at a sentence in the middle of the line "The Inox Group is promoted by
+    // Mr. Pavan Jain and Mr Vivek Jain. Mr Deepak Asher is the Chief". Alone, its first line reads like a form's label.
+    const text = 'Mr Deepak Asher is the Chief\nFinancial Officer and looks after the Group\u2019s corporate finance activities.';
+    const head = 'The Inox Group is promoted by Mr. Pavan Jain and Mr Vivek Jain. ';
+    const spans = (h?: string) => sentenceSpans(text, h).map((s) => text.slice(s.start, s.end));
+    expect(spans()).toEqual([
+      'Mr Deepak Asher is the Chief',
+      'Financial Officer and looks after the Group\u2019s corporate finance activities.',
+    ]);
+    expect(spans(head)).toEqual([text]);
+    // A heading judged whole as well: "Scenario" ends the line "3.4 Baseline Scenario", a heading, not a sentence.
+    const heading = sentenceSpans('Scenario\nThe land is degraded.', '3.4 Baseline ');
+    expect(heading[0]).toMatchObject({ start: 0, end: 8, heading: true });
+  });
+
   it("keeps a table's short rows with the sentence that introduces them, and wrapped prose whole", () => {
     // VM0005, page 20: the rows hold figures, so they are neither labels nor section rows.
     const table =
@@ -678,6 +694,27 @@ describe('page furniture in quotes', () => {
     // Without knowing the document's running lines, the header is glued to the sentence.
     const glued = findEvidence('Which species does the project plant on degraded land?', [{ id: 1, text: text.replace('\n12\n', '\n') }]);
     expect(glued.quotes[0]?.text).toContain('Template, v4.4');
+  });
+
+  it('never quotes the end of a running line that a passage starts with, nor takes it for a sentence', () => {
+    // GFL's PDD: every page heads with a confidentiality notice over two lines, and a passage that starts at the
+    // notice's second sentence starts in the middle of its first line.
+    const notice = 'The information contained herein belongs exclusively to GFL. This information';
+    const text =
+      'This information\nshall not be shared without the prior written permission of GFL.\nThe oxidation information is logged daily.';
+    const running = new Set([lineShape(notice), lineShape('shall not be shared without the prior written permission of GFL.')]);
+    const candidates = (lineHead?: string): string[] => {
+      const seen: string[] = [];
+      findEvidence('Which information is logged?', [{ id: 1, text, running, ...(lineHead ? { lineHead } : {}) }], {
+        onSentences: (sentences) => seen.push(...sentences.map((x) => x.text)),
+      });
+      return seen;
+    };
+    expect(candidates('The information contained herein belongs exclusively to GFL. ')).toEqual([
+      'The oxidation information is logged daily.',
+    ]);
+    // Read without the line's head, "This information" is a line of its own, not a running one.
+    expect(candidates()).toContain('This information');
   });
 
   it("reads a passage once for every question, read ahead or not, and by its own document's running lines", () => {

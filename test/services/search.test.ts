@@ -585,6 +585,35 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     await texts.close();
   });
 
+  it('reads the line a page window starts in whole, so the end of a running line is never a candidate', async () => {
+    const { createSqliteDocumentTextStore } = await import('../../src/adapters/sqlite/document-text-store.js');
+    const texts = await createSqliteDocumentTextStore({ db: fx.db });
+    const NOTICE = { registry: 'CDM', projectId: 1 };
+    await fx.addRecord(NOTICE);
+    // Every page heads with a confidentiality notice over two lines (as GFL's PDD); then a table's lines without a
+    // full stop, so that page 1's window, 400 characters before its passage, starts at the notice's second sentence.
+    const notice =
+      'The information contained herein belongs exclusively to ACME. This information\nshall not be shared with any third party';
+    const rows = Array.from({ length: 8 }, (_, i) => `Stream ${i + 1} flow rate and oxidation information recorded`).join('\n');
+    const fact = 'Oxidation information is logged every hour by the plant operators.';
+    const pages = [1, 2, 3, 4].map((n) => `${notice}\n${n === 1 ? `${rows}\n${fact}` : `Page ${n} describes the plant.`}`);
+    const offset = pages[0]?.indexOf(fact) ?? -1;
+    await fx.addDocument(NOTICE, 'pdd', [fact, ...pages.slice(1)], { offsets: [offset, 0, 0, 0] });
+    await texts.put(NOTICE, 'pdd', pages);
+    const seen: string[][] = [];
+    const res = await service({
+      texts,
+      onEvidence: (_q, _passages, sentences) => seen.push(sentences.map((x) => x.text)),
+    }).search({ projects: [asRequested(NOTICE)], query: 'How often is the oxidation information logged?' });
+    const cited = res.citations.find((c) => c.page === 1);
+    expect(cited?.quote).toBe(fact);
+    // The window starts at "This information", the end of the notice's first line: judged with its line, it is furniture.
+    expect(cited?.text.startsWith('This information\nshall not be shared')).toBe(false);
+    expect(seen.flat()).not.toContain('This information');
+    expect(seen.flat().some((x) => x.includes('shall not be shared'))).toBe(false);
+    await texts.close();
+  });
+
   it('completes a quote cut by the end of its passage from the page text', async () => {
     const { createSqliteDocumentTextStore } = await import('../../src/adapters/sqlite/document-text-store.js');
     const texts = await createSqliteDocumentTextStore({ db: fx.db });

@@ -68,8 +68,16 @@ export interface SearchFixture {
   states: DocumentStateStore;
   records: RecordStore;
   embedder: Embedder;
-  /** Indexes passages as chunks of one document (one chunk per page) and marks the document indexed. */
-  addDocument(ref: ProjectRef, documentId: string, pages: string[], meta?: { title?: string; type?: string }): Promise<void>;
+  /**
+   * Indexes passages as chunks of one document (one chunk per page, at its page's start unless `offsets` says where)
+   * and marks the document indexed.
+   */
+  addDocument(
+    ref: ProjectRef,
+    documentId: string,
+    pages: string[],
+    meta?: { title?: string; type?: string; offsets?: number[] },
+  ): Promise<void>;
   /** Stores a minimal raw record so the record store knows the project. */
   addRecord(ref: ProjectRef): Promise<void>;
   close(): Promise<void>;
@@ -99,7 +107,7 @@ export async function createSearchFixture(dataDir = ':memory:'): Promise<SearchF
         documentType: meta.type ?? 'Project Description',
         uri: `https://docs.example.org/${ref.projectId}/${documentId}.pdf`,
         page: i + 1,
-        offset: 0,
+        offset: meta.offsets?.[i] ?? 0,
         text,
         vector: vectors[i] ?? new Float32Array(embedder.dimensions),
       }));
