@@ -70,10 +70,10 @@ export interface SentenceSpan extends Span {
 /**
  * "3.4 Baseline scenario", "A.2. Description of the project", "ANNEX 3": numbered or all-capital short lines; and a
  * form's section row, its number of three parts last ("Benefit Sharing 2.3.5", as the VCS templates lay them out;
- * "Sawnwood 0.84" is a table's row).
+ * "Sawnwood 0.84" is a table's row, "Methodology Version 1.2.2" a field's value).
  */
 const HEADING_LINE =
-  /^(?:(?:section|annex|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*\.?)\s+\p{Lu}[^.!?;:]{0,90}$|^[^\p{Ll}]{4,90}$|^\p{Lu}[^.!?;:\d]{2,90}\s[1-9]\d?(?:\.\d{1,2}){2,}$/u;
+  /^(?:(?:section|annex|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*\.?)\s+\p{Lu}[^.!?;:]{0,90}$|^[^\p{Ll}]{4,90}$|^\p{Lu}[^.!?;:\d]{2,90}(?<!\b[Vv](?:ersion|er\.?)?)\s[1-9]\d?(?:\.\d{1,2}){2,}$/u;
 
 /** Words a title leaves in lower case ("Carbon Accounting for Mosaic and Landscape-Scale REDD Projects"). */
 const TITLE_SMALL_WORDS = new Set([

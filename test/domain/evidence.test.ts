@@ -87,6 +87,15 @@ describe('sentenceSpans', () => {
       false,
     ]);
     expect(spans).toContainEqual(['The agreement ensures that landholders retain full rights over their\nland.', false]);
+    // A version's number of three parts is a field's value, not a section's (Fonthill Farms' project plan, page 6).
+    const value =
+      'Soil Organic Carbon Estimation in Regenerative\nCropping & Managed Grassland Ecosystems\nMethodology\nMethodology Version 1.2.2';
+    const form = `Methodology Name\n${value}`;
+    expect(sentenceSpans(form).map((s) => [form.slice(s.start, s.end), s.heading])).toEqual([
+      ['Methodology Name', false],
+      [value, false],
+    ]);
+    expect(sentenceSpans('Benefit Sharing 2.3.5')[0]?.heading).toBe(true);
   });
 
   it('judges the first line of a text cut from the middle of a page line by the whole line', () => {
