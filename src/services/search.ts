@@ -374,9 +374,7 @@ function documentNamer(question: string, known: Map<string, StoredProject> | nul
     const key = projectKey(c);
     let own = projectTexts.get(key);
     if (!own) {
-      // Without a record (or one that cannot be derived), a project is named by its id and its documents' titles.
-      const id = String(c.projectId).length >= 3 ? [String(c.projectId)] : [];
-      own = [...id, ...recordNames(known?.get(key), c.registry)].map(scopeTextTerms);
+      own = projectNameTexts(c, known);
       projectTexts.set(key, own);
     }
     return own;
@@ -396,6 +394,60 @@ function documentNamer(question: string, known: Map<string, StoredProject> | nul
     const named = new Set(chunks.filter(isNamed).map(documentKey));
     return named.size === 0 || named.size === documents.size ? null : named;
   };
+}
+
+/** What names a project (documentNamer, withoutAsidesAboutOthers): its id of three or more digits, and its record's names. */
+function projectNameTexts(ref: ProjectRef, known: Map<string, StoredProject> | null): ReadonlySet<string>[] {
+  // Without a record (or one that cannot be derived), a project is named by its id (and its documents' titles).
+  const id = String(ref.projectId).length >= 3 ? [String(ref.projectId)] : [];
+  return [...id, ...recordNames(known?.get(projectKey(ref)), ref.registry)].map(scopeTextTerms);
+}
+
+/**
+ * The question without its bracketed asides about other projects: "Which version of the methodology does the
+ * Fonthill Farms project plan apply (the Botany Farm plan uses 1.1)?" is about Fonthill Farms, and the aside gives
+ * what another project does for contrast, as an exclusion clause names what is not wanted (query.ts
+ * withoutExclusions). An aside is about others when it names at least one of the searched projects, the rest of the
+ * question names at least one, and none of the projects it names; a gloss of the asked project ("VCS 5533
+ * (afforestation of indigenously owned lands in West Bengal)") or of a document ("VM0005 (conversion of ...)") stays,
+ * and so does an aside that adds a project to the question ("(and Botany Farm)").
+ * Its words would pull the other project's passages into the full-text list, the named-document preference and the
+ * answer's choice of sentences.
+ */
+const ADDS_TO_QUESTION = /^\s*(?:and|or|also|plus|both|including|as well as|together with)\b/iu;
+
+export function withoutAsidesAboutOthers(
+  question: string,
+  projects: readonly ProjectRef[],
+  known: Map<string, StoredProject> | null,
+): string {
+  const asides = [...question.matchAll(/\(([^()]*)\)/gu)];
+  if (asides.length === 0 || projects.length < 2) return question;
+  const texts = projects.map((p) => projectNameTexts(p, known));
+  // The projects a text names by a word that names no other: a word that several projects share ("Farm" of Botany
+  // Farm and Fonthill Farms, their methodology's title) names none of them in particular. (A leading stop word, so
+  // that an aside's first word is judged as a name as anywhere else in a question.)
+  const named = (text: string): Set<number> => {
+    const names = questionNamer(`in ${text}`);
+    const words = texts.map((t) => names(t));
+    const namesOnly = (i: number, w: string): boolean => words.every((other, j) => j === i || !other.has(w));
+    return new Set(words.flatMap((own, i) => ([...own].some((w) => namesOnly(i, w)) ? [i] : [])));
+  };
+  const main = named(question.replace(/\([^()]*\)/gu, ' '));
+  if (main.size === 0) return question;
+  let out = question;
+  for (const m of asides) {
+    // "(and in 9199)", "(as well as Botany Farm)" add a project to the question rather than contrast one.
+    if (ADDS_TO_QUESTION.test(m[1] ?? '')) continue;
+    const aside = named(m[1] ?? '');
+    if (aside.size > 0 && [...aside].every((i) => !main.has(i))) out = out.replace(m[0], ' ');
+  }
+  return out === question
+    ? question
+    : out
+        .replace(/\s+([?.!,;:])/gu, '$1')
+        .replace(/\s+/gu, ' ')
+        .trim();
 }
 
 /** A question that names some of the searched documents is about those: the others' passages keep UNNAMED_SHARE of their score. */
@@ -802,12 +854,19 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       // Per project, each gets its own share of the citations, so that none is crowded out of its answer.
       const groups: RequestedProject[][] = request.perProject ? searchable.map((p) => [p]) : [searchable];
       const groupTopK = request.perProject ? Math.max(2, Math.ceil(topK / searchable.length)) : topK;
-      const namer = documentNamer(query, known);
+      // What is searched for and weighed: the question without asides about other projects. (The embedding, started
+      // before the records were read, and a summariser, which reads the aside as such, get the question as asked.)
+      const asked = withoutAsidesAboutOthers(
+        query,
+        searchable.map((p) => p.ref),
+        known,
+      );
+      const namer = documentNamer(asked, known);
       const rankedGroups = await Promise.all(
         groups.map(async (group) => {
           const groupRefs = group.map((p) => p.ref);
-          const candidates = await retrieve(query, groupRefs, mode, groupTopK, queryVector, filter, namer);
-          return (await opts.reranker.rerank(query, candidates, groupTopK)).slice(0, groupTopK);
+          const candidates = await retrieve(asked, groupRefs, mode, groupTopK, queryVector, filter, namer);
+          return (await opts.reranker.rerank(asked, candidates, groupTopK)).slice(0, groupTopK);
         }),
       );
       const retrievedMs = performance.now() - started;
@@ -834,7 +893,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       let lineHeadOf = new Map<number, string>();
       const evidenceOf = (cs: Citation[]): Evidence =>
         findEvidence(
-          query,
+          asked,
           cs.map((c): EvidencePassage => {
             const running = documentOf.get(c.id)?.running;
             const lineHead = lineHeadOf.get(c.id);
@@ -853,7 +912,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
             ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}),
           },
         );
-      const widened = await widenToEvidence(query, citations, ranked, scopeTexts(citations));
+      const widened = await widenToEvidence(asked, citations, ranked, scopeTexts(citations));
       documentOf = widened.documents;
       lineHeadOf = widened.lineHeads;
       const evidence = widened.evidence ?? evidenceOf(citations);

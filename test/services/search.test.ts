@@ -10,7 +10,7 @@ import { createOpenAIEmbedder } from '../../src/adapters/embedders/openai.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
 import type { VectorIndex } from '../../src/ports/vector-index.js';
 import type { RequestedProject } from '../../src/domain/project-ref.js';
-import { createSearchService, type SearchServiceOptions } from '../../src/services/search.js';
+import { createSearchService, withoutAsidesAboutOthers, type SearchServiceOptions } from '../../src/services/search.js';
 import { startOpenAIReplayServer, openaiError, type OpenAIReplayServer } from '../support/openai-replay-server.js';
 import { createSearchFixture, searchOptions, type SearchFixture } from './support/fixtures.js';
 
@@ -489,6 +489,33 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     });
     expect(byTitle.citations[0]?.documentTitle).toBe('VCS5533_validation.pdf');
     expect(byTitle.answer).toMatch(/^The validation body confirms the planting density/);
+  });
+
+  it('leaves out a bracketed aside about another searched project, and keeps a gloss of the asked one', async () => {
+    const refs = [A, B];
+    // Projects are named by their ids here (no record is given); a word several projects share names none of them.
+    expect(withoutAsidesAboutOthers('What planting density is used in project 5533 (project 9199 uses 1,111)?', refs, null)).toBe(
+      'What planting density is used in project 5533?',
+    );
+    for (const kept of [
+      'What planting density is used in project 5533 (the afforestation of West Bengal, 5533)?',
+      // No project named outside the aside: nothing to contrast it with.
+      'What planting density is used (as in project 9199)?',
+      // The aside adds a project to the question.
+      'What planting density is used in project 5533 (and in 9199)?',
+      'What planting density is used in project 5533 (as well as 9199)?',
+      // One project searched: there is no other.
+    ]) {
+      expect(withoutAsidesAboutOthers(kept, refs, null)).toBe(kept);
+    }
+    expect(withoutAsidesAboutOthers('What density is used in project 5533 (project 9199 uses 1,111)?', [A], null)).toContain('9199');
+    // In a search: the aside's figure and project do not pull the other project's passage up.
+    const res = await service().search({
+      projects: [asRequested(A), asRequested(B)],
+      query: 'What planting density in trees per hectare is used in project 5533 (project 9199 uses 1,600 per hectare)?',
+    });
+    expect(res.citations[0]?.projectId).toBe(5533);
+    expect(res.answer).not.toContain('CDM 9199');
   });
 
   it('answers per project when asked, each project with its own citations', async () => {
