@@ -362,28 +362,19 @@ type DocumentNamer = (chunks: readonly ChunkRecord[]) => Set<string> | null;
 
 /**
  * The documents a question names: all of a project's when it names the project (its name, place, methodology or an
- * id of three or more digits), or one by its title ("VM0006", "the VCS5533 validation"), through domain/evidence.ts
+ * id of three or more digits; projectsNamed: "Botany Farm" names Botany Farm, not Fonthill Farms), or one by its title ("VM0006", "the VCS5533 validation"), through domain/evidence.ts
  * questionNamer. A registry's name names none (it names all its projects), nor does a short id (it is any number). Each
  * document is judged once per search: retrieval and the answer ask of the same documents.
  */
-function documentNamer(question: string, known: Map<string, StoredProject> | null): DocumentNamer {
+function documentNamer(question: string, projects: readonly ProjectRef[], known: Map<string, StoredProject> | null): DocumentNamer {
   const names = questionNamer(question);
-  const projectTexts = new Map<string, ReadonlySet<string>[]>();
+  const namedProjects = projectsNamed(question, projects, known);
   const judged = new Map<string, boolean>();
-  const textsOf = (c: ChunkRecord): ReadonlySet<string>[] => {
-    const key = projectKey(c);
-    let own = projectTexts.get(key);
-    if (!own) {
-      own = projectNameTexts(c, known);
-      projectTexts.set(key, own);
-    }
-    return own;
-  };
   const isNamed = (c: ChunkRecord): boolean => {
     const key = documentKey(c);
     let named = judged.get(key);
     if (named === undefined) {
-      named = names([...textsOf(c), scopeTextTerms(c.documentTitle)]).size > 0;
+      named = namedProjects.has(projectKey(c)) || names([scopeTextTerms(c.documentTitle)]).size > 0;
       judged.set(key, named);
     }
     return named;
@@ -414,6 +405,19 @@ function projectNameTexts(ref: ProjectRef, known: Map<string, StoredProject> | n
  * Its words would pull the other project's passages into the full-text list, the named-document preference and the
  * answer's choice of sentences.
  */
+/**
+ * The searched projects (projectKey) a text names (questionNamer over their ids and records' names), but for those
+ * whose naming words another project's include and exceed: "Botany Farm" names Botany Farm by two words, and
+ * Fonthill Farms by one of them only ("Farm"). Projects named by the same words (a methodology they share) are all
+ * named.
+ */
+function projectsNamed(text: string, projects: readonly ProjectRef[], known: Map<string, StoredProject> | null): Set<string> {
+  const names = questionNamer(text);
+  const words = projects.map((p) => names(projectNameTexts(p, known)));
+  const outnamed = (own: Set<string>): boolean => words.some((other) => other.size > own.size && [...own].every((w) => other.has(w)));
+  return new Set(projects.filter((_, i) => (words[i]?.size ?? 0) > 0 && !outnamed(words[i] as Set<string>)).map(projectKey));
+}
+
 const ADDS_TO_QUESTION = /^\s*(?:and|or|also|plus|both|including|as well as|together with)\b/iu;
 
 export function withoutAsidesAboutOthers(
@@ -423,16 +427,8 @@ export function withoutAsidesAboutOthers(
 ): string {
   const asides = [...question.matchAll(/\(([^()]*)\)/gu)];
   if (asides.length === 0 || projects.length < 2) return question;
-  const texts = projects.map((p) => projectNameTexts(p, known));
-  // The projects a text names by a word that names no other: a word that several projects share ("Farm" of Botany
-  // Farm and Fonthill Farms, their methodology's title) names none of them in particular. (A leading stop word, so
-  // that an aside's first word is judged as a name as anywhere else in a question.)
-  const named = (text: string): Set<number> => {
-    const names = questionNamer(`in ${text}`);
-    const words = texts.map((t) => names(t));
-    const namesOnly = (i: number, w: string): boolean => words.every((other, j) => j === i || !other.has(w));
-    return new Set(words.flatMap((own, i) => ([...own].some((w) => namesOnly(i, w)) ? [i] : [])));
-  };
+  // (A leading stop word, so that an aside's first word is judged as a name as anywhere else in a question.)
+  const named = (text: string): Set<string> => projectsNamed(`in ${text}`, projects, known);
   const main = named(question.replace(/\([^()]*\)/gu, ' '));
   if (main.size === 0) return question;
   let out = question;
@@ -440,7 +436,7 @@ export function withoutAsidesAboutOthers(
     // "(and in 9199)", "(as well as Botany Farm)" add a project to the question rather than contrast one.
     if (ADDS_TO_QUESTION.test(m[1] ?? '')) continue;
     const aside = named(m[1] ?? '');
-    if (aside.size > 0 && [...aside].every((i) => !main.has(i))) out = out.replace(m[0], ' ');
+    if (aside.size > 0 && [...aside].every((p) => !main.has(p))) out = out.replace(m[0], ' ');
   }
   return out === question
     ? question
@@ -861,7 +857,11 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         searchable.map((p) => p.ref),
         known,
       );
-      const namer = documentNamer(asked, known);
+      const namer = documentNamer(
+        asked,
+        searchable.map((p) => p.ref),
+        known,
+      );
       const rankedGroups = await Promise.all(
         groups.map(async (group) => {
           const groupRefs = group.map((p) => p.ref);

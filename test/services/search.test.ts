@@ -518,6 +518,32 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(res.answer).not.toContain('CDM 9199');
   });
 
+  it('takes a project named by more of its words than another for the one named ("Botany Farm", not Fonthill Farms)', async () => {
+    const BOTANY = { registry: 'Regen', projectId: 6006 };
+    const FONTHILL = { registry: 'Regen', projectId: 6007 };
+    await fx.records.upsert(
+      [
+        [BOTANY, 'Botany Farm Partnership'],
+        [FONTHILL, 'Fonthill Farms'],
+      ].map(([ref, name]) => ({
+        ref: ref as typeof BOTANY,
+        format: 'registry-json' as const,
+        raw: { registry: 'Regen', resourceIdentifier: String((ref as typeof BOTANY).projectId), resourceName: name as string },
+      })),
+    );
+    await fx.addDocument(BOTANY, 'botany-plan', ['The permanence period runs 20 years after the crediting term ends.']);
+    await fx.addDocument(FONTHILL, 'fonthill-plan', ['The permanence period of the farm project is 10 years, from 2033 to 2042.']);
+    await fx.addDocument(FONTHILL, 'fonthill-report', ['Soil samples of the farm are taken every year.']);
+    const res = await service().search({
+      projects: [asRequested(BOTANY), asRequested(FONTHILL)],
+      query: 'What is the permanence period of the Botany Farm project?',
+    });
+    // "Farm" names both; "Botany Farm" names Botany Farm by two words, Fonthill Farms by one: Botany's passage leads
+    // although Fonthill's holds more of the question's words.
+    expect(res.citations[0]?.projectId).toBe(6006);
+    expect(res.answer).toMatch(/^The permanence period runs 20 years/);
+  });
+
   it('answers per project when asked, each project with its own citations', async () => {
     const res = await service().search({
       projects: [asRequested(A), asRequested(B, 'cdm')],
