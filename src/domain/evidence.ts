@@ -377,7 +377,8 @@ const LINE_GROUP_CHARS = 250;
 
 /**
  * Sentence spans that may be quoted: headings left out, and a span too long to be a sentence (a form's fields, a
- * table run together, a list without punctuation) cut at its line breaks into groups of lines.
+ * table run together, a list without punctuation; not a long sentence of prose, isProse) cut at its line breaks into
+ * groups of lines.
  */
 function quotableSpans(text: string, spans: readonly SentenceSpan[], running: ReadonlySet<string>, lineHead: string): Span[] {
   const furniture = furnitureLines(text, running, lineHead);
@@ -385,7 +386,8 @@ function quotableSpans(text: string, spans: readonly SentenceSpan[], running: Re
   for (const s of spans) {
     if (s.heading) continue;
     for (const piece of withoutRanges(text, s, furniture)) {
-      if (piece.end - piece.start <= LONG_SPAN_CHARS || !text.slice(piece.start, piece.end).includes('\n')) {
+      const body = text.slice(piece.start, piece.end);
+      if (piece.end - piece.start <= LONG_SPAN_CHARS || !body.includes('\n') || isProse(body)) {
         out.push(piece);
         continue;
       }
@@ -404,6 +406,20 @@ function quotableSpans(text: string, spans: readonly SentenceSpan[], running: Re
     }
   }
   return out;
+}
+
+/** A wrapped line of prose is at least this long but for a paragraph's last; a table's or list's lines are shorter. */
+const PROSE_LINE_CHARS = 50;
+
+/**
+ * A long span that is one sentence of wrapped prose: it ends a sentence, fits MAX_SENTENCE_CHARS, and every line but
+ * its last is full (PROSE_LINE_CHARS). It is quoted whole, not cut into groups of lines in mid-sentence ("... will
+ * increase forest resources, improve the local environment" stopped short of "and increase income of local farmers").
+ */
+function isProse(body: string): boolean {
+  if (body.length > MAX_SENTENCE_CHARS || !/[.!?]["'\u201D\u2019)\]]*$/u.test(body)) return false;
+  const lines = body.split('\n');
+  return lines.slice(0, -1).every((l) => l.trim().length >= PROSE_LINE_CHARS);
 }
 
 /**

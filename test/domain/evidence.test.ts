@@ -147,6 +147,22 @@ describe('findEvidence', () => {
     expect(ev.answered).toBe(true);
   });
 
+  it('quotes a long sentence of wrapped prose whole, and cuts a long run of short lines into groups', () => {
+    // The Guangxi PDD, page 83: one sentence of 330 characters over four full lines.
+    const prose =
+      '(1) Local forestry departments: Forestry Bureaus and forestry stations of both project counties view\n' +
+      'that the proposed A/R CDM project activity will increase forest resources, improve the local environment\n' +
+      'and increase income of local farmers/communities, and that the planting will be supported by the county\n' +
+      'governments with technical training for the farmers.';
+    const whole = findEvidence('What do the local forestry departments think of the project activity?', [{ id: 1, text: prose }]);
+    expect(whole.quotes[0]?.text).toBe(prose);
+    // A table's rows run together (short lines, no full stop) are still cut into groups of lines.
+    const rows = Array.from({ length: 14 }, (_, i) => `Stratum ${i + 1} forest resources ${100 + i} ha`).join('\n');
+    const cut = findEvidence('Which stratum holds 113 ha of forest resources?', [{ id: 1, text: rows }]);
+    expect((cut.quotes[0]?.text.length ?? 0) < rows.length).toBe(true);
+    expect(cut.quotes[0]?.text).toContain('Stratum 14 forest resources 113 ha');
+  });
+
   it('takes the next sentence along when the fact runs over two', () => {
     const ev = findEvidence('How much carbon removal is expected over the crediting period, and what is the annual average?', passages);
     const q2 = ev.quotes.find((q) => q.passageId === 2);
