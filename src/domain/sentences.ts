@@ -6,13 +6,15 @@ import { trimSpan, type Span } from './chunking.js';
  */
 
 /**
- * Abbreviations whose period ends no sentence, as English splitters know them (Punkt's abbreviation types): Latin
- * and titles before any word ("e.g. Ground preparation", "Mr. Solanki", "Winjum et al. (1998)"), and the ones that
+ * Abbreviations whose period ends no sentence, as English splitters know them (Punkt's abbreviation types): Latin,
+ * titles and a name's initials before any word ("e.g. Ground preparation", "Mr. Solanki", "Winjum et al. (1998)",
+ * "Work carried out by: J. Miles"; not a lettered part, "as defined in Appendix B. CXCS are ..."), and the ones that
  * stand before a number ("Rs. 7 Crores", "No. 502", "Fig. 3", "pp. 12", a report's "rev. 01", and a species in a
  * table row: "Eucalyptus sp. 850 150 1,000"). Before a capital, "sp." may end a sentence ("... Quercus sp. All
  * species are native").
  */
-const BEFORE_ANY = String.raw`e\.g|i\.e|cf|vs|viz|et al|Mr|Mrs|Ms|Dr|Prof|St`;
+const LETTERED = String.raw`Appendix|Annex|Table|Section|Figure|Part|Schedule|Category|Type|Phase|Stage|Option|Scenario|Class|Tier|Step|Exhibit|Attachment|Chapter|Component|Module|Group|Zone|Plan`;
+const BEFORE_ANY = String.raw`e\.g|i\.e|cf|vs|viz|et al|Mr|Mrs|Ms|Dr|Prof|St|(?<!\b(?:${LETTERED})\s)\p{Lu}`;
 const BEFORE_NUMBER = String.raw`No|Nos|Rs|Fig|Figs|Eq|Eqs|Vol|pp|p|Sec|Art|Para|para|approx|ca|sp|spp|rev`;
 
 /**

@@ -25,6 +25,17 @@ describe('splitSentences', () => {
     ]);
   });
 
+  it("does not end a sentence at a name's initial, but does at a lettered part's letter", () => {
+    // SGS's validation report of GFL, page 2; Botany Farm's monitoring report, page 11.
+    expect(splitSentences('Work carried out by: J. Miles M van der Linden. Work verified by: Gareth Phillips.')).toEqual([
+      'Work carried out by: J. Miles M van der Linden.',
+      'Work verified by: Gareth Phillips.',
+    ]);
+    expect(
+      splitSentences('The calculator is defined in Appendix B. CXCS are responsible for the data. See Table C. It lists them.'),
+    ).toEqual(['The calculator is defined in Appendix B.', 'CXCS are responsible for the data.', 'See Table C.', 'It lists them.']);
+  });
+
   it('keeps a table row whole after a species abbreviation, and a report revision after "rev."', () => {
     // A planting table as extracted: "Eucalyptus sp." is followed by the row's figures, not by a new sentence.
     expect(
