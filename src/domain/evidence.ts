@@ -26,12 +26,20 @@ export interface EvidencePassage {
    */
   running?: ReadonlySet<string>;
   /**
-   * The text before the passage on its first line, when the passage is cut from its page in the middle of a line
-   * (a chunk or window starts at a sentence, and sentences share lines). Line rules (running lines, headings, form
-   * labels) judge that line whole. @default ''
+   * The rest of the passage's first and last lines on its page, when the passage is cut from it in the middle of a
+   * line (a chunk or window starts and ends at sentences, and sentences share lines). Line rules (running lines,
+   * headings, form labels) judge those lines whole.
    */
-  lineHead?: string;
+  line?: LineContext;
 }
+
+/** The text before a passage on its first line (`head`) and after it on its last (`tail`), as its page has them. */
+export interface LineContext {
+  head: string;
+  tail: string;
+}
+
+const WHOLE_LINES: LineContext = { head: '', tail: '' };
 
 export interface Quote {
   passageId: number;
@@ -380,8 +388,8 @@ const LINE_GROUP_CHARS = 250;
  * table run together, a list without punctuation; not a long sentence of prose, isProse) cut at its line breaks into
  * groups of lines.
  */
-function quotableSpans(text: string, spans: readonly SentenceSpan[], running: ReadonlySet<string>, lineHead: string): Span[] {
-  const furniture = furnitureLines(text, running, lineHead);
+function quotableSpans(text: string, spans: readonly SentenceSpan[], running: ReadonlySet<string>, line: LineContext): Span[] {
+  const furniture = furnitureLines(text, running, line);
   const out: Span[] = [];
   for (const s of spans) {
     if (s.heading) continue;
@@ -424,14 +432,15 @@ function isProse(body: string): boolean {
 
 /**
  * Offsets of the lines of `text` that are page furniture: running lines of its document, page numbers, leaders. The
- * first line is judged with the text before it on its page line (`lineHead`): "This information" that starts a
- * passage is the end of a running confidentiality line.
+ * first and last lines are judged with the rest of their page lines (`line`): "This information" that starts a
+ * passage is the end of a running confidentiality line, and so is "The information contained herein belongs
+ * exclusively to GFL ... whatsoever." that ends one, its line running on with "This information".
  */
-function furnitureLines(text: string, running: ReadonlySet<string>, lineHead: string): Span[] {
+function furnitureLines(text: string, running: ReadonlySet<string>, line: LineContext): Span[] {
   const out: Span[] = [];
-  for (const { line, start, end } of linesFrom(text)) {
-    const whole = start === 0 ? lineHead + line : line;
-    if (line.trim() !== '' && (isRunningLine(whole, running) || isLeaderLine(whole))) out.push({ start, end });
+  for (const l of linesFrom(text)) {
+    const whole = `${l.start === 0 ? line.head : ''}${l.line}${l.end === text.length ? line.tail : ''}`;
+    if (l.line.trim() !== '' && (isRunningLine(whole, running) || isLeaderLine(whole))) out.push({ start: l.start, end: l.end });
   }
   return out;
 }
@@ -676,11 +685,11 @@ interface PassageReading {
  * words, about two thirds of its time: bench/README.md "search"). Kept by passage text (and its document's running
  * lines), so a passage seen again, by a later search or by warmPassage while the query embeds, is not read again.
  */
-function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_LINES, lineHead = ''): PassageReading {
-  const key = lineHead === '' ? text : `${lineHead}\u0000${text}`;
+function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_LINES, line: LineContext = WHOLE_LINES): PassageReading {
+  const key = line.head === '' && line.tail === '' ? text : `${line.head}\u0000${text}\u0000${line.tail}`;
   const known = READINGS.get(key);
   if (known && known.running === running) return known.reading;
-  const spans = sentenceSpans(text, lineHead);
+  const spans = sentenceSpans(text, line.head);
   const candidates: Candidate[] = [];
   const candidate = (span: Span, words: string, field: Span | null, quotableNow: boolean, title?: string): Candidate => ({
     start: span.start,
@@ -692,7 +701,7 @@ function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_
     quotable: quotableNow,
     caption: CAPTION.test(words),
   });
-  for (const s of quotableSpans(text, spans, running, lineHead)) {
+  for (const s of quotableSpans(text, spans, running, line)) {
     const words = text.slice(s.start, s.end);
     // An instruction is judged by its field's answer for the answer type: "Indicate the crediting period ..." is
     // answered by "01/01/2023 to 31/12/2032." after it.
@@ -729,8 +738,8 @@ const READINGS_MAX = 512;
  * Reads a passage ahead of a search's answer step (passageReading): a search warms its likely passages while the
  * query embeds, so the answer step after retrieval only weighs them.
  */
-export function warmPassage(passage: Pick<EvidencePassage, 'text' | 'running' | 'lineHead'>): void {
-  for (const c of passageReading(passage.text, passage.running, passage.lineHead).candidates) if (c.quotable) candidateWords(c, false);
+export function warmPassage(passage: Pick<EvidencePassage, 'text' | 'running' | 'line'>): void {
+  for (const c of passageReading(passage.text, passage.running, passage.line).candidates) if (c.quotable) candidateWords(c, false);
 }
 
 /** Forgets every passage read (a benchmark's cold searches: bench/search/answer-step.ts). */
@@ -761,7 +770,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const sentences: Sentence[] = [];
   // Each passage as read whatever the question (passageReading: its sentence spans, and its candidates with their
   // words), then weighed for this one.
-  const readings = passages.map((p) => passageReading(p.text, p.running, p.lineHead));
+  const readings = passages.map((p) => passageReading(p.text, p.running, p.line));
   const spansOf = (i: number): readonly SentenceSpan[] => readings[i]?.spans ?? [];
   readings.forEach((reading, i) => {
     for (const c of reading.candidates) {
@@ -1022,7 +1031,7 @@ export function leadSummary(passages: readonly EvidencePassage[], maxChars = 120
   let used = 0;
   for (const p of passages) {
     const run: string[] = [];
-    for (const s of sentenceSpans(p.text, p.lineHead)) {
+    for (const s of sentenceSpans(p.text, p.line?.head)) {
       const text = p.text.slice(s.start, s.end);
       if (s.heading || !quotable(text)) continue;
       const prose = asProse(text);

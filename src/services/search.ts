@@ -8,6 +8,7 @@ import {
   warmPassage,
   type Evidence,
   type EvidencePassage,
+  type LineContext,
   type Quote,
   type WeighedSentence,
 } from '../domain/evidence.js';
@@ -262,9 +263,10 @@ function pageWindow(
   return { page, start, end, chunkStart: chunk.offset, chunkEnd };
 }
 
-/** The text before `at` on its line of the page (evidence.ts EvidencePassage.lineHead). */
-function lineHeadAt(page: string, at: number): string {
-  return page.slice(page.lastIndexOf('\n', at - 1) + 1, at);
+/** The rest of the page lines that `page.slice(start, end)` starts and ends in (evidence.ts EvidencePassage.line). */
+function lineContext(page: string, start: number, end: number): LineContext {
+  const lineEnd = page.indexOf('\n', end);
+  return { head: page.slice(page.lastIndexOf('\n', start - 1) + 1, start), tail: page.slice(end, lineEnd < 0 ? page.length : lineEnd) };
 }
 
 /** How far past its window a quote cut by the window's end is completed (completedQuoteEnd). */
@@ -545,7 +547,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         warmPassage({
           text: window.page.slice(window.start, window.end),
           running: doc.running,
-          lineHead: lineHeadAt(window.page, window.start),
+          line: lineContext(window.page, window.start, window.end),
         });
       }
     }
@@ -684,12 +686,12 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     citations: Citation[],
     chunks: ScoredChunk[],
     scope: string[],
-  ): Promise<{ documents: Map<number, PageTexts>; lineHeads: Map<number, string>; evidence: Evidence | null }> {
+  ): Promise<{ documents: Map<number, PageTexts>; lines: Map<number, LineContext>; evidence: Evidence | null }> {
     const documentOf = new Map<number, PageTexts>();
-    // Each citation's text's lineHead on its page, as the caller weighs the citations afresh.
-    const lineHeads = new Map<number, string>();
+    // Each citation's text's line context on its page, as the caller weighs the citations afresh.
+    const lines = new Map<number, LineContext>();
     const texts = opts.texts;
-    if (!texts || citations.length === 0) return { documents: documentOf, lineHeads, evidence: null };
+    if (!texts || citations.length === 0) return { documents: documentOf, lines, evidence: null };
     const pagesByDocument = new Map<string, Promise<PageTexts | null>>();
     const windows = await Promise.all(
       citations.map(async (c, i) => {
@@ -718,13 +720,13 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           text: w.page.slice(w.start, w.end),
           score: c.score,
           running: w.doc.running,
-          lineHead: lineHeadAt(w.page, w.start),
+          line: lineContext(w.page, w.start, w.end),
         });
         documentOf.set(c.id, w.doc);
-        lineHeads.set(c.id, lineHeadAt(w.page, w.chunkStart));
+        lines.set(c.id, lineContext(w.page, w.chunkStart, w.chunkEnd));
       }
     });
-    if (passages.length === 0) return { documents: documentOf, lineHeads, evidence: null };
+    if (passages.length === 0) return { documents: documentOf, lines, evidence: null };
     const onEvidence = opts.onEvidence;
     const evidence = findEvidence(query, passages, {
       scope,
@@ -749,11 +751,12 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const quoteStart = w.start + q.start;
       const quoteEnd = completedQuoteEnd(w.page, w.start + q.end, w.end);
       const textStart = Math.min(w.chunkStart, quoteStart);
-      c.text = w.page.slice(textStart, Math.max(w.chunkEnd, quoteEnd));
-      lineHeads.set(c.id, lineHeadAt(w.page, textStart));
+      const textEnd = Math.max(w.chunkEnd, quoteEnd);
+      c.text = w.page.slice(textStart, textEnd);
+      lines.set(c.id, lineContext(w.page, textStart, textEnd));
       quotes.push({ ...q, start: quoteStart - textStart, end: quoteEnd - textStart, text: w.page.slice(quoteStart, quoteEnd) });
     }
-    return { documents: documentOf, lineHeads, evidence: reusable ? { ...evidence, quotes } : null };
+    return { documents: documentOf, lines, evidence: reusable ? { ...evidence, quotes } : null };
   }
 
   /**
@@ -901,20 +904,20 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       ];
       // Each citation's document pages, as the answer step read them (none when its page text is unavailable).
       let documentOf = new Map<number, PageTexts>();
-      let lineHeadOf = new Map<number, string>();
+      let lineOf = new Map<number, LineContext>();
       const evidenceOf = (cs: Citation[]): Evidence =>
         findEvidence(
           asked,
           cs.map((c): EvidencePassage => {
             const running = documentOf.get(c.id)?.running;
-            const lineHead = lineHeadOf.get(c.id);
+            const line = lineOf.get(c.id);
             return {
               id: c.id,
               text: c.text,
               score: c.score,
               project: projectLabel(c),
               ...(running ? { running } : {}),
-              ...(lineHead ? { lineHead } : {}),
+              ...(line ? { line } : {}),
             };
           }),
           {
@@ -925,7 +928,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         );
       const widened = await widenToEvidence(asked, citations, ranked, scopeTexts(citations));
       documentOf = widened.documents;
-      lineHeadOf = widened.lineHeads;
+      lineOf = widened.lines;
       const evidence = widened.evidence ?? evidenceOf(citations);
       for (const q of evidence.quotes) {
         const c = citations[q.passageId - 1];

@@ -16,6 +16,7 @@ import {
   warmPassage,
   withMarker,
   type EvidencePassage,
+  type LineContext,
 } from '../../src/domain/evidence.js';
 import { lineShape } from '../../src/domain/page-furniture.js';
 import { stem } from '../../src/domain/query.js';
@@ -721,25 +722,29 @@ describe('page furniture in quotes', () => {
     expect(glued.quotes[0]?.text).toContain('Template, v4.4');
   });
 
-  it('never quotes the end of a running line that a passage starts with, nor takes it for a sentence', () => {
+  it('never quotes the end of a running line that a passage starts with, nor the start of one it ends with', () => {
     // GFL's PDD: every page heads with a confidentiality notice over two lines, and a passage that starts at the
     // notice's second sentence starts in the middle of its first line.
     const notice = 'The information contained herein belongs exclusively to GFL. This information';
-    const text =
-      'This information\nshall not be shared without the prior written permission of GFL.\nThe oxidation information is logged daily.';
     const running = new Set([lineShape(notice), lineShape('shall not be shared without the prior written permission of GFL.')]);
-    const candidates = (lineHead?: string): string[] => {
+    const candidates = (text: string, line?: LineContext): string[] => {
       const seen: string[] = [];
-      findEvidence('Which information is logged?', [{ id: 1, text, running, ...(lineHead ? { lineHead } : {}) }], {
+      findEvidence('Which information is logged?', [{ id: 1, text, running, ...(line ? { line } : {}) }], {
         onSentences: (sentences) => seen.push(...sentences.map((x) => x.text)),
       });
       return seen;
     };
-    expect(candidates('The information contained herein belongs exclusively to GFL. ')).toEqual([
+    const starts =
+      'This information\nshall not be shared without the prior written permission of GFL.\nThe oxidation information is logged daily.';
+    expect(candidates(starts, { head: 'The information contained herein belongs exclusively to GFL. ', tail: '' })).toEqual([
       'The oxidation information is logged daily.',
     ]);
     // Read without the line's head, "This information" is a line of its own, not a running one.
-    expect(candidates()).toContain('This information');
+    expect(candidates(starts)).toContain('This information');
+    // A passage (a chunk) that ends at the notice's first sentence, in the middle of its line.
+    const ends = 'The oxidation information is logged daily.\nThe information contained herein belongs exclusively to GFL.';
+    expect(candidates(ends, { head: '', tail: ' This information' })).toEqual(['The oxidation information is logged daily.']);
+    expect(candidates(ends)).toContain('The information contained herein belongs exclusively to GFL.');
   });
 
   it("reads a passage once for every question, read ahead or not, and by its own document's running lines", () => {
