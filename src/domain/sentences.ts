@@ -18,11 +18,11 @@ const BEFORE_ANY = String.raw`e\.g|i\.e|cf|vs|viz|et al|Mr|Mrs|Ms|Dr|Prof|St|(?<
 const BEFORE_NUMBER = String.raw`No|Nos|Rs|Fig|Figs|Eq|Eqs|Vol|pp|p|Sec|Art|Para|para|approx|ca|sp|spp|rev`;
 
 /**
- * Between two sentences: whitespace after final punctuation, before a capital or a digit (perhaps quoted), unless
- * the period is an abbreviation's.
+ * Between two sentences: whitespace after final punctuation (an ellipsis character too: a form's "... pests, etc…"
+ * before the field's answer), before a capital or a digit (perhaps quoted), unless the period is an abbreviation's.
  */
 const SENTENCE_BOUNDARY = new RegExp(
-  String.raw`(?<=[.!?;])(?<!\b(?:${BEFORE_ANY})\.)\s+(?:(?=["'(\u201C]?\p{Lu})|(?<!\b(?:${BEFORE_NUMBER})\.\s+)(?=["'(\u201C]?\p{N}))`,
+  String.raw`(?<=[.!?;\u2026])(?<!\b(?:${BEFORE_ANY})\.)\s+(?:(?=["'(\u201C]?\p{Lu})|(?<!\b(?:${BEFORE_NUMBER})\.\s+)(?=["'(\u201C]?\p{N}))`,
   'gu',
 );
 

@@ -25,6 +25,13 @@ describe('splitSentences', () => {
     ]);
   });
 
+  it('ends a sentence at an ellipsis before a capital', () => {
+    // Fonthill Farms' project plan: a form's instruction ends "etc…", and the field's answer follows on its line.
+    expect(
+      splitSentences('Indicate the major environmental threats, including droughts, fires, floods, pests, etc… Flood risk is medium.'),
+    ).toEqual(['Indicate the major environmental threats, including droughts, fires, floods, pests, etc…', 'Flood risk is medium.']);
+  });
+
   it("does not end a sentence at a name's initial, but does at a lettered part's letter", () => {
     // SGS's validation report of GFL, page 2; Botany Farm's monitoring report, page 11.
     expect(splitSentences('Work carried out by: J. Miles M van der Linden. Work verified by: Gareth Phillips.')).toEqual([
