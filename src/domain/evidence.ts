@@ -977,8 +977,11 @@ function asProse(text: string): string {
     .replace(/\s+/g, ' ')
     .replace(/^[\s\-\u2013\u2014*>]+/u, '')
     .trim();
-  return /^\p{Ll}/u.test(prose) || closesUnopened(prose) ? `\u2026${prose}` : prose;
+  // A list item's letter ("a) Clarification whether ...", "(iv) the area ...") starts the item, not a cut.
+  const cut = (/^\p{Ll}/u.test(prose) && !LIST_LETTER.test(prose)) || closesUnopened(prose);
+  return cut ? `\u2026${prose}` : prose;
 }
+const LIST_LETTER = /^\(?(?:[a-z]|[ivx]{1,4})\)\s/u;
 
 export interface ComposeOptions {
   /** Soft budget in characters: the best piece is always kept, further ones only while they fit. @default 600 */

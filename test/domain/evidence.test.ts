@@ -685,6 +685,11 @@ describe('composeAnswer', () => {
     const answer = composeAnswer(findEvidence('What crediting period in years does it have?', bracket), bracket);
     expect(answer).toContain('\u2026Reforestation and Revegetation) and has a crediting period of 30 years, from 2022 to 2051 [1].');
     expect(answer).toContain(' 1) The crediting period of 30 years may be renewed twice [2].');
+    // Nor is a list item's letter a cut ("d) In terms of the forestry land uses, ..." of the Guangxi PDD).
+    const lettered: EvidencePassage[] = [{ id: 1, text: 'd) In terms of land use, the crediting period of 30 years is renewable.' }];
+    expect(composeAnswer(findEvidence('What crediting period in years does it have?', lettered), lettered)).toBe(
+      'd) In terms of land use, the crediting period of 30 years is renewable [1].',
+    );
   });
 
   it('names the project of each piece when the passages come from several projects', () => {
