@@ -375,8 +375,8 @@ type DocumentNamer = (chunks: readonly ChunkRecord[]) => Set<string> | null;
 
 /**
  * The documents a question names: all of a project's when it names the project (its name, place, methodology or an
- * id of three or more digits; projectsNamed: "Botany Farm" names Botany Farm, not Fonthill Farms), or one by its title ("VM0006", "the VCS5533 validation"), through domain/evidence.ts
- * questionNamer. A registry's name names none (it names all its projects), nor does a short id (it is any number). Each
+ * id of three or more digits; projectsNamed: "Botany Farm" names Botany Farm, not Fonthill Farms), or one by its
+ * title ("VM0006", "the VCS5533 validation"), through domain/evidence.ts questionNamer. A registry's name names none (it names all its projects), nor does a short id (it is any number). Each
  * document is judged once per search: retrieval and the answer ask of the same documents.
  */
 function documentNamer(question: string, projects: readonly ProjectRef[], known: Map<string, StoredProject> | null): DocumentNamer {
@@ -408,17 +408,6 @@ function projectNameTexts(ref: ProjectRef, known: Map<string, StoredProject> | n
 }
 
 /**
- * The question without its bracketed asides about other projects: "Which version of the methodology does the
- * Fonthill Farms project plan apply (the Botany Farm plan uses 1.1)?" is about Fonthill Farms, and the aside gives
- * what another project does for contrast, as an exclusion clause names what is not wanted (query.ts
- * withoutExclusions). An aside is about others when it names at least one of the searched projects, the rest of the
- * question names at least one, and none of the projects it names; a gloss of the asked project ("VCS 5533
- * (afforestation of indigenously owned lands in West Bengal)") or of a document ("VM0005 (conversion of ...)") stays,
- * and so does an aside that adds a project to the question ("(and Botany Farm)").
- * Its words would pull the other project's passages into the full-text list, the named-document preference and the
- * answer's choice of sentences.
- */
-/**
  * The searched projects (projectKey) a text names (questionNamer over their ids and records' names), but for those
  * whose naming words another project's include and exceed: "Botany Farm" names Botany Farm by two words, and
  * Fonthill Farms by one of them only ("Farm"). Projects named by the same words (a methodology they share) are all
@@ -431,8 +420,20 @@ function projectsNamed(text: string, projects: readonly ProjectRef[], known: Map
   return new Set(projects.filter((_, i) => (words[i]?.size ?? 0) > 0 && !outnamed(words[i] as Set<string>)).map(projectKey));
 }
 
+/** An aside that adds a project to the question: "(and in 9199)", "(as well as Botany Farm)". */
 const ADDS_TO_QUESTION = /^\s*(?:and|or|also|plus|both|including|as well as|together with)\b/iu;
 
+/**
+ * The question without its bracketed asides about other projects: "Which version of the methodology does the
+ * Fonthill Farms project plan apply (the Botany Farm plan uses 1.1)?" is about Fonthill Farms, and the aside gives
+ * what another project does for contrast, as an exclusion clause names what is not wanted (query.ts
+ * withoutExclusions). An aside is about others when it names at least one of the searched projects, the rest of the
+ * question names at least one, and none of the projects it names; a gloss of the asked project ("VCS 5533
+ * (afforestation of indigenously owned lands in West Bengal)") or of a document ("VM0005 (conversion of ...)") stays,
+ * and so does an aside that adds a project to the question ("(and Botany Farm)").
+ * Its words would pull the other project's passages into the full-text list, the named-document preference and the
+ * answer's choice of sentences.
+ */
 export function withoutAsidesAboutOthers(
   question: string,
   projects: readonly ProjectRef[],
@@ -446,7 +447,6 @@ export function withoutAsidesAboutOthers(
   if (main.size === 0) return question;
   let out = question;
   for (const m of asides) {
-    // "(and in 9199)", "(as well as Botany Farm)" add a project to the question rather than contrast one.
     if (ADDS_TO_QUESTION.test(m[1] ?? '')) continue;
     const aside = named(m[1] ?? '');
     if (aside.size > 0 && [...aside].every((p) => !main.has(p))) out = out.replace(m[0], ' ');
