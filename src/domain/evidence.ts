@@ -682,8 +682,9 @@ interface PassageReading {
 
 /**
  * A passage's sentences and candidates: what findEvidence reads of a passage whatever the question (with their
- * words, about two thirds of its time: bench/README.md "search"). Kept by passage text (and its document's running
- * lines), so a passage seen again, by a later search or by warmPassage while the query embeds, is not read again.
+ * words, about two thirds of its time: bench/README.md "search"). Kept by passage text and line context (and its
+ * document's running lines), so a passage seen again, by a later search or by warmPassage while the query embeds, is
+ * not read again.
  */
 function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_LINES, line: LineContext = WHOLE_LINES): PassageReading {
   const key = line.head === '' && line.tail === '' ? text : `${line.head}\u0000${text}\u0000${line.tail}`;

@@ -161,23 +161,23 @@ function labelCuts(lines: readonly string[], head: string): number[] {
     at += line.length + 1;
   }
   // Judged as the page lays it out: a text that starts inside a line is judged by the whole line.
-  lines = [head + (lines[0] ?? ''), ...lines.slice(1)];
+  const judged = [head + (lines[0] ?? ''), ...lines.slice(1)];
   let i = 0;
-  while (i < lines.length) {
-    const before = lines[i - 1]?.trim();
+  while (i < judged.length) {
+    const before = judged[i - 1]?.trim();
     const opens = before === undefined || before === '' || /[.!?;:]$/.test(before) || isHeadingLine(before);
-    if (!opens || !isLabelLine(lines[i] ?? '')) {
+    if (!opens || !isLabelLine(judged[i] ?? '')) {
       i++;
       continue;
     }
     let end = i;
     let widest = 0;
-    while (end < lines.length && isLabelLine(lines[end] ?? '')) {
-      widest = Math.max(widest, (lines[end] ?? '').trim().length);
+    while (end < judged.length && isLabelLine(judged[end] ?? '')) {
+      widest = Math.max(widest, (judged[end] ?? '').trim().length);
       end++;
     }
-    const field = (lines[end] ?? '').trim();
-    if (end < lines.length && /^["'(\u201C]?\p{Lu}/u.test(field) && field.length >= Math.max(FIELD_LINE_CHARS, 1.5 * widest)) {
+    const field = (judged[end] ?? '').trim();
+    if (end < judged.length && /^["'(\u201C]?\p{Lu}/u.test(field) && field.length >= Math.max(FIELD_LINE_CHARS, 1.5 * widest)) {
       cuts.push(starts[i] ?? 0, starts[end] ?? 0);
     }
     i = end;
