@@ -72,6 +72,12 @@ function service(over: Partial<SearchServiceOptions> = {}) {
   return createSearchService(searchOptions(fx, { records: fx.records, ...over }));
 }
 
+/** The fixture's page text store (SQLite, the fixture's database): the answer step reads page windows from it. */
+async function pageTextStore(): Promise<DocumentTextStore> {
+  const { createSqliteDocumentTextStore } = await import('../../src/adapters/sqlite/document-text-store.js');
+  return createSqliteDocumentTextStore({ db: fx.db });
+}
+
 describe('search service', () => {
   it('answers with cited passages of the requested projects, with the CONTRACT response shape', async () => {
     const res = await service().search({ projects: [asRequested(A, 'verra'), asRequested(B)], query: 'What is the crediting period?' });
@@ -336,8 +342,7 @@ describe('search service with an LLM summariser', () => {
   });
 
   it('reads the pages of its likely passages while the query embeds, and answers as it would have without', async () => {
-    const { createSqliteDocumentTextStore } = await import('../../src/adapters/sqlite/document-text-store.js');
-    const texts = await createSqliteDocumentTextStore({ db: fx.db });
+    const texts = await pageTextStore();
     const P = { registry: 'CDM', projectId: 548 };
     await fx.addRecord(P);
     const pages = [
@@ -601,8 +606,7 @@ describe('evidence and abstention (CONTRACT 2)', () => {
   });
 
   it('completes a quote cut by the end of its page window to the end of its line', async () => {
-    const { createSqliteDocumentTextStore } = await import('../../src/adapters/sqlite/document-text-store.js');
-    const texts = await createSqliteDocumentTextStore({ db: fx.db });
+    const texts = await pageTextStore();
     const LIST = { registry: 'CDM', projectId: 549 };
     await fx.addRecord(LIST);
     // A passage, then a list without a full stop for far more than its window (400 characters each side): the
@@ -639,8 +643,7 @@ describe('evidence and abstention (CONTRACT 2)', () => {
   });
 
   it('reads the line a page window starts in whole, so the end of a running line is never a candidate', async () => {
-    const { createSqliteDocumentTextStore } = await import('../../src/adapters/sqlite/document-text-store.js');
-    const texts = await createSqliteDocumentTextStore({ db: fx.db });
+    const texts = await pageTextStore();
     const NOTICE = { registry: 'CDM', projectId: 1 };
     await fx.addRecord(NOTICE);
     // Every page heads with a confidentiality notice over two lines (as GFL's PDD); then a table's lines without a
@@ -668,8 +671,7 @@ describe('evidence and abstention (CONTRACT 2)', () => {
   });
 
   it('completes a quote cut by the end of its passage from the page text', async () => {
-    const { createSqliteDocumentTextStore } = await import('../../src/adapters/sqlite/document-text-store.js');
-    const texts = await createSqliteDocumentTextStore({ db: fx.db });
+    const texts = await pageTextStore();
     const SPECIES = { registry: 'CDM', projectId: 547 };
     await fx.addRecord(SPECIES);
     const page =
