@@ -238,6 +238,31 @@ describeWithService(
       await page.close();
     }, 60_000);
 
+    it("never asks a question typed while a shared link's projects load (the link's own question it does)", async () => {
+      // The link's projects load slowly (their names, then their document types): a question typed meanwhile waits
+      // for its author to ask it.
+      const page = await context.newPage();
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/project-documents/batch-metadata', async (route) => {
+        await held;
+        await route.continue();
+      });
+      const searches: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().endsWith('/projects-documents/batch-search')) searches.push(r.url());
+      });
+      await page.goto(`${server?.baseUrl}/?projects=Verra:900002,Verra:900003`);
+      await page.fill('#question', 'What is the crediting period?');
+      release();
+      await hasText(page.locator('#picked'), 'Kisaru Highlands Efficient Cookstoves (demo)');
+      await visible(page.locator('#types-box'));
+      await page.waitForTimeout(300);
+      expect(searches).toEqual([]);
+      expect(await page.locator('#ask-button').isDisabled()).toBe(false);
+      await page.close();
+    }, 60_000);
+
     it('shows a question the documents do not answer as not found', async () => {
       const page = await open('?projects=Verra:900002,Verra:900003');
       await countOf(page.locator('#picked li'), 2);

@@ -143,7 +143,7 @@ function readUrl() {
     if (i > 0 && Number.isSafeInteger(id) && id > 0) picked.push({ registry: part.slice(0, i), projectId: id });
   }
   const types = (params.get('types') || '').split('|').filter(Boolean);
-  return { picked, types };
+  return { picked, types, question: $('question').value.trim() };
 }
 
 // ---- Find -----------------------------------------------------------------------------------------------------
@@ -535,11 +535,12 @@ function start() {
   renderPicked();
   find(false);
   if (restored.picked.length > 0) {
-    // A shared link with a question answers it at once, with the document types it names.
+    // A shared link with a question answers it at once, with the document types it names. Only the link's own
+    // question: one typed while the link's projects load is asked when its author asks it.
     loadPickedNames()
       .then(loadDocTypes)
       .then(() => {
-        if ($('question').value.trim()) ask();
+        if (restored.question && $('question').value.trim() === restored.question) ask();
       });
   }
 }
