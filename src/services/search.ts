@@ -263,6 +263,12 @@ function pageWindow(
   return { page, start, end, chunkStart: chunk.offset, chunkEnd };
 }
 
+/** A citation's document pages as the answer step read them, and its text's line context on its page. */
+interface CitationRead {
+  doc: PageTexts;
+  line: LineContext;
+}
+
 /** The rest of the page lines that `page.slice(start, end)` starts and ends in (evidence.ts EvidencePassage.line). */
 function lineContext(page: string, start: number, end: number): LineContext {
   const lineEnd = page.indexOf('\n', end);
@@ -686,12 +692,10 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     citations: Citation[],
     chunks: ScoredChunk[],
     scope: string[],
-  ): Promise<{ documents: Map<number, PageTexts>; lines: Map<number, LineContext>; evidence: Evidence | null }> {
-    const documentOf = new Map<number, PageTexts>();
-    // Each citation's text's line context on its page, as the caller weighs the citations afresh.
-    const lines = new Map<number, LineContext>();
+  ): Promise<{ read: Map<number, CitationRead>; evidence: Evidence | null }> {
+    const read = new Map<number, CitationRead>();
     const texts = opts.texts;
-    if (!texts || citations.length === 0) return { documents: documentOf, lines, evidence: null };
+    if (!texts || citations.length === 0) return { read, evidence: null };
     const pagesByDocument = new Map<string, Promise<PageTexts | null>>();
     const windows = await Promise.all(
       citations.map(async (c, i) => {
@@ -722,15 +726,14 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           running: w.doc.running,
           line: lineContext(w.page, w.start, w.end),
         });
-        documentOf.set(c.id, w.doc);
-        lines.set(c.id, lineContext(w.page, w.chunkStart, w.chunkEnd));
+        read.set(c.id, { doc: w.doc, line: lineContext(w.page, w.chunkStart, w.chunkEnd) });
       }
     });
-    if (passages.length === 0) return { documents: documentOf, lines, evidence: null };
+    if (passages.length === 0) return { read, evidence: null };
     const onEvidence = opts.onEvidence;
     const evidence = findEvidence(query, passages, {
       scope,
-      titles: titlesOf(documentOf.values()),
+      titles: titlesOf([...read.values()].map((r) => r.doc)),
       ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}),
       ...(onEvidence ? { onSentences: (sentences: WeighedSentence[]) => onEvidence(query, passages, sentences) } : {}),
     });
@@ -753,10 +756,10 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const textStart = Math.min(w.chunkStart, quoteStart);
       const textEnd = Math.max(w.chunkEnd, quoteEnd);
       c.text = w.page.slice(textStart, textEnd);
-      lines.set(c.id, lineContext(w.page, textStart, textEnd));
+      read.set(c.id, { doc: w.doc, line: lineContext(w.page, textStart, textEnd) });
       quotes.push({ ...q, start: quoteStart - textStart, end: quoteEnd - textStart, text: w.page.slice(quoteStart, quoteEnd) });
     }
-    return { documents: documentOf, lines, evidence: reusable ? { ...evidence, quotes } : null };
+    return { read, evidence: reusable ? { ...evidence, quotes } : null };
   }
 
   /**
@@ -902,15 +905,15 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const scopeTexts = (cs: Citation[]): string[] => [
         ...new Set(cs.flatMap((c) => [c.documentTitle, c.documentType, ...(scopeOf.get(projectKey(c)) ?? [])])),
       ];
-      // Each citation's document pages, as the answer step read them (none when its page text is unavailable).
-      let documentOf = new Map<number, PageTexts>();
-      let lineOf = new Map<number, LineContext>();
+      // Each citation's document pages and line context, as the answer step read them (none when its page text is
+      // unavailable).
+      let readOf = new Map<number, CitationRead>();
       const evidenceOf = (cs: Citation[]): Evidence =>
         findEvidence(
           asked,
           cs.map((c): EvidencePassage => {
-            const running = documentOf.get(c.id)?.running;
-            const line = lineOf.get(c.id);
+            const running = readOf.get(c.id)?.doc.running;
+            const line = readOf.get(c.id)?.line;
             return {
               id: c.id,
               text: c.text,
@@ -922,13 +925,12 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           }),
           {
             scope: scopeTexts(cs),
-            titles: titlesOf(cs.map((c) => documentOf.get(c.id))),
+            titles: titlesOf(cs.map((c) => readOf.get(c.id)?.doc)),
             ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}),
           },
         );
       const widened = await widenToEvidence(asked, citations, ranked, scopeTexts(citations));
-      documentOf = widened.documents;
-      lineOf = widened.lines;
+      readOf = widened.read;
       const evidence = widened.evidence ?? evidenceOf(citations);
       for (const q of evidence.quotes) {
         const c = citations[q.passageId - 1];
