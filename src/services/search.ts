@@ -382,8 +382,9 @@ type DocumentNamer = (chunks: readonly ChunkRecord[]) => Set<string> | null;
 /**
  * The documents a question names: all of a project's when it names the project (its name, place, methodology or an
  * id of three or more digits; projectsNamed: "Botany Farm" names Botany Farm, not Fonthill Farms), or one by its
- * title ("VM0006", "the VCS5533 validation"), through domain/evidence.ts questionNamer. A registry's name names none (it names all its projects), nor does a short id (it is any number). Each
- * document is judged once per search: retrieval and the answer ask of the same documents.
+ * title ("VM0006", "the VCS5533 validation"), through domain/evidence.ts questionNamer. A registry's name names none
+ * (it names all its projects), nor does a short id (it is any number). Each document is judged once per search:
+ * retrieval and the answer ask of the same documents.
  */
 function documentNamer(question: string, projects: readonly ProjectRef[], known: Map<string, StoredProject> | null): DocumentNamer {
   const names = questionNamer(question);
@@ -869,16 +870,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const groupTopK = request.perProject ? Math.max(2, Math.ceil(topK / searchable.length)) : topK;
       // What is searched for and weighed: the question without asides about other projects. (The embedding, started
       // before the records were read, and a summariser, which reads the aside as such, get the question as asked.)
-      const asked = withoutAsidesAboutOthers(
-        query,
-        searchable.map((p) => p.ref),
-        known,
-      );
-      const namer = documentNamer(
-        asked,
-        searchable.map((p) => p.ref),
-        known,
-      );
+      const searchedRefs = searchable.map((p) => p.ref);
+      const asked = withoutAsidesAboutOthers(query, searchedRefs, known);
+      const namer = documentNamer(asked, searchedRefs, known);
       const rankedGroups = await Promise.all(
         groups.map(async (group) => {
           const groupRefs = group.map((p) => p.ref);
