@@ -388,8 +388,8 @@ const LINE_GROUP_CHARS = 250;
  * table run together, a list without punctuation; not a long sentence of prose, isProse) cut at its line breaks into
  * groups of lines.
  */
-function quotableSpans(text: string, spans: readonly SentenceSpan[], running: ReadonlySet<string>, line: LineContext): Span[] {
-  const furniture = furnitureLines(text, running, line);
+function quotableSpans(text: string, spans: readonly SentenceSpan[], running: ReadonlySet<string>, context: LineContext): Span[] {
+  const furniture = furnitureLines(text, running, context);
   const out: Span[] = [];
   for (const s of spans) {
     if (s.heading) continue;
@@ -432,15 +432,15 @@ function isProse(body: string): boolean {
 
 /**
  * Offsets of the lines of `text` that are page furniture: running lines of its document, page numbers, leaders. The
- * first and last lines are judged with the rest of their page lines (`line`): "This information" that starts a
+ * first and last lines are judged with the rest of their page lines (`context`): "This information" that starts a
  * passage is the end of a running confidentiality line, and so is "The information contained herein belongs
  * exclusively to GFL ... whatsoever." that ends one, its line running on with "This information".
  */
-function furnitureLines(text: string, running: ReadonlySet<string>, line: LineContext): Span[] {
+function furnitureLines(text: string, running: ReadonlySet<string>, context: LineContext): Span[] {
   const out: Span[] = [];
-  for (const l of linesFrom(text)) {
-    const whole = `${l.start === 0 ? line.head : ''}${l.line}${l.end === text.length ? line.tail : ''}`;
-    if (l.line.trim() !== '' && (isRunningLine(whole, running) || isLeaderLine(whole))) out.push({ start: l.start, end: l.end });
+  for (const { line, start, end } of linesFrom(text)) {
+    const whole = `${start === 0 ? context.head : ''}${line}${end === text.length ? context.tail : ''}`;
+    if (line.trim() !== '' && (isRunningLine(whole, running) || isLeaderLine(whole))) out.push({ start, end });
   }
   return out;
 }
@@ -686,11 +686,11 @@ interface PassageReading {
  * document's running lines), so a passage seen again, by a later search or by warmPassage while the query embeds, is
  * not read again.
  */
-function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_LINES, line: LineContext = WHOLE_LINES): PassageReading {
-  const key = line.head === '' && line.tail === '' ? text : `${line.head}\u0000${text}\u0000${line.tail}`;
+function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_LINES, context: LineContext = WHOLE_LINES): PassageReading {
+  const key = context.head === '' && context.tail === '' ? text : `${context.head}\u0000${text}\u0000${context.tail}`;
   const known = READINGS.get(key);
   if (known && known.running === running) return known.reading;
-  const spans = sentenceSpans(text, line.head);
+  const spans = sentenceSpans(text, context.head);
   const candidates: Candidate[] = [];
   const candidate = (span: Span, words: string, field: Span | null, quotableNow: boolean, title?: string): Candidate => ({
     start: span.start,
@@ -702,7 +702,7 @@ function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_
     quotable: quotableNow,
     caption: CAPTION.test(words),
   });
-  for (const s of quotableSpans(text, spans, running, line)) {
+  for (const s of quotableSpans(text, spans, running, context)) {
     const words = text.slice(s.start, s.end);
     // An instruction is judged by its field's answer for the answer type: "Indicate the crediting period ..." is
     // answered by "01/01/2023 to 31/12/2032." after it.
