@@ -150,9 +150,10 @@ function isLabelLine(line: string): boolean {
  * benefit" / "sharing plan" / "The benefit-sharing plan was developed through participatory"): short lines after a
  * finished sentence or a heading, and before a long line that starts a sentence. The offsets where each run starts
  * and ends, so that the label is a span of its own and the field's sentence starts where it does. (Prose wraps at
- * its column's full width, so its short lines end paragraphs, after their final punctuation.)
+ * its column's full width, so its short lines end paragraphs, after their final punctuation.) The lines are judged
+ * as the page lays them out (`judged`: the first one whole, sentenceSpans), offsets counted on the text's own.
  */
-function labelCuts(lines: readonly string[], head: string): number[] {
+function labelCuts(lines: readonly string[], judged: readonly string[]): number[] {
   const cuts: number[] = [];
   const starts: number[] = [];
   let at = 0;
@@ -160,8 +161,6 @@ function labelCuts(lines: readonly string[], head: string): number[] {
     starts.push(at);
     at += line.length + 1;
   }
-  // Judged as the page lays it out: a text that starts inside a line is judged by the whole line.
-  const judged = [head + (lines[0] ?? ''), ...lines.slice(1)];
   let i = 0;
   while (i < judged.length) {
     const before = judged[i - 1]?.trim();
@@ -198,13 +197,15 @@ export function sentenceSpans(text: string, head = ''): SentenceSpan[] {
   // Heading lines end a span of their own.
   let lineStart = 0;
   const lines = text.split('\n');
+  // The lines as the page lays them out: the first one whole when the text starts inside it.
+  const judged = [head + (lines[0] ?? ''), ...lines.slice(1)];
   lines.forEach((line, i) => {
     const lineEnd = lineStart + line.length;
-    if (isHeadingLine(i === 0 ? head + line : line) && !wrapsOn(line, lines[i + 1])) cuts.push(lineStart, lineEnd + 1);
+    if (isHeadingLine(judged[i] ?? line) && !wrapsOn(line, lines[i + 1])) cuts.push(lineStart, lineEnd + 1);
     lineStart = lineEnd + 1;
   });
   // A form's labels end a span of their own too.
-  cuts.push(...labelCuts(lines, head));
+  cuts.push(...labelCuts(lines, judged));
   const sorted = [...new Set(cuts.filter((c) => c >= 0 && c <= text.length))].sort((a, b) => a - b);
   sorted.push(text.length);
   const spans: SentenceSpan[] = [];
