@@ -449,6 +449,14 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
     kept.clear();
     keptBytes = 0;
   };
+  /** One of this adapter's own writes: the kept vectors are dropped after it, whether it commits or fails. */
+  const write = (run: () => void): void => {
+    try {
+      run();
+    } finally {
+      forgetVectors();
+    }
+  };
   /** The requested projects' kept vectors, read (and kept) for those not kept; null when they are more than preloadChunks. */
   const projectVectors = (projects: ProjectRef[]): { rows: KeptRow[]; matrices: CandidateMatrices; bytes: number }[] | null => {
     const version = db.pragma('data_version', { simple: true }) as number;
@@ -581,30 +589,18 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
       for (const c of chunks) checkChunk(c, dimensions);
       if (chunks.length === 0) return;
       // IMMEDIATE takes the write lock up front, so a concurrent writer waits (busy_timeout) instead of failing.
-      try {
-        upsertMany.immediate(chunks);
-      } finally {
-        forgetVectors();
-      }
+      write(() => upsertMany.immediate(chunks));
     },
 
     async replaceDocument(ref, documentId, chunks) {
       const { dimensions } = opened();
       checkDocumentChunks(ref, documentId, chunks, dimensions);
-      try {
-        replaceDocumentTx.immediate(ref, documentId, chunks);
-      } finally {
-        forgetVectors();
-      }
+      write(() => replaceDocumentTx.immediate(ref, documentId, chunks));
     },
 
     async deleteDocument(ref, documentId) {
       opened();
-      try {
-        deleteDocument.immediate(ref, documentId);
-      } finally {
-        forgetVectors();
-      }
+      write(() => deleteDocument.immediate(ref, documentId));
     },
 
     async searchVector(pending, projects, topK, filter) {
