@@ -488,9 +488,18 @@ function projectLabel(p: { registry: string; projectId: number }): string {
   return `${p.registry} ${p.projectId}`;
 }
 
+/** Projects an answer names one by one; a longer list is named by its first few and a count (describeProjects). */
+const NAMED_PROJECTS = 5;
+
+/**
+ * The projects an answer speaks of: "Verra 5533", "CDM 1, CDM 547 and Verra 5533"; over NAMED_PROJECTS (a batch may
+ * hold 100), the first three and how many more ("Verra 1, Verra 2, Verra 3 and 9 other projects"), so that a "not
+ * found" answer stays a plain sentence. The response's `projects` list names them all.
+ */
 function describeProjects(projects: RequestedProject[]): string {
   const names = projects.map((p) => `${p.requestedRegistry} ${p.ref.projectId}`);
   if (names.length <= 1) return names.join('');
+  if (names.length > NAMED_PROJECTS) return `${names.slice(0, 3).join(', ')} and ${names.length - 3} other projects`;
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 

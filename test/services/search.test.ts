@@ -165,6 +165,18 @@ describe('search service', () => {
     });
   });
 
+  it('names a long list of projects by its first three and a count, so the answer stays one plain sentence', async () => {
+    const many = Array.from({ length: 12 }, (_, i) => asRequested({ registry: 'Verra', projectId: 90_001 + i }));
+    const none = await service().search({ projects: many, query: 'crediting period' });
+    expect(none.answer).toBe(
+      'None of the requested projects (Verra 90001, Verra 90002, Verra 90003 and 9 other projects) has indexed documents, ' +
+        'so there is nothing to answer from.',
+    );
+    expect(none.projects).toHaveLength(12);
+    const some = await service().search({ projects: [asRequested(A), ...many], query: 'crediting period' });
+    expect(some.answer).toMatch(/No documents are indexed for Verra 90001, Verra 90002, Verra 90003 and 9 other projects\.$/);
+  });
+
   it('reports a project unknown to the record store as unindexed even if chunks exist for it', async () => {
     const ghost = { registry: 'Verra', projectId: 31337 };
     await fx.addDocument(ghost, 'g', ['crediting period of the ghost project']);
