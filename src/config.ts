@@ -192,8 +192,23 @@ export const configSchema = z
     OPENAI_EMBED_BATCH_SIZE: int(1, 2048).default(128),
     /** @default 30000 */
     LLM_TIMEOUT_MS: int(100, 600_000).default(30_000),
-    /** `none` (default) or `llm`: rerank fused candidates with the configured LLM. */
-    RERANKER: z.enum(['none', 'llm']).default('none'),
+    /**
+     * `none` (default); `llm`: rerank fused candidates with the configured LLM; `http`: with a cross-encoder behind a
+     * rerank server (RERANKER_URL, RERANKER_API).
+     */
+    RERANKER: z.enum(['none', 'llm', 'http']).default('none'),
+    /** `RERANKER=http`: the rerank endpoint, e.g. `http://reranker/rerank` (TEI) or `https://api.cohere.com/v2/rerank`. */
+    RERANKER_URL: optionalString.pipe(z.url().optional()),
+    /** `RERANKER=http`: `tei` (Text Embeddings Inference) or `cohere` (Cohere, Jina, vLLM, llama-server). @default tei */
+    RERANKER_API: z.enum(['tei', 'cohere']).default('tei'),
+    /** `RERANKER=http`: model name sent (required by the `cohere` format). */
+    RERANKER_MODEL: optionalString,
+    /** `RERANKER=http`: sent as a Bearer token when set. */
+    RERANKER_API_KEY: optionalString,
+    /** `RERANKER=http`: fused candidates sent to the reranker per search. @default 20 */
+    RERANKER_WINDOW: int(2, 200).default(20),
+    /** `RERANKER=http`: time for one rerank call; past it the fused order is kept. @default 10000 */
+    RERANKER_TIMEOUT_MS: int(100, 600_000).default(10_000),
 
     /** Extra hosts documents may be downloaded from (`host` or `host:port`); loopback/private only when named. */
     DOWNLOAD_ALLOW_HOSTS: csv,
@@ -255,6 +270,12 @@ export const configSchema = z
         path: ['RERANKER'],
         message: 'RERANKER=llm needs a chat model: set LLM=openai (with OPENAI_MODEL) or LLM=local:<path to .gguf>',
       });
+    }
+    if (c.RERANKER === 'http' && !c.RERANKER_URL) {
+      ctx.addIssue({ code: 'custom', path: ['RERANKER_URL'], message: 'required when RERANKER=http' });
+    }
+    if (c.RERANKER === 'http' && c.RERANKER_API === 'cohere' && !c.RERANKER_MODEL) {
+      ctx.addIssue({ code: 'custom', path: ['RERANKER_MODEL'], message: 'required when RERANKER_API=cohere' });
     }
     return {
       ...c,

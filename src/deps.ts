@@ -8,6 +8,7 @@ import { createPgDocumentStateStore } from './adapters/postgres/document-state-s
 import { createPgDocumentTextStore } from './adapters/postgres/document-text-store.js';
 import { createPgRecordStore } from './adapters/postgres/record-store.js';
 import { createQdrantVectorIndex } from './adapters/qdrant/vector-index.js';
+import { createHttpReranker } from './adapters/rerankers/http.js';
 import { createLlmReranker } from './adapters/rerankers/llm.js';
 import { createPassThroughReranker } from './adapters/rerankers/none.js';
 import { openSqlite, type SqliteDatabase } from './adapters/sqlite/database.js';
@@ -251,9 +252,33 @@ export async function buildSummarizer(config: LlmConfig, logger: Logger, chat?: 
   return model ? createLlmSummarizer(model, { logger }) : createExtractiveSummarizer();
 }
 
-/** RERANKER=llm reranks with the chat model (config checks that LLM names one); `none` keeps the fused order. */
-export function buildReranker(config: Pick<Config, 'RERANKER'>, logger: Logger, chat: ChatModel | null): Reranker {
+/**
+ * RERANKER=llm reranks with the chat model (config checks that LLM names one); `http` with a rerank server's
+ * cross-encoder; `none` keeps the fused order.
+ */
+export function buildReranker(
+  config: Pick<Config, 'RERANKER'> &
+    Partial<
+      Pick<Config, 'RERANKER_URL' | 'RERANKER_API' | 'RERANKER_MODEL' | 'RERANKER_API_KEY' | 'RERANKER_WINDOW' | 'RERANKER_TIMEOUT_MS'>
+    >,
+  logger: Logger,
+  chat: ChatModel | null,
+): Reranker {
   if (config.RERANKER === 'none') return createPassThroughReranker();
+  if (config.RERANKER === 'http') {
+    if (!config.RERANKER_URL) throw new Error('RERANKER=http needs RERANKER_URL');
+    return createHttpReranker({
+      url: config.RERANKER_URL,
+      api: config.RERANKER_API ?? 'tei',
+      logger,
+      ...defined({
+        model: config.RERANKER_MODEL,
+        apiKey: config.RERANKER_API_KEY,
+        window: config.RERANKER_WINDOW,
+        timeoutMs: config.RERANKER_TIMEOUT_MS,
+      }),
+    });
+  }
   if (!chat) throw new Error('RERANKER=llm needs a chat model: set LLM=openai (with OPENAI_MODEL) or LLM=local:<path to .gguf>');
   return createLlmReranker({ chat, logger });
 }

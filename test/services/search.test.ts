@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmSummarizer } from '../../src/adapters/summarizers/llm.js';
 import { createOpenAIChatModel } from '../../src/adapters/summarizers/openai.js';
 import { extractMarkers } from '../../src/domain/markers.js';
+import { createLogger } from '../../src/logger.js';
 import { AppError, DependencyError } from '../../src/errors.js';
 import { createOpenAIEmbedder } from '../../src/adapters/embedders/openai.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
@@ -12,6 +13,8 @@ import type { VectorIndex } from '../../src/ports/vector-index.js';
 import type { RequestedProject } from '../../src/domain/project-ref.js';
 import { createSearchService, withoutAsidesAboutOthers, type SearchServiceOptions } from '../../src/services/search.js';
 import { startOpenAIReplayServer, openaiError, type OpenAIReplayServer } from '../support/openai-replay-server.js';
+import { startRerankReplayServer } from '../support/rerank-replay-server.js';
+import { createHttpReranker } from '../../src/adapters/rerankers/http.js';
 import { createSearchFixture, searchOptions, type SearchFixture } from './support/fixtures.js';
 
 const A = { registry: 'Verra', projectId: 5533 };
@@ -301,6 +304,40 @@ describe('search service with an LLM summariser', () => {
     expect(seen).toEqual([6, 2]);
     // What it returns is what is cited: the reversed window of six differs from the reversed top two.
     expect(wide.citations.map((c) => c.text)).not.toEqual(narrow.citations.map((c) => c.text));
+  });
+
+  it('cites in the order of a cross-encoder behind a rerank server (RERANKER=http), its relevance as the score', async () => {
+    const rerankServer = await startRerankReplayServer();
+    try {
+      const projects = [asRequested(A), asRequested(B)];
+      const query = 'What non-permanence risk rating was assigned for the buffer?';
+      // The "model" puts the Eastern Plains page first whatever the question (a scripted reply), then the rest.
+      rerankServer.enqueue('/rerank', {
+        status: 200,
+        body: [
+          { index: 1, score: 0.97 },
+          { index: 0, score: 0.41 },
+        ],
+      });
+      const reranker = createHttpReranker({
+        url: `${rerankServer.baseUrl}/rerank`,
+        api: 'tei',
+        window: 2,
+        logger: createLogger({ level: 'silent', name: 't' }),
+      });
+      const fused = await service().search({ projects, query, topK: 3 });
+      const res = await service({ reranker }).search({ projects, query, topK: 3 });
+      const sent = rerankServer.requests[0]?.body as { query: string; texts: string[] };
+      expect(sent.query).toBe(query);
+      expect(sent.texts).toHaveLength(2);
+      expect(res.citations[0]?.text).toContain(sent.texts[1] ?? '\u0000');
+      expect(res.citations[0]?.score).toBe(0.97);
+      expect(res.citations[1]?.score).toBe(0.41);
+      expect(res.citations.map((c) => c.score)).toEqual([...res.citations.map((c) => c.score)].sort((a, b) => b - a));
+      expect(res.citations.map((c) => c.text)).not.toEqual(fused.citations.map((c) => c.text));
+    } finally {
+      await rerankServer.close();
+    }
   });
 
   it('uses the embedding prepare() started for its question, and only for that question', async () => {
