@@ -7,6 +7,23 @@ import { defined } from './defined.js';
  * (or, when it asks for longer than the caller will wait, the failure given up at once).
  */
 
+/**
+ * A configured endpoint of the service's outgoing HTTP as a URL, or an Error naming it (`what`, e.g. "Verra client:
+ * baseUrl") when it is not an http(s) URL.
+ */
+export function httpUrl(value: string, what: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch (err) {
+    throw new Error(`${what} is not a URL (got ${JSON.stringify(value)})`, { cause: err });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`${what} must be http(s) (got ${JSON.stringify(value)})`);
+  }
+  return url;
+}
+
 /** Statuses worth asking again: request time-out, too early, rate limited, and the transient server errors. */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 425, 429, 500, 502, 503, 504]);
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseRetryAfter } from '../../domain/retry-after.js';
-import { isRetryableStatus, retryPolicy, withRetry } from '../../http-retry.js';
+import { httpUrl, isRetryableStatus, retryPolicy, withRetry } from '../../http-retry.js';
 import type { Logger } from '../../logger.js';
 import type { Reranker } from '../../ports/reranker.js';
 import type { ScoredChunk } from '../../ports/vector-index.js';
@@ -67,15 +67,7 @@ export function asRelevance(scores: readonly number[]): number[] {
  * search, it does not fail one.
  */
 export function createHttpReranker(opts: HttpRerankerOptions): Reranker {
-  let url: URL;
-  try {
-    url = new URL(opts.url);
-  } catch (err) {
-    throw new Error(`rerank server: url is not a URL (got ${JSON.stringify(opts.url)})`, { cause: err });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`rerank server: url must be http(s) (got ${JSON.stringify(opts.url)})`);
-  }
+  const endpoint = httpUrl(opts.url, 'rerank server: url').toString();
   if (opts.api === 'cohere' && !opts.model) throw new Error('rerank server: the cohere format needs a model name');
   const window = opts.window ?? 20;
   if (!Number.isInteger(window) || window < 2) throw new RangeError(`rerank server: window must be an integer >= 2, got ${window}`);
@@ -88,7 +80,6 @@ export function createHttpReranker(opts: HttpRerankerOptions): Reranker {
   );
   const doFetch = opts.fetch ?? globalThis.fetch;
   const log = opts.logger.child({ component: 'reranker' });
-  const endpoint = url.toString();
 
   function body(query: string, texts: string[]): unknown {
     return opts.api === 'tei'

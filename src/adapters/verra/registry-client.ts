@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { rawRecordSchema } from '../../domain/raw-record.js';
 import { parseRetryAfter } from '../../domain/retry-after.js';
 import type { Logger } from '../../logger.js';
-import { isRetryableStatus, retryPolicy, withRetry, type RetryPolicy } from '../../http-retry.js';
+import { httpUrl, isRetryableStatus, retryPolicy, withRetry, type RetryPolicy } from '../../http-retry.js';
 import { RegistryError, type RegistryClient, type RegistryProjectSummary } from '../../ports/registry-client.js';
 
 /**
@@ -74,16 +74,7 @@ function isAbort(err: unknown): boolean {
  * RegistryError naming the URL, the status, the content type and the start of the body.
  */
 export function createVerraClient(opts: VerraClientOptions): RegistryClient {
-  let base: URL;
-  try {
-    base = new URL(opts.baseUrl);
-  } catch (err) {
-    throw new Error(`Verra client: baseUrl is not a URL (got ${JSON.stringify(opts.baseUrl)})`, { cause: err });
-  }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new Error(`Verra client: baseUrl must be http(s) (got ${JSON.stringify(opts.baseUrl)})`);
-  }
-  const baseUrl = base.toString().replace(/\/+$/, '');
+  const baseUrl = httpUrl(opts.baseUrl, 'Verra client: baseUrl').toString().replace(/\/+$/, '');
   const doFetch = opts.fetch ?? globalThis.fetch;
   const retry = retryPolicy(opts, { retries: 3, retryBaseDelayMs: 500, retryMaxDelayMs: 10_000, maxRetryAfterMs: 60_000 }, 'Verra client');
   const timeoutMs = opts.timeoutMs ?? 30_000;
