@@ -488,6 +488,14 @@ function projectLabel(p: { registry: string; projectId: number }): string {
   return `${p.registry} ${p.projectId}`;
 }
 
+/**
+ * Citations each project gets at least with perProject (more when topK spread over the projects gives more): a
+ * project's own answer, and its "not found", are judged on them. At 2 (the default topK of 8 over 7 projects), a
+ * project's answer held the evidence of 40 of the 90 development questions asked of all 7 corpus projects; at 4, 52
+ * (bench/README.md "answers", eighth session).
+ */
+const PER_PROJECT_CITATIONS = 4;
+
 /** Projects an answer names one by one; a longer list is named by its first few and a count (describeProjects). */
 const NAMED_PROJECTS = 5;
 
@@ -876,7 +884,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const filter = await documentFilter(request.documentTypes, searchable);
       // Per project, each gets its own share of the citations, so that none is crowded out of its answer.
       const groups: RequestedProject[][] = request.perProject ? searchable.map((p) => [p]) : [searchable];
-      const groupTopK = request.perProject ? Math.max(2, Math.ceil(topK / searchable.length)) : topK;
+      const groupTopK = request.perProject ? Math.max(PER_PROJECT_CITATIONS, Math.ceil(topK / searchable.length)) : topK;
       // What is searched for and weighed: the question without asides about other projects. (The embedding, started
       // before the records were read, and a summariser, which reads the aside as such, get the question as asked.)
       const searchedRefs = searchable.map((p) => p.ref);
