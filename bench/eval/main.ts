@@ -18,6 +18,8 @@
  *   --unanswerable <file>    questions whose answer is absent ({id, question, projects}); default
  *                            ../shared/corpus/qa-dev-unanswerable.jsonl when present; "none" skips them
  *   --answers                print every hybrid answer with its verdicts
+ *   --per-project            also ask each question with perProject over every corpus project, and judge the answer
+ *                            of the project that owns the question's file (and how often the others answer)
  *
  * Answers (hybrid mode, the default configuration's answer): evidence-supported share (bench/eval/answers.ts), median
  * answer length, answers with contents leaders, quotes that are not verbatim substrings of their passage, citations
@@ -60,6 +62,16 @@ interface SearchBody {
   answer: string;
   answered?: boolean;
   citations: Citation[];
+  projects?: { projectId: number; registry: string; answer?: string; answered?: boolean; citationIds?: number[] }[];
+}
+
+/** A question asked with perProject over every corpus project (--per-project): the owning project's answer judged. */
+interface PerProjectResult {
+  supported: boolean;
+  answered: boolean;
+  /** Of the other projects, how many answered (a fact they state too, or a false answer). */
+  othersAnswered: number;
+  others: number;
 }
 
 /** What the hybrid search answered (answer-quality measures). */
@@ -80,6 +92,7 @@ interface AnswerResult {
    * from the service's own detector (domain/page-furniture.ts), which once missed contents pages cut into chunks.
    */
   contentsCited: number;
+  perProject?: PerProjectResult;
   answer: string;
 }
 
@@ -184,6 +197,8 @@ async function evaluateEmbedder(
     }
 
     const projects = await deps.records.list();
+    // --per-project: which project a question's file belongs to.
+    const ownerOf = new Map((await deps.states.list({ status: 'indexed' })).map((d) => [d.title, `${d.registry}\u0000${d.projectId}`]));
     const api = await startSearchServer(config, deps, logger);
     const results: QuestionResult[] = [];
     const ask = async (id: string, body: object): Promise<SearchBody> => {
@@ -233,7 +248,16 @@ async function evaluateEmbedder(
               projectList: projects.map((p) => ({ project_id: p.projectId, registry: p.registry })),
               query: q.question,
             });
-            answers.push(answerResult(q.id, asked, q));
+            const judged = answerResult(q.id, asked, q);
+            if (flag('per-project')) {
+              const each = await ask(q.id, {
+                projectList: projects.map((p) => ({ project_id: p.projectId, registry: p.registry })),
+                query: q.question,
+                perProject: true,
+              });
+              judged.perProject = perProjectResult(q, each, ownerOf.get(q.file));
+            }
+            answers.push(judged);
           }
           results.push({
             id: q.id,
@@ -254,6 +278,25 @@ async function evaluateEmbedder(
     await deps.close();
     await files.close();
   }
+}
+
+function perProjectResult(q: Question, body: SearchBody, owner: string | undefined): PerProjectResult {
+  const states = body.projects ?? [];
+  const own = states.find((p) => `${p.registry}\u0000${p.projectId}` === owner);
+  const ids = new Set(own?.citationIds ?? []);
+  const others = states.filter((p) => p !== own);
+  return {
+    supported: own
+      ? evidenceSupported(
+          q,
+          own.answer ?? '',
+          body.citations.filter((c) => ids.has(c.id)),
+        )
+      : false,
+    answered: own?.answered === true,
+    othersAnswered: others.filter((p) => p.answered === true).length,
+    others: others.length,
+  };
 }
 
 function report(all: QuestionResult[], questions: Question[]): string {
@@ -311,6 +354,23 @@ function answerReport(all: AnswerResult[], results: QuestionResult[], questions:
         `${r5(hybrid.filter((r) => !tuning.has(r.id)))} | ${chars[Math.floor(chars.length / 2)] ?? 0} | ${answerable.filter((a) => a.leaders).length} | ` +
         `${share(answerable, (a) => a.answered === true)} | ${share(unanswerable, (a) => a.answered === false)} | ` +
         `${share(mine, (a) => a.quotesVerbatim)} | ${mine.reduce((n, a) => n + a.contentsCited, 0)} |`,
+    );
+  }
+  for (const embedder of [...new Set(all.map((a) => a.embedder))]) {
+    const asked = all.filter((a) => a.embedder === embedder && a.perProject);
+    if (asked.length === 0) continue;
+    const n = (xs: AnswerResult[], f: (p: PerProjectResult) => boolean): number => xs.filter((a) => a.perProject && f(a.perProject)).length;
+    const others = asked.reduce((t, a) => t + (a.perProject?.others ?? 0), 0);
+    const othersAnswered = asked.reduce((t, a) => t + (a.perProject?.othersAnswered ?? 0), 0);
+    lines.push(
+      `\n${embedder}, perProject over every project: the owning project's answer evidence-supported ` +
+        `${n(asked, (p) => p.supported)}/${asked.length} (tune ${n(
+          asked.filter((a) => tuning.has(a.id)),
+          (p) => p.supported,
+        )} / report ${n(
+          asked.filter((a) => !tuning.has(a.id)),
+          (p) => p.supported,
+        )}), answered ${n(asked, (p) => p.answered)}/${asked.length}; the other projects answered ${othersAnswered}/${others}`,
     );
   }
   for (const embedder of [...new Set(all.map((a) => a.embedder))]) {
