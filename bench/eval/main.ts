@@ -197,8 +197,12 @@ async function evaluateEmbedder(
     }
 
     const projects = await deps.records.list();
+    // Every question is asked of every corpus project.
+    const projectList = projects.map((p) => ({ project_id: p.projectId, registry: p.registry }));
     // --per-project: which project a question's file belongs to.
-    const ownerOf = new Map((await deps.states.list({ status: 'indexed' })).map((d) => [d.title, `${d.registry}\u0000${d.projectId}`]));
+    const ownerOf = flag('per-project')
+      ? new Map((await deps.states.list({ status: 'indexed' })).map((d) => [d.title, `${d.registry}\u0000${d.projectId}`]))
+      : new Map<string, string>();
     const api = await startSearchServer(config, deps, logger);
     const results: QuestionResult[] = [];
     const ask = async (id: string, body: object): Promise<SearchBody> => {
@@ -236,7 +240,7 @@ async function evaluateEmbedder(
         for (const q of questions) {
           const started = performance.now();
           const body = await ask(q.id, {
-            projectList: projects.map((p) => ({ project_id: p.projectId, registry: p.registry })),
+            projectList,
             query: q.question,
             topK: 10,
             mode,
@@ -245,13 +249,13 @@ async function evaluateEmbedder(
           if (mode === 'hybrid') {
             // The answer a user gets: the default topK, the same projects.
             const asked = await ask(q.id, {
-              projectList: projects.map((p) => ({ project_id: p.projectId, registry: p.registry })),
+              projectList,
               query: q.question,
             });
             const judged = answerResult(q.id, asked, q);
             if (flag('per-project')) {
               const each = await ask(q.id, {
-                projectList: projects.map((p) => ({ project_id: p.projectId, registry: p.registry })),
+                projectList,
                 query: q.question,
                 perProject: true,
               });
