@@ -309,6 +309,7 @@ export async function buildSearch(
     logger,
     defaultTopK: config.SEARCH_DEFAULT_TOP_K,
     maxTopK: config.SEARCH_MAX_TOP_K,
+    countries: tuning.countries ?? createCountryLookup(),
     ...tuning,
   });
   return { search, summarizer };
@@ -338,11 +339,12 @@ export async function buildDeps(config: Config, logger: Logger): Promise<ApiDeps
     await stores.index.open({ embedderId: embedder.id, dimensions: embedder.dimensions });
 
     const metrics = createApiMetrics();
+    const countries = createCountryLookup();
     const { search, summarizer } = await buildSearch(config, logger, stores, embedder, {
       onStage: (stage, seconds) => metrics.searchStage.observe({ stage }, seconds),
+      countries,
     });
     closers.push(() => summarizer.close());
-    const countries = createCountryLookup();
 
     const readiness: ReadinessCheck[] = [
       { name: 'record store', check: () => stores.records.ping() },

@@ -31,6 +31,15 @@ export interface EvidencePassage {
    * headings, form labels) judge those lines whole.
    */
   line?: LineContext;
+  /**
+   * What an answer from this passage's project would hold, when its registry record states what the question asks
+   * (domain/record-answers.ts: the proponent's name for "Who is the project proponent?", a methodology's code, a
+   * place, a yearly figure). A sentence that holds one counts one more question word (RECORD, as a sentence naming a
+   * place does for "Where ...?"), and one that holds none weighs RECORDLESS_SHARE, as a sentence without a number
+   * does for a question for one: the sentence that names the proponent is quoted, not those that say "the project
+   * proponent" in passing.
+   */
+  expected?: readonly string[];
 }
 
 /** The text before a passage on its first line (`head`) and after it on its last (`tail`), as its page has them. */
@@ -122,6 +131,63 @@ function holdsNumber(text: string): boolean {
 const NUMBERLESS_SHARE = 0.7;
 
 /**
+ * Share of its word score that a sentence keeps when its project's record states what the question asks and the
+ * sentence does not hold it (EvidencePassage.expected): a weight, not a filter, as NUMBERLESS_SHARE (the record may
+ * spell it otherwise, or be out of date).
+ */
+const RECORDLESS_SHARE = 0.7;
+
+/** An expected answer as a sentence is checked for it: a whole number, a code, or a name's words. */
+type ExpectedAnswer = { number: RegExp } | { code: RegExp } | { terms: readonly string[] };
+
+/** A methodology's or a standard's code: letters and digits in one word ("AM0001", "AR-AM0004", "VM0047"). */
+const CODE = /^(?=[^\s]*\p{L})(?=[^\s]*\d)[\p{L}\d]+(?:[-./][\p{L}\d]+)*$/u;
+
+function expectedAnswer(text: string): ExpectedAnswer | null {
+  // A number, found in a text whose thousands separators are taken out (thousands below).
+  if (/^\d+$/u.test(text)) return { number: new RegExp(`(?<![\\d.,])${text}(?!\\d|[.,]\\d)`, 'u') };
+  if (CODE.test(text)) {
+    // Its runs of letters and of digits, each pair joined or apart ("AM0001", "AM 0001", "AM-0001"), not inside
+    // another code ("AM0001" is not "AR-AM0001" or "AM00012").
+    const runs = text.match(/\p{L}+|\d+/gu) ?? [];
+    return { code: new RegExp(`(?<![\\p{L}\\d-])${runs.join('[\\s./-]?')}(?![\\d]|[.-]\\d)`, 'iu') };
+  }
+  // A name is its words but its legal form's ("Ltd", "S.A.", "Private Limited"), which any company's name has.
+  const words = [...new Set(evidenceTerms(text))];
+  legalForms ??= new Set(evidenceTerms(LEGAL_FORMS));
+  const forms = legalForms;
+  const terms = words.filter((t) => !forms.has(t));
+  return terms.length > 0 ? { terms } : words.length > 0 ? { terms: words } : null;
+}
+
+/** The words of a company's legal form (as evidenceTerms gives them: read when first needed). */
+const LEGAL_FORMS =
+  'Ltd Limited Pvt Private Inc Incorporated LLC LLP PLC GmbH AG SA S.A. S.A.S. SAS SRL S.R.L. BV NV Co Company Corp Corporation';
+let legalForms: ReadonlySet<string> | undefined;
+
+/** A thousands separator between digits ("26,752", "256 109", "1.000.000"). */
+const THOUSANDS = /(\d)[,.\s\u00a0\u202f](?=\d{3}(?!\d))/gu;
+
+/**
+ * Share of a name's words (its legal form left out) a sentence holds to name it: "Hexa Carbon One Pvt Ltd" names
+ * "Hexa Carbon One Private Limited", "Bosques de la Orinoquia S.A." does not name "Bosques de la Primavera S.A.", and
+ * a methodology's title may leave out its version.
+ */
+const NAME_SHARE = 0.8;
+
+/**
+ * Whether a sentence (its text and its words) holds an expected answer: the number, written with or without
+ * thousands separators ("26,752", "26 752", "26752"), or most of the name's words.
+ */
+function holdsExpected(expected: ExpectedAnswer, text: string, terms: ReadonlySet<string>): boolean {
+  if ('number' in expected) return expected.number.test(text.replace(THOUSANDS, '$1'));
+  if ('code' in expected) return expected.code.test(text);
+  let held = 0;
+  for (const t of expected.terms) if (terms.has(t)) held++;
+  return held / expected.terms.length >= NAME_SHARE;
+}
+
+/**
  * A question whose answer is a date ("When did the project start?", "what start date", "which year"): its answer
  * holds one, not merely a figure (a list item's "6", a section's "1.9"). "When" further in is often a condition ("...,
  * and when must the higher value be used?"), and "which years" often a span ("a period of three years"): both stay
@@ -142,6 +208,8 @@ const ASKS_FOR_PLACE =
 const PLACE_VERBS = new Set(['locat', 'location', 'situat', 'lie']);
 /** What a sentence holds when it names a place (a pseudo-term: no word of a text normalises to it). */
 const PLACE = '\u0000place';
+/** What a sentence holds when it holds what its project's record states for the question (EvidencePassage.expected). */
+const RECORD = '\u0000record';
 /**
  * A sentence that names a place: a place's kind before a name ("Country England", "Province Northamptonshire", "the
  * Municipality of La Primavera", "District Panchmahals"), "located / situated in" a name, or coordinates.
@@ -173,6 +241,8 @@ interface Sentence {
   overlap: number;
   /** The question asks for a number and the sentence holds none (its word score then counts NUMBERLESS_SHARE). */
   numberless: boolean;
+  /** Its project's record states what the question asks and the sentence does not hold it (RECORDLESS_SHARE). */
+  recordless: boolean;
   /** When the sentence is a form's instruction (INSTRUCTION): its field's answer after it (fieldAfter), if any. */
   field: Span | null;
   /** When the sentence is a numbered heading standing for its section: the heading's title, its number left out. */
@@ -651,6 +721,8 @@ interface Candidate extends Span {
   size?: number;
   holdsNumber?: boolean;
   holdsDate?: boolean;
+  /** evidenceTerms of `typed` when it is a field's answer (for a sentence, its terms). */
+  typedTerms?: ReadonlySet<string>;
   placeInText?: boolean;
 }
 
@@ -665,6 +737,13 @@ function candidateWords(c: Candidate, place: boolean): { terms: ReadonlySet<stri
   if (!place) return { terms: c.terms, size: c.size };
   c.placeTerms ??= new Set([...c.terms, PLACE]);
   return { terms: c.placeTerms, size: c.size + 1 };
+}
+
+/** The words of what a candidate is judged by for the answer type: its field's answer, or its own words. */
+function typedTerms(c: Candidate, terms: ReadonlySet<string>): ReadonlySet<string> {
+  if (!c.field) return terms;
+  c.typedTerms ??= new Set(evidenceTerms(c.typed));
+  return c.typedTerms;
 }
 
 /** Whether a candidate may be quoted for a question that asks (or does not ask) which version. */
@@ -755,10 +834,17 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const titled = opts.titles?.length ? new Set([...scope, ...scopeTerms(question, opts.titles)]) : scope;
   const kept = withoutExclusions(question);
   const wantsPlace = ASKS_FOR_PLACE.test(kept);
+  // What each passage's project record says the answer holds, when the question asks for a field it states.
+  const expectedOf = passages.map((p) => (p.expected ?? []).map(expectedAnswer).filter((e): e is ExpectedAnswer => e !== null));
+  const wantsRecord = expectedOf.some((e) => e.length > 0);
   // A question for a place weighs "names a place" as one word (PLACE) instead of its verb: "Where is the project
   // located?" is answered by "Country England, United Kingdom.", which holds no word of it.
   const questionWords = (names: ReadonlySet<string>): string[] => {
-    const specific = [...asked.filter((t) => !names.has(t) && !(wantsPlace && PLACE_VERBS.has(t))), ...(wantsPlace ? [PLACE] : [])];
+    const specific = [
+      ...asked.filter((t) => !names.has(t) && !(wantsPlace && PLACE_VERBS.has(t))),
+      ...(wantsPlace ? [PLACE] : []),
+      ...(wantsRecord ? [RECORD] : []),
+    ];
     return specific.length > 0 ? specific : asked;
   };
   const q = questionWords(titled);
@@ -776,7 +862,11 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   readings.forEach((reading, i) => {
     for (const c of reading.candidates) {
       if (!candidateQuotable(c, versionAsked)) continue;
-      const { terms, size } = candidateWords(c, wantsPlace && (c.placeInText ??= PLACE_IN_TEXT.test(c.typed)));
+      const words = candidateWords(c, wantsPlace && (c.placeInText ??= PLACE_IN_TEXT.test(c.typed)));
+      const expects = expectedOf[i] ?? [];
+      const holdsRecord = expects.length > 0 && expects.some((e) => holdsExpected(e, c.typed, typedTerms(c, words.terms)));
+      const terms = wantsRecord && holdsRecord ? new Set([...words.terms, RECORD]) : words.terms;
+      const size = words.size;
       sentences.push({
         field: c.field,
         ...(c.title !== undefined ? { title: c.title } : {}),
@@ -788,6 +878,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
         caption: c.caption,
         overlap: 0,
         numberless: wantsNumber && !(wantsDate ? (c.holdsDate ??= DATE_IN_TEXT.test(c.typed)) : (c.holdsNumber ??= holdsNumber(c.typed))),
+        recordless: expects.length > 0 && !holdsRecord,
         plain: 0,
         judged: 0,
         score: 0,
@@ -817,7 +908,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const chars = s.end - s.start;
     // Long sentences hold more words by chance; dampen, do not divide, so an informative sentence still wins.
     const lengthNorm = 1 / Math.sqrt(Math.max(1, s.size / 15)) / (chars > MAX_SENTENCE_CHARS ? 2 : 1);
-    const answerType = s.numberless ? NUMBERLESS_SHARE : 1;
+    const answerType = (s.numberless ? NUMBERLESS_SHARE : 1) * (s.recordless ? RECORDLESS_SHARE : 1);
     const relevance = PASSAGE_WEIGHT * (passages[s.passage]?.score ?? 0);
     // A heading made of the question's words is what is asked about; a sentence holding them in passing is not.
     const named = s.title !== undefined ? [...s.terms].filter((t) => askedTerms.has(t)).length / Math.max(1, s.terms.size) : 0;
@@ -942,7 +1033,9 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const elsewhere = judge(passageTerms) - held;
     support = Math.max(support, held + 0.5 * Math.max(0, elsewhere));
   });
-  const focusMissing = questionFocus(question).some((t) => !scope.has(t) && !sentences.some((s) => s.terms.has(t)));
+  // What the question's focus names ("which company") is what its record states, when a sentence holds that.
+  const recordHeld = wantsRecord && sentences.some((s) => s.terms.has(RECORD));
+  const focusMissing = !recordHeld && questionFocus(question).some((t) => !scope.has(t) && !sentences.some((s) => s.terms.has(t)));
   const required = Math.max(opts.minSupport ?? ANSWERED_SUPPORT, focusMissing ? (opts.minFocusSupport ?? UNFOCUSED_SUPPORT) : 0);
   return { quotes, answered: support >= required, support };
 }

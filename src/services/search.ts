@@ -18,6 +18,7 @@ import { textSearchQuery, withoutExclusions } from '../domain/query.js';
 import { AppError, DependencyError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { deriveCleaned } from '../domain/derive-cleaned.js';
+import { recordAnswers, recordFacts, recordFieldsAsked, type RecordFacts } from '../domain/record-answers.js';
 import type { CountryLookup } from '../ports/country-lookup.js';
 import type { DocumentStateStore } from '../ports/document-state-store.js';
 import type { DocumentTextStore } from '../ports/document-text-store.js';
@@ -100,6 +101,11 @@ export interface SearchServiceOptions {
    * come from the passages as indexed.
    */
   texts?: DocumentTextStore;
+  /**
+   * Finds the country of a record that gives only coordinates, for the records' answers to "Where is the project?"
+   * (domain/record-answers.ts); without it a record's state or province and stated country are used.
+   */
+  countries?: CountryLookup;
   /** When given, projects it does not hold are reported with 0 documents and not searched. */
   records?: RecordStore;
   summarizer: Summarizer;
@@ -363,6 +369,59 @@ function recordNames(stored: StoredProject | undefined, registry: string, withTy
 const RECORD_NAMES = new Map<string, string[]>();
 const RECORD_NAMES_MAX = 20_000;
 
+/** A project's record facts (record-answers.ts), derived once per record version; bounded by clearing when full. */
+function factsOf(stored: StoredProject, countries: CountryLookup | undefined): RecordFacts {
+  const key = `${projectKey(stored.ref)}\u0000${stored.updatedAt}`;
+  const seen = RECORD_FACTS.get(key);
+  if (seen) return seen;
+  const facts = recordFacts(stored, countries);
+  if (RECORD_FACTS.size >= RECORD_NAMES_MAX) RECORD_FACTS.clear();
+  RECORD_FACTS.set(key, facts);
+  return facts;
+}
+const RECORD_FACTS = new Map<string, RecordFacts>();
+
+/** Words of the records' expected answers added to a full-text query at most (a batch of 100 projects names many). */
+const EXPANSION_WORDS = 48;
+
+/**
+ * A full-text query with the words of the records' expected answers (recordExpectations) after it, each once; a
+ * figure is left out (its digits would match any table), and so are words past EXPANSION_WORDS.
+ */
+function withExpansion(query: string, expansion: readonly string[]): string {
+  if (expansion.length === 0) return query;
+  const own = new Set(query.split(' '));
+  const added = new Set<string>();
+  for (const text of expansion) {
+    if (/^\d+$/u.test(text)) continue;
+    for (const w of textSearchQuery(text).split(' ')) if (w !== '' && !own.has(w)) added.add(w);
+  }
+  return [query, ...[...added].slice(0, EXPANSION_WORDS)].join(' ').trim();
+}
+
+/**
+ * What each searched project's record says the answer holds, keyed by projectKey, when the question asks for a field
+ * the record states (record-answers.ts: "Who is the project proponent?"); empty for almost every question.
+ */
+function recordExpectations(
+  question: string,
+  refs: readonly ProjectRef[],
+  known: Map<string, StoredProject> | null,
+  countries: CountryLookup | undefined,
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const fields = recordFieldsAsked(question);
+  if (fields.length === 0 || !known) return out;
+  // A question that names some of the searched projects asks what their records state, not the others'.
+  const named = projectsNamed(question, refs, known);
+  for (const ref of named.size > 0 ? refs.filter((r) => named.has(projectKey(r))) : refs) {
+    const stored = known.get(projectKey(ref));
+    const texts = stored ? recordAnswers(fields, factsOf(stored, countries)) : [];
+    if (texts.length > 0) out.set(projectKey(ref), texts);
+  }
+  return out;
+}
+
 /**
  * Share of its fused score that a passage keeps when the question names other searched documents or projects but not
  * its own (preferNamedDocuments). Measured on ../shared/corpus/qa-dev.jsonl over all seven projects (bench/README.md,
@@ -587,11 +646,17 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     filter?: ChunkFilter,
     /** Which documents the question names (documentNamer): their passages are preferred. */
     namer?: DocumentNamer,
+    /**
+     * Names the searched projects' records give for what the question asks (recordExpectations): searched for as
+     * well, in full text only, so that the passage naming the proponent is among those weighed, not only those that
+     * say "the project proponent".
+     */
+    expansion: readonly string[] = [],
   ): Promise<ScoredChunk[]> {
     const candidates = Math.min(500, Math.max(minCandidates, topK * candidateFactor));
     const lists: Promise<RankedList>[] = [];
     if (mode !== 'vector') {
-      const q = textSearchQuery(query);
+      const q = withExpansion(textSearchQuery(query), expansion);
       const textItems = opts.index.searchText(q, refs, candidates, filter);
       if (queryVector) void textItems.then((items) => warmWhileEmbedding(items, queryVector)).catch(() => undefined);
       lists.push(textItems.then((items) => ({ name: 'text', weight: weights.text, items })));
@@ -710,6 +775,8 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     citations: Citation[],
     chunks: ScoredChunk[],
     scope: string[],
+    /** What each chunk's project record says the answer holds (recordExpectations), by projectKey. */
+    expected: ReadonlyMap<string, readonly string[]>,
   ): Promise<{ read: Map<number, CitationRead>; evidence: Evidence | null }> {
     const read = new Map<number, CitationRead>();
     const texts = opts.texts;
@@ -737,12 +804,15 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     windows.forEach((w, i) => {
       const c = citations[i];
       if (w && c) {
+        const chunk = chunks[i];
+        const expects = chunk ? expected.get(projectKey(chunk)) : undefined;
         passages.push({
           id: c.id,
           text: w.page.slice(w.start, w.end),
           score: c.score,
           running: w.doc.running,
           line: lineContext(w.page, w.start, w.end),
+          ...(expects ? { expected: expects } : {}),
         });
         read.set(c.id, { doc: w.doc, line: lineContext(w.page, w.chunkStart, w.chunkEnd) });
       }
@@ -890,10 +960,12 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       const searchedRefs = searchable.map((p) => p.ref);
       const asked = withoutAsidesAboutOthers(query, searchedRefs, known);
       const namer = documentNamer(asked, searchedRefs, known);
+      const expected = recordExpectations(asked, searchedRefs, known, opts.countries);
       const rankedGroups = await Promise.all(
         groups.map(async (group) => {
           const groupRefs = group.map((p) => p.ref);
-          const candidates = await retrieve(asked, groupRefs, mode, groupTopK, queryVector, filter, namer);
+          const expansion = groupRefs.flatMap((r) => expected.get(projectKey(r)) ?? []);
+          const candidates = await retrieve(asked, groupRefs, mode, groupTopK, queryVector, filter, namer, expansion);
           return (await opts.reranker.rerank(asked, candidates, groupTopK)).slice(0, groupTopK);
         }),
       );
@@ -925,6 +997,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           cs.map((c): EvidencePassage => {
             const running = readOf.get(c.id)?.doc.running;
             const line = readOf.get(c.id)?.line;
+            // Citation ids are 1-based ranks in `ranked`, which carries the canonical registry.
+            const chunk = ranked[c.id - 1];
+            const expects = chunk ? expected.get(projectKey(chunk)) : undefined;
             return {
               id: c.id,
               text: c.text,
@@ -932,6 +1007,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
               project: projectLabel(c),
               ...(running ? { running } : {}),
               ...(line ? { line } : {}),
+              ...(expects ? { expected: expects } : {}),
             };
           }),
           {
@@ -940,7 +1016,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
             ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}),
           },
         );
-      const widened = await widenToEvidence(asked, citations, ranked, scopeTexts(citations));
+      const widened = await widenToEvidence(asked, citations, ranked, scopeTexts(citations), expected);
       readOf = widened.read;
       const evidence = widened.evidence ?? evidenceOf(citations);
       for (const q of evidence.quotes) {

@@ -654,6 +654,45 @@ describe('findEvidence', () => {
   });
 });
 
+describe("findEvidence with what a project's record states (EvidencePassage.expected)", () => {
+  const mentions =
+    'The project proponent shall monitor the plantations every year. The project proponent must keep the records ' +
+    'of each monitoring round for two years after the end of the crediting period.';
+  const names = 'Greenleaf Carbon Partners Ltd develops the project together with the farmer cooperatives of the district.';
+  const passagesOf = (expected?: string[]): EvidencePassage[] => [
+    { id: 1, text: mentions, score: 0.9, ...(expected ? { expected } : {}) },
+    { id: 2, text: names, score: 0.5, ...(expected ? { expected } : {}) },
+  ];
+
+  it('quotes the sentence that names the proponent the record names, not those that say "the project proponent"', () => {
+    const question = 'Who is the project proponent?';
+    const without = findEvidence(question, passagesOf());
+    const best = (ev: ReturnType<typeof findEvidence>) => [...ev.quotes].sort((a, b) => b.score - a.score)[0];
+    expect(best(without)?.passageId).toBe(1);
+    const withRecord = findEvidence(question, passagesOf(['Greenleaf Carbon Partners Ltd']));
+    expect(best(withRecord)?.passageId).toBe(2);
+    expect(best(withRecord)?.text).toBe(names);
+    expect(withRecord.answered).toBe(true);
+  });
+
+  it('finds a code written apart and a figure with its thousands separated, but not a longer code', () => {
+    const text =
+      'The methodology AR-AM0001 is referenced for comparison only. The methodology AM 0001, applied to this project, ' +
+      'has its category 11. The annual average removal is estimated at 26,752 tCO2e.';
+    const passage = (expected: string[]): EvidencePassage[] => [{ id: 1, text, score: 0.5, expected }];
+    expect(findEvidence('What methodology does the project apply?', passage(['AM0001'])).quotes[0]?.text).toBe(
+      'The methodology AM 0001, applied to this project, has its category 11.',
+    );
+    // (The next sentence, which holds the question's words too, may be taken along; the quote is led by this one.)
+    expect(findEvidence('What methodology does the project apply?', passage(['AR-AM0001'])).quotes[0]?.text).toMatch(
+      /^The methodology AR-AM0001 is referenced for comparison only\./,
+    );
+    expect(findEvidence('How many tonnes of CO2e does the project remove per year?', passage(['26752'])).quotes[0]?.text).toBe(
+      'The annual average removal is estimated at 26,752 tCO2e.',
+    );
+  });
+});
+
 describe('composeAnswer', () => {
   it('puts the best quote first, whole sentences each followed by its marker, within the budget', () => {
     const ev = findEvidence('What is the annual average carbon removal?', passages);
