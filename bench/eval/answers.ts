@@ -57,6 +57,30 @@ export function evidenceSupported(
   );
 }
 
+/**
+ * An answer that states the gold evidence, cited to a passage that holds it, on a page the question does not name:
+ * an answer piece holds at least 60% of the evidence's content words and one of its markers cites a passage whose
+ * text holds as much, whatever its document and page. Facts repeat across a project's documents (a validation
+ * report quotes the PDD; a monitoring report restates the plan), and a question names one place. A diagnostic beside
+ * evidenceSupported, never counted as supported.
+ */
+export function statedElsewhere(
+  q: { evidence: string },
+  answer: string,
+  citations: readonly (CitedPage & { text: string })[],
+  minShare = 0.6,
+): boolean {
+  const byId = new Map(citations.map((c) => [c.id, c]));
+  return answerPieces(answer).some(
+    (p) =>
+      evidenceShare(q.evidence, p.text) >= minShare &&
+      p.markers.some((id) => {
+        const c = byId.get(id);
+        return c !== undefined && evidenceShare(q.evidence, c.text) >= minShare;
+      }),
+  );
+}
+
 export interface QuotedCitation extends CitedPage {
   text: string;
   quote?: string;
@@ -103,4 +127,56 @@ export function readUnanswerable(file: string): UnanswerableQuestion[] {
         throw new Error(`${file}:${i + 1}: expected {id, question, projects}`);
       return { id: q.id ?? `line-${i + 1}`, question: q.question, projects: q.projects };
     });
+}
+
+/** One generic question and, per project label ("CDM 9199"), the fact its documents state. */
+export interface GenericQuestion {
+  id: string;
+  question: string;
+  facts: Record<string, string>;
+}
+
+export function readGenericQuestions(file: string): GenericQuestion[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l, i) => {
+      const q = JSON.parse(l) as Partial<GenericQuestion>;
+      if (typeof q.question !== 'string' || typeof q.facts !== 'object' || q.facts === null) {
+        throw new Error(`${file}:${i + 1}: expected {id, question, facts}`);
+      }
+      return { id: q.id ?? `line-${i + 1}`, question: q.question, facts: q.facts };
+    });
+}
+
+/**
+ * Whether a text states a fact: a number or a code (one word: "26,752", "AM0001", "AR-AM0004") as written with or
+ * without separators ("26752", "AM 0001") and not inside a longer one ("AR-AM0001" does not state "AM0001"); a
+ * name or a place by at least `minShare` of its words (evidenceShare: "Bosques de la Orinoquia S.A." does not state
+ * "Bosques de la Primavera S.A.").
+ */
+export function statesFact(fact: string, text: string, minShare = 0.8): boolean {
+  const word = fact.trim();
+  if (/^[\d\s,.]+$/u.test(word)) {
+    const digits = word.replace(/\D/gu, '');
+    return new RegExp(`(?<![\\d.,])${digits}(?!\\d|[.,]\\d)`, 'u').test(text.replace(/(\d)[,.\s](?=\d{3}(?!\d))/gu, '$1'));
+  }
+  if (!/\s/u.test(word)) {
+    const runs = word.match(/\p{L}+|\d+/gu) ?? [];
+    return new RegExp(`(?<![\\p{L}\\d-])${runs.join('[\\s./-]?')}(?!\\d)`, 'iu').test(text);
+  }
+  return evidenceShare(fact, text) >= minShare;
+}
+
+/** Whether an answer names the fact, cited to a passage that holds it (see the header). */
+export function namesFact(fact: string, answer: string, citations: readonly { id: number; text: string }[]): boolean {
+  const byId = new Map(citations.map((c) => [c.id, c]));
+  return answerPieces(answer).some(
+    (p) =>
+      statesFact(fact, p.text) &&
+      p.markers.some((id) => {
+        const c = byId.get(id);
+        return c !== undefined && statesFact(fact, c.text);
+      }),
+  );
 }

@@ -38,7 +38,14 @@ import { createLogger } from '../../src/logger.js';
 import type { SearchMode } from '../../src/services/search.js';
 import { startStaticServer } from '../../test/support/static-server.js';
 import { evalConfig, evalDataDir, startSearchServer } from './harness.js';
-import { evidenceSupported, readUnanswerable, unsupportedReason, type UnanswerableQuestion, type UnsupportedReason } from './answers.js';
+import {
+  evidenceSupported,
+  readUnanswerable,
+  statedElsewhere,
+  unsupportedReason,
+  type UnanswerableQuestion,
+  type UnsupportedReason,
+} from './answers.js';
 import { hitRank, readQuestions, type Question } from './questions.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -82,6 +89,11 @@ interface AnswerResult {
   supported: boolean | null;
   /** Where an unsupported answer lost the evidence (answers.ts unsupportedReason); null when supported or unanswerable. */
   reason: UnsupportedReason | null;
+  /**
+   * An unsupported answer that states the evidence from a cited passage on a page the question does not name
+   * (answers.ts statedElsewhere); false otherwise.
+   */
+  elsewhere: boolean;
   answerable: boolean;
   answered: boolean | undefined;
   chars: number;
@@ -221,6 +233,7 @@ async function evaluateEmbedder(
         embedder,
         supported,
         reason: q && !supported ? unsupportedReason(q, body.answered, body.citations) : null,
+        elsewhere: q !== null && !supported && statedElsewhere(q, body.answer, body.citations),
         answerable: q !== null,
         answered: body.answered,
         chars: body.answer.length,
@@ -381,8 +394,11 @@ function answerReport(all: AnswerResult[], results: QuestionResult[], questions:
     const counts = new Map<string, number>();
     for (const a of all) if (a.embedder === embedder && a.reason) counts.set(a.reason, (counts.get(a.reason) ?? 0) + 1);
     const order: UnsupportedReason[] = ['no-gold-page', 'passage-lacks', 'other-quote', 'not-answered', 'left-out'];
+    const elsewhere = all.filter((a) => a.embedder === embedder && a.elsewhere).map((a) => a.id);
     lines.push(
       `\n${embedder}, where the unsupported answers lost the evidence: ${order.map((r) => `${r} ${counts.get(r) ?? 0}`).join(', ')}`,
+      `${embedder}, unsupported answers that state the evidence from a cited passage on another page (not counted as supported): ` +
+        `${elsewhere.length}${elsewhere.length > 0 ? ` (${elsewhere.join(', ')})` : ''}`,
     );
   }
   return lines.join('\n');

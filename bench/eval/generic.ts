@@ -1,0 +1,89 @@
+/**
+ * Generic questions over every project, one answer each (`perProject: true`): what a research team asks of a batch
+ * ("Who is the project proponent?", "What methodology does the project apply?", "Where is the project located?"),
+ * where the development set asks one project's document for one fact.
+ *
+ *   npx tsx bench/eval/generic.ts [--embedder use] [--qa bench/eval/qa-generic.jsonl] [--answers]
+ *
+ * Runs over the index that `npm run eval` cached for the embedder (run that first), in-process with the default
+ * search. Each line of the question file gives, per project ("Verra 5533"), the fact its documents state (the
+ * proponent's name, the methodology's code, the place, the yearly estimate), read from the documents (bench/README.md
+ * "answers", ninth session). A project's answer names it when a piece of the answer states the fact and one of its
+ * markers cites a passage of that project that states it too, on any page (bench/eval/answers.ts namesFact). Reports
+ * per question and in all: named, answered, and answered without naming it.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildIngestDeps } from '../../ingest/deps.js';
+import { buildSearch } from '../../src/deps.js';
+import { createLogger } from '../../src/logger.js';
+import { namesFact, readGenericQuestions } from './answers.js';
+import { evalConfig, evalDataDir } from './harness.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const embedder = arg('embedder') ?? 'use';
+  const questions = readGenericQuestions(path.resolve(arg('qa') ?? path.join(repoRoot, 'bench/eval/qa-generic.jsonl')));
+  const dataDir = evalDataDir(embedder);
+  if (!existsSync(path.join(dataDir, 'eval-cache.json'))) {
+    throw new Error(`no cached index in ${dataDir}: run npm run eval -- --embedders ${embedder} --modes hybrid first`);
+  }
+  const logger = createLogger({ level: 'warn', name: 'generic' });
+  const config = evalConfig(embedder, { LLM: 'extractive', MODELS_DIR: process.env.MODELS_DIR ?? path.join(repoRoot, 'models') });
+  const deps = await buildIngestDeps(config, logger);
+  try {
+    await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });
+    const { search } = await buildSearch(config, logger, deps, deps.embedder);
+    const projects = (await deps.records.list()).map((p) => ({
+      ref: { registry: p.registry, projectId: p.projectId },
+      requestedRegistry: p.registry,
+    }));
+    const lines = ['| question | projects | named, cited | answered | answered without naming it |', '|---|---|---|---|---|'];
+    let total = 0;
+    let named = 0;
+    let answered = 0;
+    let wrong = 0;
+    for (const q of questions) {
+      const res = await search.search({ projects, query: q.question, perProject: true });
+      let n = 0;
+      let a = 0;
+      let w = 0;
+      for (const [label, fact] of Object.entries(q.facts)) {
+        const state = res.projects.find((p) => `${p.registry} ${p.projectId}` === label);
+        if (!state) throw new Error(`${q.id}: no project ${label} among the corpus projects`);
+        const own = res.citations.filter((c) => state.citationIds?.includes(c.id));
+        const ok = state.answered === true && namesFact(fact, state.answer ?? '', own);
+        n += ok ? 1 : 0;
+        a += state.answered ? 1 : 0;
+        w += state.answered && !ok ? 1 : 0;
+        if (process.argv.includes('--answers')) {
+          process.stdout.write(`${q.id} ${label} named=${ok} answered=${state.answered}\n  ${(state.answer ?? '').slice(0, 400)}\n`);
+        }
+      }
+      const k = Object.keys(q.facts).length;
+      lines.push(`| ${q.question} | ${k} | ${n} | ${a} | ${w} |`);
+      total += k;
+      named += n;
+      answered += a;
+      wrong += w;
+    }
+    lines.push(`| all | ${total} | ${named} | ${answered} | ${wrong} |`);
+    process.stdout.write(
+      `${embedder}, ${questions.length} generic questions, perProject over ${projects.length} projects\n\n${lines.join('\n')}\n`,
+    );
+  } finally {
+    await deps.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`generic failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
