@@ -265,5 +265,18 @@ describe('demo data', () => {
     expect(body.answered).toBe(true);
     expect(body.answer).toContain('All findings are closed. Andes Assurance Partners issues a positive validation opinion');
     expect(body.answer).toContain('The validation raised three corrective action requests (CARs) and two clarification requests (CLs)');
+    // The README's perProject example: each project's answer names its proponent as its documents do, or says they
+    // do not (900004's record names a proponent its documents never mention).
+    const perProject = await post(started.baseUrl, '/projects-documents/batch-search', {
+      projectList: [900001, 900002, 900004].map((id) => ({ project_id: id, registry: 'Verra' })),
+      query: 'Who is the project proponent?',
+      perProject: true,
+    });
+    expect(perProject.status).toBe(200);
+    const each = ((await perProject.json()) as { projects: { projectId: number; answered: boolean; answer: string }[] }).projects;
+    expect(each.map((p) => p.answered)).toEqual([true, true, false]);
+    expect(each[0]?.answer).toMatch(/^The sole project proponent is Fundacion Cuenca Viva/);
+    expect(each[1]?.answer).toMatch(/^The project is developed jointly by three proponents: Kisaru Clean Energy Ltd/);
+    expect(each[2]?.answer).toMatch(/^The indexed documents of Verra 900004 do not appear to answer this question/);
   }, 180_000);
 });
