@@ -40,20 +40,35 @@ export interface CitedPage {
   page: number;
 }
 
+/** Whether a piece of the answer `holds` what is looked for and one of its markers cites a citation that `cites`. */
+export function pieceCiting<C extends { id: number }>(
+  answer: string,
+  citations: readonly C[],
+  holds: (text: string) => boolean,
+  cites: (c: C) => boolean,
+): boolean {
+  const byId = new Map(citations.map((c) => [c.id, c]));
+  return answerPieces(answer).some(
+    (p) =>
+      holds(p.text) &&
+      p.markers.some((id) => {
+        const c = byId.get(id);
+        return c !== undefined && cites(c);
+      }),
+  );
+}
+
 export function evidenceSupported(
   q: { evidence: string; file: string; pages: number[] },
   answer: string,
   citations: readonly CitedPage[],
   minShare = 0.6,
 ): boolean {
-  const byId = new Map(citations.map((c) => [c.id, c]));
-  return answerPieces(answer).some(
-    (p) =>
-      evidenceShare(q.evidence, p.text) >= minShare &&
-      p.markers.some((id) => {
-        const c = byId.get(id);
-        return c !== undefined && c.documentTitle === q.file && q.pages.includes(c.page);
-      }),
+  return pieceCiting(
+    answer,
+    citations,
+    (text) => evidenceShare(q.evidence, text) >= minShare,
+    (c) => c.documentTitle === q.file && q.pages.includes(c.page),
   );
 }
 
@@ -70,15 +85,8 @@ export function statedElsewhere(
   citations: readonly (CitedPage & { text: string })[],
   minShare = 0.6,
 ): boolean {
-  const byId = new Map(citations.map((c) => [c.id, c]));
-  return answerPieces(answer).some(
-    (p) =>
-      evidenceShare(q.evidence, p.text) >= minShare &&
-      p.markers.some((id) => {
-        const c = byId.get(id);
-        return c !== undefined && evidenceShare(q.evidence, c.text) >= minShare;
-      }),
-  );
+  const holds = (text: string): boolean => evidenceShare(q.evidence, text) >= minShare;
+  return pieceCiting(answer, citations, holds, (c) => holds(c.text));
 }
 
 export interface QuotedCitation extends CitedPage {
@@ -117,16 +125,22 @@ export interface UnanswerableQuestion {
   projects: { project_id: number; registry: string }[];
 }
 
-export function readUnanswerable(file: string): UnanswerableQuestion[] {
+/** The objects of a JSONL file, blank lines left out, each with its line's id or `line-<n>`. */
+function jsonLines<T>(file: string): { q: Partial<T> & { id?: string }; id: string; where: string }[] {
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l, i) => {
-      const q = JSON.parse(l) as Partial<UnanswerableQuestion>;
-      if (typeof q.question !== 'string' || !Array.isArray(q.projects))
-        throw new Error(`${file}:${i + 1}: expected {id, question, projects}`);
-      return { id: q.id ?? `line-${i + 1}`, question: q.question, projects: q.projects };
+      const q = JSON.parse(l) as Partial<T> & { id?: string };
+      return { q, id: q.id ?? `line-${i + 1}`, where: `${file}:${i + 1}` };
     });
+}
+
+export function readUnanswerable(file: string): UnanswerableQuestion[] {
+  return jsonLines<UnanswerableQuestion>(file).map(({ q, id, where }) => {
+    if (typeof q.question !== 'string' || !Array.isArray(q.projects)) throw new Error(`${where}: expected {id, question, projects}`);
+    return { id, question: q.question, projects: q.projects };
+  });
 }
 
 /** One generic question and, per project label ("CDM 9199"), the fact its documents state. */
@@ -137,16 +151,12 @@ export interface GenericQuestion {
 }
 
 export function readGenericQuestions(file: string): GenericQuestion[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() !== '')
-    .map((l, i) => {
-      const q = JSON.parse(l) as Partial<GenericQuestion>;
-      if (typeof q.question !== 'string' || typeof q.facts !== 'object' || q.facts === null) {
-        throw new Error(`${file}:${i + 1}: expected {id, question, facts}`);
-      }
-      return { id: q.id ?? `line-${i + 1}`, question: q.question, facts: q.facts };
-    });
+  return jsonLines<GenericQuestion>(file).map(({ q, id, where }) => {
+    if (typeof q.question !== 'string' || typeof q.facts !== 'object' || q.facts === null) {
+      throw new Error(`${where}: expected {id, question, facts}`);
+    }
+    return { id, question: q.question, facts: q.facts };
+  });
 }
 
 /**
@@ -170,13 +180,6 @@ export function statesFact(fact: string, text: string, minShare = 0.8): boolean 
 
 /** Whether an answer names the fact, cited to a passage that holds it (see the header). */
 export function namesFact(fact: string, answer: string, citations: readonly { id: number; text: string }[]): boolean {
-  const byId = new Map(citations.map((c) => [c.id, c]));
-  return answerPieces(answer).some(
-    (p) =>
-      statesFact(fact, p.text) &&
-      p.markers.some((id) => {
-        const c = byId.get(id);
-        return c !== undefined && statesFact(fact, c.text);
-      }),
-  );
+  const holds = (text: string): boolean => statesFact(fact, text);
+  return pieceCiting(answer, citations, holds, (c) => holds(c.text));
 }

@@ -12,14 +12,11 @@
  * markers cites a passage of that project that states it too, on any page (bench/eval/answers.ts namesFact). Reports
  * per question and in all: named, answered, and answered without naming it.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildIngestDeps } from '../../ingest/deps.js';
 import { buildSearch } from '../../src/deps.js';
-import { createLogger } from '../../src/logger.js';
 import { namesFact, readGenericQuestions } from './answers.js';
-import { evalConfig, evalDataDir } from './harness.js';
+import { openCachedIndex } from './harness.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -31,15 +28,8 @@ function arg(name: string): string | undefined {
 async function main(): Promise<void> {
   const embedder = arg('embedder') ?? 'use';
   const questions = readGenericQuestions(path.resolve(arg('qa') ?? path.join(repoRoot, 'bench/eval/qa-generic.jsonl')));
-  const dataDir = evalDataDir(embedder);
-  if (!existsSync(path.join(dataDir, 'eval-cache.json'))) {
-    throw new Error(`no cached index in ${dataDir}: run npm run eval -- --embedders ${embedder} --modes hybrid first`);
-  }
-  const logger = createLogger({ level: 'warn', name: 'generic' });
-  const config = evalConfig(embedder, { LLM: 'extractive', MODELS_DIR: process.env.MODELS_DIR ?? path.join(repoRoot, 'models') });
-  const deps = await buildIngestDeps(config, logger);
+  const { config, logger, deps } = await openCachedIndex(embedder, 'generic');
   try {
-    await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });
     const { search } = await buildSearch(config, logger, deps, deps.embedder);
     const projects = (await deps.records.list()).map((p) => ({
       ref: { registry: p.registry, projectId: p.projectId },

@@ -2,12 +2,15 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { IngestDeps } from '../../ingest/types.js';
 import { createCountryLookup } from '../../src/adapters/geo/country-lookup.js';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createApp } from '../../src/http/app.js';
-import type { Logger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { buildSearch } from '../../src/deps.js';
+import { buildIngestDeps, type BuiltIngestDeps } from '../../ingest/deps.js';
 import { createMetadataService } from '../../src/services/metadata.js';
 import type { SearchServiceOptions } from '../../src/services/search.js';
 
@@ -68,4 +71,26 @@ export function evalConfig(embedder: string, extra: Record<string, string> = {})
     SEARCH_MAX_TOP_K: '50',
     ...extra,
   });
+}
+
+/**
+ * The index `npm run eval` cached for an embedder, opened in-process with the extractive answer whatever LLM is set
+ * (quotes.ts and generic.ts measure the quotes and the answers made of them). The caller closes `deps`.
+ */
+export async function openCachedIndex(embedder: string, name: string): Promise<{ config: Config; logger: Logger; deps: BuiltIngestDeps }> {
+  const dataDir = evalDataDir(embedder);
+  if (!existsSync(path.join(dataDir, 'eval-cache.json'))) {
+    throw new Error(`no cached index in ${dataDir}: run npm run eval -- --embedders ${embedder} --modes hybrid first`);
+  }
+  const logger = createLogger({ level: 'warn', name });
+  const modelsDir = process.env.MODELS_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../models');
+  const config = evalConfig(embedder, { LLM: 'extractive', MODELS_DIR: modelsDir });
+  const deps = await buildIngestDeps(config, logger);
+  try {
+    await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });
+  } catch (err) {
+    await deps.close();
+    throw err;
+  }
+  return { config, logger, deps };
 }

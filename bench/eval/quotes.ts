@@ -14,15 +14,12 @@
  * With --misses, each question whose answer is not supported is listed with the first step it fails at (answers.ts
  * unsupportedReason, as `npm run eval` counts them), its gold evidence and the answer.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildIngestDeps } from '../../ingest/deps.js';
 import { buildSearch } from '../../src/deps.js';
 import type { EvidencePassage, WeighedSentence } from '../../src/domain/evidence.js';
-import { createLogger } from '../../src/logger.js';
 import { evidenceShare, evidenceSupported, unsupportedReason, type UnsupportedReason } from './answers.js';
-import { evalConfig, evalDataDir } from './harness.js';
+import { openCachedIndex } from './harness.js';
 import { readQuestions, type Question } from './questions.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -49,16 +46,8 @@ interface Row {
 async function main(): Promise<void> {
   const embedder = arg('embedder') ?? 'use';
   const questions = readQuestions(path.resolve(arg('qa') ?? path.join(corpusDir, 'qa-dev.jsonl')));
-  const dataDir = evalDataDir(embedder);
-  if (!existsSync(path.join(dataDir, 'eval-cache.json'))) {
-    throw new Error(`no cached index in ${dataDir}: run npm run eval -- --embedders ${embedder} --modes hybrid first`);
-  }
-  const logger = createLogger({ level: 'warn', name: 'quotes' });
-  // The extractive answer whatever LLM is set: this measures the quotes and the answer made of them.
-  const config = evalConfig(embedder, { LLM: 'extractive', MODELS_DIR: process.env.MODELS_DIR ?? path.join(repoRoot, 'models') });
-  const deps = await buildIngestDeps(config, logger);
+  const { config, logger, deps } = await openCachedIndex(embedder, 'quotes');
   try {
-    await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });
     let seen: { passages: readonly EvidencePassage[]; sentences: readonly WeighedSentence[] } | null = null;
     const { search } = await buildSearch(config, logger, deps, deps.embedder, {
       onEvidence: (_query, passages, sentences) => {
