@@ -52,12 +52,19 @@ export function recordFacts(stored: StoredProject, countries: CountryLookup = NO
 }
 
 /**
- * "Who is the (project) proponent", "what / which (company is the) proponent", "the proponent's name", "name of the
- * proponent"; not "what must the project proponent demonstrate" (a modal or an auxiliary between the question word and
- * the proponent, or a verb after it, asks what the proponent does).
+ * "Who is the (project) proponent / developer", "who are the project participants" (the CDM's word), "what / which
+ * (company is the) proponent", "the proponent's name", "name of the proponent"; not "what must the project proponent
+ * demonstrate" (a modal or an auxiliary between the question word and the role, or a verb after it, asks what the
+ * proponent does).
  */
-const ASKS_FOR_PROPONENT =
-  /\bwho\s+(?:is|are|was|were)\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}proponents?\b|\b(?:what|which)\s+(?:(?!(?:must|shall|should|may|might|can|could|would|will|do|does|did|has|have|had)\b)[\p{L}-]+\s+){0,4}?proponents?\b(?!\s+(?:must|shall|should|may|might|can|could|need|needs|has|have|will|would|do|does|did)\b)|\bproponents?(?:'s|\u2019s)?\s+names?\b|\bnames?\s+of\s+the\s+(?:[\p{L}-]+\s+){0,2}proponents?\b/iu;
+const ROLE = String.raw`(?:proponents?|developers?|participants?)`;
+const MODAL = String.raw`(?:must|shall|should|may|might|can|could|would|will|need|needs|do|does|did|has|have|had)`;
+const ASKS_FOR_PROPONENT = new RegExp(
+  String.raw`\bwho\s+(?:is|are|was|were)\s+(?:the\s+)?(?:[\p{L}-]+\s+){0,2}${ROLE}\b` +
+    String.raw`|\b(?:what|which)\s+(?:(?!${MODAL}\b)[\p{L}-]+\s+){0,4}?${ROLE}\b(?!\s+${MODAL}\b)` +
+    String.raw`|\b${ROLE}(?:'s|’s)?\s+names?\b|\bnames?\s+of\s+the\s+(?:[\p{L}-]+\s+){0,2}${ROLE}`,
+  'iu',
+);
 /** "What/which methodology (or protocol) does ... apply", "under which methodology": unless it names one itself. */
 const ASKS_FOR_METHODOLOGY =
   /\b(?:what|which)\s+(?:[\p{L}-]+\s+){0,2}(?:methodolog(?:y|ies)|protocols?)\b(?!\s+(?:versions?|sections?|requires?|says?|states?))/iu;
@@ -76,7 +83,7 @@ const ASKS_FOR_PLACE = new RegExp(
 /** A question for the yearly reductions or removals: a number asked for, a year's worth of emission reductions. */
 const ASKS_PER_YEAR = /\b(?:annual(?:ly)?|yearly|per\s+(?:year|annum)|a\s+year|each\s+year|every\s+year)\b/iu;
 const ASKS_FOR_AMOUNT =
-  /\bhow\s+(?:much|many)\b|\b(?:what|which)\s+(?:[\p{L}-]+\s+){0,3}(?:amount|volume|quantity|estimate|total|number)\b/iu;
+  /\bhow\s+(?:much|many)\b|\b(?:what|which)\s+(?:[\p{L}-]+\s+){0,3}(?:amount|volume|quantity|estimated?|expected|average|total|number)\b/iu;
 const REDUCTIONS = /\b(?:reduc\w*|remov\w*|sequest\w*|abate\w*|emission\w*|credits?|tco2e?|tonnes?|VCUs?|CERs?)\b/iu;
 
 /** A field of the record that a question may ask for. */

@@ -49,12 +49,17 @@ describe('recordFieldsAsked', () => {
     expect(recordFieldsAsked('Where is the project located?')).toEqual(['place']);
     expect(recordFieldsAsked('In which state or province is the project?')).toEqual(['place']);
     expect(recordFieldsAsked('How many tonnes of CO2e does the project expect to remove per year?')).toEqual(['annualReductions']);
+    expect(recordFieldsAsked('What are the estimated annual emission reductions?')).toEqual(['annualReductions']);
+    expect(recordFieldsAsked('Who are the project participants?')).toEqual(['proponent']);
+    expect(recordFieldsAsked('Who is the project developer?')).toEqual(['proponent']);
   });
 
   it('asks for no field when the question asks what a proponent does, or about a methodology it names', () => {
     expect(recordFieldsAsked('What must the project proponent demonstrate for additionality?')).toEqual([]);
     expect(recordFieldsAsked('Which proponent documents must be submitted?')).toEqual(['proponent']);
     expect(recordFieldsAsked('What does the project proponent have to monitor?')).toEqual([]);
+    expect(recordFieldsAsked('What must project participants report each year?')).toEqual([]);
+    expect(recordFieldsAsked('What is the estimated project start date?')).toEqual([]);
     expect(recordFieldsAsked('Which version of VM0007 added tidal wetlands, and which methodology modules came with it?')).toEqual([]);
     expect(recordFieldsAsked('What is the baseline scenario?')).toEqual([]);
     expect(recordFieldsAsked('How many trees are planted per hectare?')).toEqual([]);
