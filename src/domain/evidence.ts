@@ -1080,6 +1080,11 @@ const LIST_LETTER = /^\(?(?:[a-z]|[ivx]{1,4})\)\s/u;
 export interface ComposeOptions {
   /** Soft budget in characters: the best piece is always kept, further ones only while they fit. @default 600 */
   maxChars?: number;
+  /**
+   * Each project's best quote before any project's second, whatever their scores (a question that asks every project
+   * for the same fact: "Who is the project proponent?" over a batch). @default false
+   */
+  eachProject?: boolean;
 }
 
 /**
@@ -1089,30 +1094,45 @@ export interface ComposeOptions {
  */
 export function composeAnswer(evidence: Evidence, passages: readonly EvidencePassage[], opts: ComposeOptions = {}): string {
   const maxChars = opts.maxChars ?? 600;
-  const ranked = [...evidence.quotes].sort((a, b) => b.score - a.score || a.passageId - b.passageId);
-  const best = ranked[0];
+  const byScore = [...evidence.quotes].sort((a, b) => b.score - a.score || a.passageId - b.passageId);
+  const best = byScore[0];
   if (!best) return '';
   const projects = new Set(passages.map((p) => p.project ?? ''));
   const byId = new Map(passages.map((p) => [p.id, p]));
-  const chosen: { terms: Set<string>; prose: string; piece: string }[] = [];
+  // Asked of each project: each one's best quote that holds a question word leads, in score order, then the rest.
+  const leads = new Set<Quote>();
+  if (opts.eachProject && projects.size > 1) {
+    const seen = new Set<string>();
+    for (const q of byScore) {
+      const project = byId.get(q.passageId)?.project ?? '';
+      if (q.coverage > 0 && !seen.has(project)) {
+        seen.add(project);
+        leads.add(q);
+      }
+    }
+  }
+  const ranked = leads.size > 0 ? [...leads, ...byScore.filter((q) => !leads.has(q))] : byScore;
+  const chosen: { terms: Set<string>; prose: string; piece: string; project: string | undefined }[] = [];
   let used = 0;
   for (const quote of ranked) {
-    if (chosen.length > 0 && (quote.coverage === 0 || quote.score < PIECE_SHARE * best.score)) break;
+    if (chosen.length > 0 && !leads.has(quote) && (quote.coverage === 0 || quote.score < PIECE_SHARE * best.score)) break;
     const prose = asProse(quote.text);
     if (prose === '') continue;
     const terms = new Set(normalizedTerms(prose));
+    const project = projects.size > 1 ? byId.get(quote.passageId)?.project : undefined;
+    // (Asked of each project, the same words from two projects are two facts: "Ecometric Ltd" is both farms' proponent.)
     const repeats = chosen.some((c) => {
+      if (leads.size > 0 && c.project !== project) return false;
       if (c.prose.includes(prose) || prose.includes(c.prose)) return true;
       let shared = 0;
       for (const t of terms) if (c.terms.has(t)) shared++;
       return shared / Math.max(1, Math.min(terms.size, c.terms.size)) >= 0.7;
     });
     if (repeats) continue;
-    const project = projects.size > 1 ? byId.get(quote.passageId)?.project : undefined;
     const labelled = quote.label ? `${quote.label}: ${prose}` : prose;
     const piece = withMarker(project ? `${project}: ${labelled}` : labelled, quote.passageId);
     if (chosen.length > 0 && used + piece.length + 1 > maxChars) continue;
-    chosen.push({ terms, prose, piece });
+    chosen.push({ terms, prose, piece, project });
     used += piece.length + 1;
   }
   return chosen.map((c) => c.piece).join(' ');

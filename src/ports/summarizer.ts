@@ -31,6 +31,12 @@ export interface SummarizeInput {
    * summary); the extractive summariser then takes their leading sentences rather than those matching the question.
    */
   purpose?: 'answer' | 'summary';
+  /**
+   * The question asks every project for the same fact (a field its registry record states: "Who is the project
+   * proponent?"): an answer over several projects gives each project's best quote before any project's second.
+   * Summarisers that write their own prose may ignore it.
+   */
+  eachProject?: boolean;
 }
 
 /**

@@ -320,6 +320,21 @@ function mergeRankings(groups: ScoredChunk[][]): ScoredChunk[] {
   }
 }
 
+/**
+ * Per-project rankings as one list of at most `limit`: every project's best passage first (best of them first), then
+ * the others' as mergeRankings orders them.
+ */
+function headsFirst(groups: ScoredChunk[][], limit: number): ScoredChunk[] {
+  const heads = groups.flatMap((g) => g.slice(0, 1)).sort((a, b) => b.score - a.score);
+  const rest = mergeRankings(groups.map((g) => g.slice(1)));
+  return [...heads, ...rest].slice(0, limit);
+}
+
+/** Passages searched for in each project when a question asks several for a field their records state (headsFirst). */
+const EACH_PROJECT_CITATIONS = 2;
+/** Characters of answer a project named, when a question asks several for a field their records state. */
+const EACH_PROJECT_CHARS = 170;
+
 const NO_COUNTRIES: CountryLookup = { countryAt: () => null };
 
 /**
@@ -712,6 +727,8 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     evidence: Evidence,
     scope: RequestedProject[],
     signal?: AbortSignal,
+    /** The question asks each project for a field its record states (SummarizeInput.eachProject). */
+    eachProject = false,
   ): Promise<{ text: string; model: string }> {
     if (!evidence.answered) return { text: notFound(scope), model: opts.fallbackSummarizer.model };
     const multiProject = new Set(citations.map(projectKey)).size > 1;
@@ -730,7 +747,11 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         ...(multiProject ? { project: projectLabel(c) } : {}),
       };
     });
-    const input = { question: query, passages, maxChars: answerChars };
+    // Asked of each project, the answer may run to EACH_PROJECT_CHARS a project it names (at most twice the budget).
+    const projectsCited = new Set(citations.map(projectKey)).size;
+    const maxChars =
+      eachProject && multiProject ? Math.max(answerChars, Math.min(2 * answerChars, EACH_PROJECT_CHARS * projectsCited)) : answerChars;
+    const input = { question: query, passages, maxChars, ...(eachProject && multiProject ? { eachProject: true } : {}) };
     let text: string;
     let model = opts.summarizer.model;
     try {
@@ -952,15 +973,23 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
 
       const started = performance.now();
       const filter = await documentFilter(request.documentTypes, searchable);
-      // Per project, each gets its own share of the citations, so that none is crowded out of its answer.
-      const groups: RequestedProject[][] = request.perProject ? searchable.map((p) => [p]) : [searchable];
-      const groupTopK = request.perProject ? Math.max(PER_PROJECT_CITATIONS, Math.ceil(topK / searchable.length)) : topK;
       // What is searched for and weighed: the question without asides about other projects. (The embedding, started
       // before the records were read, and a summariser, which reads the aside as such, get the question as asked.)
       const searchedRefs = searchable.map((p) => p.ref);
       const asked = withoutAsidesAboutOthers(query, searchedRefs, known);
       const namer = documentNamer(asked, searchedRefs, known);
       const expected = recordExpectations(asked, searchedRefs, known, opts.countries);
+      // A field that several searched projects' records state, asked of none in particular ("Who is the project
+      // proponent?"), is asked of each of them: without perProject each project is still searched on its own, its best
+      // passage cited first, so that the one whose documents repeat its own name most does not fill every citation.
+      const eachProject = !request.perProject && expected.size > 1 && projectsNamed(asked, searchedRefs, known).size === 0;
+      // Per project, each gets its own share of the citations, so that none is crowded out of its answer.
+      const groups: RequestedProject[][] = request.perProject || eachProject ? searchable.map((p) => [p]) : [searchable];
+      const groupTopK = request.perProject
+        ? Math.max(PER_PROJECT_CITATIONS, Math.ceil(topK / searchable.length))
+        : eachProject
+          ? Math.min(topK, EACH_PROJECT_CITATIONS)
+          : topK;
       const rankedGroups = await Promise.all(
         groups.map(async (group) => {
           const groupRefs = group.map((p) => p.ref);
@@ -971,7 +1000,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       );
       const retrievedMs = performance.now() - started;
       opts.onStage?.('retrieve', retrievedMs / 1000);
-      const ranked = mergeRankings(rankedGroups);
+      const ranked = eachProject ? headsFirst(rankedGroups, topK) : mergeRankings(rankedGroups);
       const citations: Citation[] = ranked.map((c, i) => ({
         id: i + 1,
         projectId: c.projectId,
@@ -1066,7 +1095,8 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         // A question that names some of the cited projects or documents is answered from theirs (all stay cited).
         const named = namer(ranked);
         const about = named ? citations.filter((_, i) => ranked[i] !== undefined && named.has(documentKey(ranked[i] as ScoredChunk))) : [];
-        const written = await answer(query, about.length > 0 ? about : citations, evidence, searchable, request.signal);
+        // A field every searched project's record states ("Who is the project proponent?") is asked of each of them.
+        const written = await answer(query, about.length > 0 ? about : citations, evidence, searchable, request.signal, eachProject);
         answerText = written.text;
         answerModel = written.model;
         answered = evidence.answered;

@@ -654,6 +654,36 @@ describe('findEvidence', () => {
   });
 });
 
+describe('composeAnswer asked of each project (ComposeOptions.eachProject)', () => {
+  const quote = (passageId: number, text: string, score: number) => ({ passageId, start: 0, end: text.length, text, coverage: 0.5, score });
+  const passages: EvidencePassage[] = [
+    { id: 1, text: 'Ecometric Ltd is the project proponent of the first farm.', project: 'Regen 6006' },
+    { id: 2, text: 'The first farm rotates wheat, barley and beans on its fields.', project: 'Regen 6006' },
+    { id: 3, text: 'Ecometric Ltd is the project proponent of the second farm.', project: 'Regen 6007' },
+    { id: 4, text: 'Hexa Carbon One Private Limited is the project proponent.', project: 'Verra 5533' },
+  ];
+  const evidence = {
+    quotes: [
+      quote(1, passages[0]!.text, 0.9),
+      quote(2, passages[1]!.text, 0.85),
+      quote(3, passages[2]!.text, 0.6),
+      quote(4, passages[3]!.text, 0.3),
+    ],
+    answered: true,
+    support: 0.9,
+  };
+  it("gives each project's best quote before any project's second, and keeps the same words from two projects", () => {
+    const each = composeAnswer(evidence, passages, { eachProject: true });
+    expect(each.indexOf('Regen 6006: Ecometric')).toBeLessThan(each.indexOf('Regen 6007: Ecometric'));
+    expect(each.indexOf('Regen 6007: Ecometric')).toBeLessThan(each.indexOf('Verra 5533: Hexa'));
+    expect(each.indexOf('Verra 5533: Hexa')).toBeLessThan(each.indexOf('Regen 6006: The first farm rotates'));
+    // By score alone, the repeated words of the second farm are left out and the last quote falls below half the best.
+    const byScore = composeAnswer(evidence, passages);
+    expect(byScore).not.toContain('Regen 6007');
+    expect(byScore).not.toContain('Verra 5533');
+  });
+});
+
 describe("findEvidence with what a project's record states (EvidencePassage.expected)", () => {
   const mentions =
     'The project proponent shall monitor the plantations every year. The project proponent must keep the records ' +

@@ -77,6 +77,32 @@ describe('answers from what the records state', () => {
     for (const c of res.citations) expect(c.text).toContain(c.quote);
   });
 
+  it('without perProject, still cites and answers each project, every best passage first, within topK', async () => {
+    const search = createSearchService(searchOptions(fx, { records: fx.records }));
+    const res = await search.search({ projects: [GREENLEAF, RIO, BARE].map(asRequested), query: 'Who is the project proponent?', topK: 4 });
+    expect(res.answered).toBe(true);
+    expect(res.citations.length).toBeLessThanOrEqual(4);
+    // Every project's best passage is cited among the first three, whatever the others' scores.
+    expect(new Set(res.citations.slice(0, 3).map((c) => c.projectId))).toEqual(new Set([7001, 7002, 7003]));
+    // One piece per project, named by it; BARE and GREENLEAF share their documents, and each keeps its own piece.
+    expect(res.answer).toContain('Verra 7001: Greenleaf Carbon Partners Ltd develops the plantations');
+    expect(res.answer).toContain('CDM 7002: Rio Verde Forestal S.A. is the project participant');
+    expect(res.answer).toMatch(/Verra 7003: /);
+  });
+
+  it('answers a question that names one of the projects from that project, as before', async () => {
+    const search = createSearchService(searchOptions(fx, { records: fx.records }));
+    const res = await search.search({
+      projects: [GREENLEAF, RIO, BARE].map(asRequested),
+      query: 'Who is the project proponent of project 7002?',
+      topK: 4,
+    });
+    // Answered from the named project's passages (as any question naming a project is), by the sentence its record
+    // points at, and not one piece per project.
+    expect(res.answer).toMatch(/^Rio Verde Forestal S\.A\. is the project participant/);
+    expect(res.answer).not.toContain('Greenleaf');
+  });
+
   it('leaves a question that asks for no field of the record as it was', async () => {
     const search = createSearchService(searchOptions(fx, { records: fx.records }));
     const res = await search.search({

@@ -50,7 +50,10 @@ export function extractiveAnswer(input: SummarizeInput): string {
   const answer =
     input.purpose === 'summary'
       ? leadSummary(evidencePassages, input.maxChars ?? 1200)
-      : composeAnswer(evidence, evidencePassages, { maxChars: input.maxChars ?? DEFAULT_MAX_CHARS });
+      : composeAnswer(evidence, evidencePassages, {
+          maxChars: input.maxChars ?? DEFAULT_MAX_CHARS,
+          ...(input.eachProject ? { eachProject: true } : {}),
+        });
   if (answer !== '') return answer;
   // Passages of numbers only (a table): the best one stands for itself rather than no answer at all.
   const best = passages[0];
