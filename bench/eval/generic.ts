@@ -10,7 +10,8 @@
  * proponent's name, the methodology's code, the place, the yearly estimate), read from the documents (bench/README.md
  * "answers", ninth session). A project's answer names it when a piece of the answer states the fact and one of its
  * markers cites a passage of that project that states it too, on any page (bench/eval/answers.ts namesFact). Reports
- * per question and in all: named, answered, and answered without naming it.
+ * per question and in all: named, answered, and answered without naming it; and how many projects' facts the one
+ * answer of the same question without `perProject` names, each cited to a passage of its own project.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,13 +36,26 @@ async function main(): Promise<void> {
       ref: { registry: p.registry, projectId: p.projectId },
       requestedRegistry: p.registry,
     }));
-    const lines = ['| question | projects | named, cited | answered | answered without naming it |', '|---|---|---|---|---|'];
+    const lines = [
+      '| question | projects | named, cited | answered | answered without naming it | one answer over all: named, cited |',
+      '|---|---|---|---|---|---|',
+    ];
     let total = 0;
     let named = 0;
     let answered = 0;
     let wrong = 0;
+    let combined = 0;
     for (const q of questions) {
       const res = await search.search({ projects, query: q.question, perProject: true });
+      // The same question without perProject: how many projects' facts its one answer names, each cited to its own.
+      const one = await search.search({ projects, query: q.question });
+      const c = Object.entries(q.facts).filter(([label, fact]) =>
+        namesFact(
+          fact,
+          one.answer,
+          one.citations.filter((x) => `${x.registry} ${x.projectId}` === label),
+        ),
+      ).length;
       let n = 0;
       let a = 0;
       let w = 0;
@@ -58,13 +72,14 @@ async function main(): Promise<void> {
         }
       }
       const k = Object.keys(q.facts).length;
-      lines.push(`| ${q.question} | ${k} | ${n} | ${a} | ${w} |`);
+      lines.push(`| ${q.question} | ${k} | ${n} | ${a} | ${w} | ${c} |`);
       total += k;
       named += n;
       answered += a;
       wrong += w;
+      combined += c;
     }
-    lines.push(`| all | ${total} | ${named} | ${answered} | ${wrong} |`);
+    lines.push(`| all | ${total} | ${named} | ${answered} | ${wrong} | ${combined} |`);
     process.stdout.write(
       `${embedder}, ${questions.length} generic questions, perProject over ${projects.length} projects\n\n${lines.join('\n')}\n`,
     );
