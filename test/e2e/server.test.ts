@@ -278,5 +278,20 @@ describe('demo data', () => {
     expect(each[0]?.answer).toMatch(/^The sole project proponent is Fundacion Cuenca Viva/);
     expect(each[1]?.answer).toMatch(/^The project is developed jointly by three proponents: Kisaru Clean Energy Ltd/);
     expect(each[2]?.answer).toMatch(/^The indexed documents of Verra 900004 do not appear to answer this question/);
+    // Without perProject, one answer names each project's proponent in turn.
+    const batch = await post(started.baseUrl, '/projects-documents/batch-search', {
+      projectList: [900001, 900002, 900003, 900004, 900005].map((id) => ({ project_id: id, registry: 'Verra' })),
+      query: 'Who is the project proponent?',
+    });
+    expect(batch.status).toBe(200);
+    const one = ((await batch.json()) as { answer: string }).answer;
+    for (const named of [
+      'Verra 900001: The sole project proponent is Fundacion Cuenca Viva',
+      'Verra 900002: The project is developed jointly by three proponents',
+      'Verra 900003: The proponent is the Prairie Marsh Trust of Winnipeg',
+      'Verra 900005: The proponent is Corredor Verde S.A. of Asuncion',
+    ]) {
+      expect(one).toContain(named);
+    }
   }, 180_000);
 });
