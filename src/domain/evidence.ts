@@ -865,7 +865,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       const words = candidateWords(c, wantsPlace && (c.placeInText ??= PLACE_IN_TEXT.test(c.typed)));
       const expects = expectedOf[i] ?? [];
       const holdsRecord = expects.length > 0 && expects.some((e) => holdsExpected(e, c.typed, typedTerms(c, words.terms)));
-      const terms = wantsRecord && holdsRecord ? new Set([...words.terms, RECORD]) : words.terms;
+      const terms = holdsRecord ? new Set([...words.terms, RECORD]) : words.terms;
       const size = words.size;
       sentences.push({
         field: c.field,

@@ -421,6 +421,8 @@ function withExpansion(query: string, expansion: readonly string[]): string {
 function recordExpectations(
   question: string,
   refs: readonly ProjectRef[],
+  /** The searched projects the question names (projectsNamed). */
+  named: ReadonlySet<string>,
   known: Map<string, StoredProject> | null,
   countries: CountryLookup | undefined,
 ): Map<string, string[]> {
@@ -428,7 +430,6 @@ function recordExpectations(
   const fields = recordFieldsAsked(question);
   if (fields.length === 0 || !known) return out;
   // A question that names some of the searched projects asks what their records state, not the others'.
-  const named = projectsNamed(question, refs, known);
   for (const ref of named.size > 0 ? refs.filter((r) => named.has(projectKey(r))) : refs) {
     const stored = known.get(projectKey(ref));
     const texts = stored ? recordAnswers(fields, factsOf(stored, countries)) : [];
@@ -460,9 +461,12 @@ type DocumentNamer = (chunks: readonly ChunkRecord[]) => Set<string> | null;
  * (it names all its projects), nor does a short id (it is any number). Each document is judged once per search:
  * retrieval and the answer ask of the same documents.
  */
-function documentNamer(question: string, projects: readonly ProjectRef[], known: Map<string, StoredProject> | null): DocumentNamer {
+function documentNamer(
+  question: string,
+  /** The searched projects the question names (projectsNamed). */
+  namedProjects: ReadonlySet<string>,
+): DocumentNamer {
   const names = questionNamer(question);
-  const namedProjects = projectsNamed(question, projects, known);
   const judged = new Map<string, boolean>();
   const isNamed = (c: ChunkRecord): boolean => {
     const key = documentKey(c);
@@ -731,7 +735,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     eachProject = false,
   ): Promise<{ text: string; model: string }> {
     if (!evidence.answered) return { text: notFound(scope), model: opts.fallbackSummarizer.model };
-    const multiProject = new Set(citations.map(projectKey)).size > 1;
+    const projectsCited = new Set(citations.map(projectKey)).size;
+    const multiProject = projectsCited > 1;
+    const asEach = eachProject && multiProject;
     const quoteOf = new Map(evidence.quotes.map((q) => [q.passageId, q]));
     const passages: CitedPassage[] = citations.map((c) => {
       const q = quoteOf.get(c.id);
@@ -748,10 +754,8 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       };
     });
     // Asked of each project, the answer may run to EACH_PROJECT_CHARS a project it names (at most twice the budget).
-    const projectsCited = new Set(citations.map(projectKey)).size;
-    const maxChars =
-      eachProject && multiProject ? Math.max(answerChars, Math.min(2 * answerChars, EACH_PROJECT_CHARS * projectsCited)) : answerChars;
-    const input = { question: query, passages, maxChars, ...(eachProject && multiProject ? { eachProject: true } : {}) };
+    const maxChars = asEach ? Math.max(answerChars, Math.min(2 * answerChars, EACH_PROJECT_CHARS * projectsCited)) : answerChars;
+    const input = { question: query, passages, maxChars, ...(asEach ? { eachProject: true } : {}) };
     let text: string;
     let model = opts.summarizer.model;
     try {
@@ -977,12 +981,13 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       // before the records were read, and a summariser, which reads the aside as such, get the question as asked.)
       const searchedRefs = searchable.map((p) => p.ref);
       const asked = withoutAsidesAboutOthers(query, searchedRefs, known);
-      const namer = documentNamer(asked, searchedRefs, known);
-      const expected = recordExpectations(asked, searchedRefs, known, opts.countries);
+      const namedProjects = projectsNamed(asked, searchedRefs, known);
+      const namer = documentNamer(asked, namedProjects);
+      const expected = recordExpectations(asked, searchedRefs, namedProjects, known, opts.countries);
       // A field that several searched projects' records state, asked of none in particular ("Who is the project
       // proponent?"), is asked of each of them: without perProject each project is still searched on its own, its best
       // passage cited first, so that the one whose documents repeat its own name most does not fill every citation.
-      const eachProject = !request.perProject && expected.size > 1 && projectsNamed(asked, searchedRefs, known).size === 0;
+      const eachProject = !request.perProject && expected.size > 1 && namedProjects.size === 0;
       // Per project, each gets its own share of the citations, so that none is crowded out of its answer.
       const groups: RequestedProject[][] = request.perProject || eachProject ? searchable.map((p) => [p]) : [searchable];
       const groupTopK = request.perProject
