@@ -507,6 +507,11 @@ function projectsNamed(text: string, projects: readonly ProjectRef[], known: Map
 
 /** An aside that adds a project to the question: "(and in 9199)", "(as well as Botany Farm)". */
 const ADDS_TO_QUESTION = /^\s*(?:and|or|also|plus|both|including|as well as|together with)\b/iu;
+/**
+ * An aside that is a bare name or code, "(VM0001)", "(VCS 5533)", "(C06-006)": the name of what the words before it
+ * describe ("the supermarket leak detection methodology (VM0001)"), not a remark about another project.
+ */
+const BARE_NAME = /^\s*(?=[^()]*\p{N})(?:[\p{Lu}\p{N}][\p{L}\p{N}.\-/]*\s*){1,3}$/u;
 
 /**
  * The question without its bracketed asides about other projects: "Which version of the methodology does the
@@ -515,7 +520,8 @@ const ADDS_TO_QUESTION = /^\s*(?:and|or|also|plus|both|including|as well as|toge
  * withoutExclusions). An aside is about others when it names at least one of the searched projects, the rest of the
  * question names at least one, and none of the projects it names; a gloss of the asked project ("VCS 5533
  * (afforestation of indigenously owned lands in West Bengal)") or of a document ("VM0005 (conversion of ...)") stays,
- * and so does an aside that adds a project to the question ("(and Botany Farm)").
+ * and so do a name in brackets after its description ("the leak detection methodology (VM0001)": BARE_NAME) and an
+ * aside that adds a project to the question ("(and Botany Farm)").
  * Its words would pull the other project's passages into the full-text list, the named-document preference and the
  * answer's choice of sentences.
  */
@@ -532,7 +538,7 @@ export function withoutAsidesAboutOthers(
   if (main.size === 0) return question;
   let out = question;
   for (const m of asides) {
-    if (ADDS_TO_QUESTION.test(m[1] ?? '')) continue;
+    if (ADDS_TO_QUESTION.test(m[1] ?? '') || BARE_NAME.test(m[1] ?? '')) continue;
     const aside = named(m[1] ?? '');
     if (aside.size > 0 && [...aside].every((p) => !main.has(p))) out = out.replace(m[0], ' ');
   }

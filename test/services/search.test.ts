@@ -558,6 +558,9 @@ describe('evidence and abstention (CONTRACT 2)', () => {
       // The aside adds a project to the question.
       'What planting density is used in project 5533 (and in 9199)?',
       'What planting density is used in project 5533 (as well as 9199)?',
+      // A bare name in brackets names what the words before it describe, whichever project the rest names.
+      'What planting density does the methodology of project 5533 (VM 9199) require?',
+      'What planting density is used in project 5533 (VCS 9199)?',
       // One project searched: there is no other.
     ]) {
       expect(withoutAsidesAboutOthers(kept, refs, null)).toBe(kept);
