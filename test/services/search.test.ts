@@ -11,7 +11,7 @@ import { createOpenAIEmbedder } from '../../src/adapters/embedders/openai.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
 import type { VectorIndex } from '../../src/ports/vector-index.js';
 import type { RequestedProject } from '../../src/domain/project-ref.js';
-import { createSearchService, withoutAsidesAboutOthers, type SearchServiceOptions } from '../../src/services/search.js';
+import { createSearchService, WINDOW_CHARS, withoutAsidesAboutOthers, type SearchServiceOptions } from '../../src/services/search.js';
 import { startOpenAIReplayServer, openaiError, type OpenAIReplayServer } from '../support/openai-replay-server.js';
 import { startRerankReplayServer } from '../support/rerank-replay-server.js';
 import { createHttpReranker } from '../../src/adapters/rerankers/http.js';
@@ -663,7 +663,7 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     const texts = await pageTextStore();
     const LIST = { registry: 'CDM', projectId: 549 };
     await fx.addRecord(LIST);
-    // A passage, then a list without a full stop for far more than its window (400 characters each side): the
+    // A passage, then a list without a full stop for far more than its window (WINDOW_CHARS each side): the
     // window ends in the middle of a line (step six's).
     const chunk = 'Relogging emissions in the baseline are quantified in the steps below.';
     const lines = [
@@ -676,9 +676,9 @@ describe('evidence and abstention (CONTRACT 2)', () => {
       'Step seven covers the monitoring of every quantity above in each verification',
       'Step eight covers the uncertainty of every estimate and how it is deducted',
       'Step nine covers the records kept of all the data and their retention period',
-    ];
+    ].map((l) => `${l}, stratum by stratum, as the equations of this module require`);
     const page = `${chunk}\n${lines.join('\n')}`;
-    const cut = chunk.length + 400;
+    const cut = chunk.length + WINDOW_CHARS;
     const cutLine = lines.find((l) => page.indexOf(l) < cut && page.indexOf(l) + l.length > cut) ?? '';
     expect(cutLine).toBe(lines[5]);
     await fx.addDocument(LIST, 'vm', [chunk]);
@@ -692,7 +692,7 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(res.citations[0]?.text).toContain(quote);
     // The quote's lines (the wood products') run on to the window's end, in the middle of step six: it is completed.
     expect(quote).toContain(lines[4]);
-    expect(res.answer).toContain('Step six covers the leakage of logging to forests outside the project area [1].');
+    expect(res.answer).toContain(`${lines[5]} [1].`);
     await texts.close();
   });
 
@@ -701,13 +701,21 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     const NOTICE = { registry: 'CDM', projectId: 1 };
     await fx.addRecord(NOTICE);
     // Every page heads with a confidentiality notice over two lines (as GFL's PDD); then a table's lines without a
-    // full stop, so that page 1's window, 400 characters before its passage, starts at the notice's second sentence.
+    // full stop, so that page 1's window, WINDOW_CHARS before its passage, starts at the notice's second sentence.
     const notice =
       'The information contained herein belongs exclusively to ACME. This information\nshall not be shared with any third party';
-    const rows = Array.from({ length: 8 }, (_, i) => `Stream ${i + 1} flow rate and oxidation information recorded`).join('\n');
+    const secondSentence = notice.indexOf('This information');
+    const rowsLength = secondSentence + 10 + WINDOW_CHARS - (notice.length + 1);
+    const row = (i: number): string => `Stream ${i + 1} flow rate and oxidation information recorded`;
+    let rows = Array.from({ length: 8 }, (_, i) => row(i)).join('\n');
+    for (let i = 8; rows.length + row(i).length + 1 <= rowsLength; i++) rows += `\n${row(i)}`;
+    rows += ' and kept'.repeat(Math.ceil((rowsLength - rows.length) / 9)).slice(0, rowsLength - rows.length);
     const fact = 'Oxidation information is logged every hour by the plant operators.';
     const pages = [1, 2, 3, 4].map((n) => `${notice}\n${n === 1 ? `${rows}\n${fact}` : `Page ${n} describes the plant.`}`);
     const offset = pages[0]?.indexOf(fact) ?? -1;
+    // (The window's start falls inside the notice's second sentence.)
+    expect(offset - WINDOW_CHARS).toBeGreaterThan(secondSentence);
+    expect(offset - WINDOW_CHARS).toBeLessThan(notice.length);
     await fx.addDocument(NOTICE, 'pdd', [fact, ...pages.slice(1)], { offsets: [offset, 0, 0, 0] });
     await texts.put(NOTICE, 'pdd', pages);
     const seen: string[][] = [];
