@@ -429,6 +429,13 @@ describe('findEvidence', () => {
     );
     const ev = findEvidence('What is the crediting period?', page);
     expect(ev.quotes[0]?.text).toBe('The project has a crediting period of 30 years, from 1 January 2022 to 31 December 2051.');
+    // A caption whose label the splitter takes for a sentence of its own ("Table 11."), as CDM 9199's monitoring report
+    // has it, is a caption all the same.
+    const split = onePassage(
+      'Nearly 400 thousand labor wages have been generated (Table 10) and a total of 1,740 jobs during\n' +
+        'the current monitoring period.\nTable 11. Days wage and employment generated (2005-2019).\nYear Workforce\n2005 26.16',
+    );
+    expect(findEvidence('How much employment has the project generated?', split).quotes[0]?.text).toMatch(/^Nearly 400 thousand/);
     // A passage of a caption alone is still quoted by it.
     const alone = onePassage('Figure 3: Map of the crediting period strata of the project area');
     expect(findEvidence('What is the crediting period?', alone).quotes[0]?.text).toMatch(/^Figure 3: Map/);
