@@ -330,7 +330,8 @@ const CAPTION = /^(?:Table|Figure|Fig\.?|Chart|Map|Graph|Photo)\s*[A-Z]?[-.\d\u2
  * A caption's label ending a line's text before a sentence: "Table 11." is a sentence of its own to the splitter,
  * which leaves "Days wage and employment generated (2005-2019)." after it, a caption all the same.
  */
-const CAPTION_LABEL_BEFORE = /(?:^|\n)[ \t]*(?:Table|Figure|Fig\.?|Chart|Map|Graph|Photo)\s*[A-Z]?[-.\d\u2013]*\d[-.\d\u2013]*\s*[:.\u2013\u2014-]?[ \t]*$/iu;
+const CAPTION_LABEL_BEFORE =
+  /(?:^|\n)[ \t]*(?:Table|Figure|Fig\.?|Chart|Map|Graph|Photo)\s*[A-Z]?[-.\d\u2013]*\d[-.\d\u2013]*\s*[:.\u2013\u2014-]?[ \t]*$/iu;
 /** The answer of a field after its instruction: at most this many characters of what follows. */
 const FIELD_CHARS = 400;
 
