@@ -2,3 +2,6 @@
 export interface CountryLookup {
   countryAt(latitude: number, longitude: number): string | null;
 }
+
+/** A lookup that finds no country: a record's coordinates then name none (where only the stated country is wanted). */
+export const NO_COUNTRIES: CountryLookup = { countryAt: () => null };

@@ -1,4 +1,4 @@
-import type { CountryLookup } from './country-lookup.js';
+import { NO_COUNTRIES, type CountryLookup } from './country-lookup.js';
 import { deriveCleaned } from './derive-cleaned.js';
 import { parseRawRecordLeniently } from './lenient-raw-record.js';
 import { attributeValues } from './raw-record.js';
@@ -24,8 +24,6 @@ export interface RecordFacts {
   /** Estimated annual emission reductions or removals (tCO2e a year); 0 when the record gives none. */
   annualReductions: number;
 }
-
-const NO_COUNTRIES: CountryLookup = { countryAt: () => null };
 
 /**
  * A record's facts; empty fields for a record that cannot be read (a record is never a reason for a search to fail).

@@ -17,6 +17,7 @@ import { exportMappingForFormat } from '../domain/registry-exports/index.js';
 import { parseRegistryNumber } from '../domain/registry-values.js';
 import type { Logger } from '../logger.js';
 import type { CountryLookup } from '../ports/country-lookup.js';
+import { NO_COUNTRIES } from '../domain/country-lookup.js';
 import type { DocumentState, DocumentStateStore } from '../ports/document-state-store.js';
 import type { DocumentTextStore } from '../ports/document-text-store.js';
 import type { RecordStore, StoredProject } from '../ports/record-store.js';
@@ -53,8 +54,6 @@ interface ProjectFacts {
   activityNames: string[];
   category: string;
 }
-
-const NO_COUNTRIES: CountryLookup = { countryAt: () => null };
 
 function projectFacts(stored: StoredProject, countries: CountryLookup): ProjectFacts {
   const mapping = exportMappingForFormat(stored.format);
