@@ -324,14 +324,15 @@ const NUMBERED_HEADING = /^(?:[A-Z]\.)?\d+(?:\.\d+)+\.?\s+/u;
  */
 const HEADING_NAMED_SHARE = 0.75;
 const HEADING_WEIGHT = 0.5;
+/** A caption's label: "Table 4.1:", "Figure 3", "Fig.A-1", "Photo 7.". */
+const CAPTION_LABEL = String.raw`(?:Table|Figure|Fig\.?|Chart|Map|Graph|Photo)\s*[A-Z]?[-.\d\u2013]*\d[-.\d\u2013]*\s*[:.\u2013\u2014-]?`;
 /** A table's or figure's caption: "Table 4.1: Estimated net GHG removals ...", "Figure 3 Project area", "Fig.A-1 ...". */
-const CAPTION = /^(?:Table|Figure|Fig\.?|Chart|Map|Graph|Photo)\s*[A-Z]?[-.\d\u2013]*\d[-.\d\u2013]*\s*[:.\u2013\u2014-]?\s/iu;
+const CAPTION = new RegExp(String.raw`^${CAPTION_LABEL}\s`, 'iu');
 /**
  * A caption's label ending a line's text before a sentence: "Table 11." is a sentence of its own to the splitter,
  * which leaves "Days wage and employment generated (2005-2019)." after it, a caption all the same.
  */
-const CAPTION_LABEL_BEFORE =
-  /(?:^|\n)[ \t]*(?:Table|Figure|Fig\.?|Chart|Map|Graph|Photo)\s*[A-Z]?[-.\d\u2013]*\d[-.\d\u2013]*\s*[:.\u2013\u2014-]?[ \t]*$/iu;
+const CAPTION_LABEL_BEFORE = new RegExp(String.raw`(?:^|\n)[ \t]*${CAPTION_LABEL}[ \t]*$`, 'iu');
 /** The answer of a field after its instruction: at most this many characters of what follows. */
 const FIELD_CHARS = 400;
 
