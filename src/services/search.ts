@@ -20,6 +20,7 @@ import type { Logger } from '../logger.js';
 import { deriveCleaned } from '../domain/derive-cleaned.js';
 import { recordAnswers, recordFacts, recordFieldsAsked, type RecordFacts } from '../domain/record-answers.js';
 import type { CountryLookup } from '../ports/country-lookup.js';
+import { NO_COUNTRIES } from '../domain/country-lookup.js';
 import type { DocumentStateStore } from '../ports/document-state-store.js';
 import type { DocumentTextStore } from '../ports/document-text-store.js';
 import type { Embedder } from '../ports/embedder.js';
@@ -340,8 +341,6 @@ const EACH_PROJECT_CITATIONS = 2;
 /** Characters of answer a project named, when a question asks several for a field their records state. */
 const EACH_PROJECT_CHARS = 170;
 
-const NO_COUNTRIES: CountryLookup = { countryAt: () => null };
-
 /**
  * What names each cited project (domain/evidence.ts EvidenceOptions.scope), keyed by projectKey of the citation (the
  * registry as requested): its label, name, location, methodology and type from its record. Derived only for projects that
@@ -370,36 +369,38 @@ function projectScope(
 function recordNames(stored: StoredProject | undefined, registry: string, withType = false): string[] {
   if (!stored) return [];
   // A record is derived once per version (~0.15 ms each, and a search asks of every requested project: up to
-  // MAX_BATCH_PROJECTS); bounded by clearing when full.
+  // MAX_BATCH_PROJECTS).
   const key = `${projectKey(stored.ref)}\u0000${registry}\u0000${stored.updatedAt}\u0000${withType}`;
-  const seen = RECORD_NAMES.get(key);
-  if (seen) return seen;
-  let names: string[];
-  try {
-    const cleaned = deriveCleaned(stored, { requestedRegistry: registry, countries: NO_COUNTRIES });
-    const all = [cleaned.name, cleaned.location, cleaned.methodology, withType ? cleaned.type : null];
-    names = all.filter((n): n is string => typeof n === 'string' && n !== '');
-  } catch {
-    names = [];
-  }
-  if (RECORD_NAMES.size >= RECORD_NAMES_MAX) RECORD_NAMES.clear();
-  RECORD_NAMES.set(key, names);
-  return names;
+  return perRecordVersion(RECORD_NAMES, key, () => {
+    try {
+      const cleaned = deriveCleaned(stored, { requestedRegistry: registry, countries: NO_COUNTRIES });
+      const all = [cleaned.name, cleaned.location, cleaned.methodology, withType ? cleaned.type : null];
+      return all.filter((n): n is string => typeof n === 'string' && n !== '');
+    } catch {
+      return [];
+    }
+  });
 }
 const RECORD_NAMES = new Map<string, string[]>();
-const RECORD_NAMES_MAX = 20_000;
 
-/** A project's record facts (record-answers.ts), derived once per record version; bounded by clearing when full. */
+/** A project's record facts (record-answers.ts), derived once per record version. */
 function factsOf(stored: StoredProject, countries: CountryLookup | undefined): RecordFacts {
-  const key = `${projectKey(stored.ref)}\u0000${stored.updatedAt}`;
-  const seen = RECORD_FACTS.get(key);
-  if (seen) return seen;
-  const facts = recordFacts(stored, countries);
-  if (RECORD_FACTS.size >= RECORD_NAMES_MAX) RECORD_FACTS.clear();
-  RECORD_FACTS.set(key, facts);
-  return facts;
+  return perRecordVersion(RECORD_FACTS, `${projectKey(stored.ref)}\u0000${stored.updatedAt}`, () => recordFacts(stored, countries));
 }
 const RECORD_FACTS = new Map<string, RecordFacts>();
+
+/** Entries a cache of what records give (perRecordVersion) holds before it is cleared. */
+const RECORD_CACHE_MAX = 20_000;
+
+/** What `derive` gives for a record version's `key`, kept in `cache`; bounded by clearing the cache when full. */
+function perRecordVersion<T>(cache: Map<string, T>, key: string, derive: () => T): T {
+  const seen = cache.get(key);
+  if (seen !== undefined) return seen;
+  const value = derive();
+  if (cache.size >= RECORD_CACHE_MAX) cache.clear();
+  cache.set(key, value);
+  return value;
+}
 
 /** Words of the records' expected answers added to a full-text query at most (a batch of 100 projects names many). */
 const EXPANSION_WORDS = 48;
