@@ -32,6 +32,7 @@ import { hitRank, readQuestions } from './questions.js';
 import type { ScoredChunk, VectorIndex } from '../../src/ports/vector-index.js';
 import { contentWords, tokenize, isQueryStopword } from '../../src/domain/query.js';
 import { projectKey } from '../../src/domain/project-ref.js';
+import { arg, flag } from './harness.js';
 
 /**
  * RM3 pseudo-relevance feedback for the full-text side (Lavrenko & Croft 2001; Abdul-Jaleel et al. 2004, as in
@@ -87,10 +88,6 @@ function withRm3(index: VectorIndex, p: { fbDocs: number; fbTerms: number; origW
 }
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
 
 /**
  * Writes the rewritten rows' indexed text and context into chunks; the full-text table follows through its triggers
@@ -146,7 +143,7 @@ async function main(): Promise<void> {
   };
   // Full-text rows the options below rewrite, applied at the end by rewriteFullText (rowid -> indexed text, context).
   const fullText = new Map<number, { text: string; context: string }>();
-  if (process.argv.includes('--project-context')) {
+  if (flag('project-context')) {
     // What ingest's chunk context (domain/search-context.ts: the project record) gives, without
     // a re-ingest: the context column of every chunk in the scratch copy rewritten from the stored records and text.
     const recordStore = await createSqliteRecordStore({ db });
@@ -177,9 +174,9 @@ async function main(): Promise<void> {
       fullText.set(r.rowid, { text: r.text, context: indexedContext(r.document_title, r.document_type, ctx) });
     }
     process.stderr.write(`context rewritten for ${rows.length} chunks of ${docs.length} documents\n`);
-    if (process.argv.includes('--show-context')) for (const [k, v] of contextOf) process.stderr.write(`--- ${k}\n${v}\n`);
+    if (flag('show-context')) for (const [k, v] of contextOf) process.stderr.write(`--- ${k}\n${v}\n`);
   }
-  if (process.argv.includes('--embed-header')) {
+  if (flag('embed-header')) {
     // What contextual embedding input would give, without a re-ingest: every chunk re-embedded in the scratch copy
     // as "<indexed context: document title and type, project>\n<text>" (the citation text is unchanged), with the
     // context --project-context wrote when given.
@@ -204,7 +201,7 @@ async function main(): Promise<void> {
         process.stderr.write(`re-embedded ${i}/${rows.length} in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
     }
   }
-  if (process.argv.includes('--strip-running-headers')) {
+  if (flag('strip-running-headers')) {
     // What moving running headers/footers out of the indexed text into the context would give (full text only):
     // a line (digits masked) on at least half of a document's pages, and on 3 or more, is a running line.
     const rows = db.prepare('SELECT rowid, registry, project_id, document_id, page, context, text FROM chunks').all() as {
@@ -256,7 +253,7 @@ async function main(): Promise<void> {
   const contextWeights = (arg('context-weights') ?? '0,0.5,1').split(',').map(Number);
   const variants: { name: string; opts: Partial<SearchServiceOptions> }[] = [];
   for (const pageBonus of (arg('page-bonus') ?? 'null,0.2').split(',').map((x) => (x === 'null' ? null : Number(x)))) {
-    for (const [tw, vw, k] of process.argv.includes('--no-rrf')
+    for (const [tw, vw, k] of flag('no-rrf')
       ? []
       : ([
           [1, 0.25, 10],
@@ -307,8 +304,7 @@ async function main(): Promise<void> {
           ...v.opts,
         });
         for (const mode of modes) {
-          if (mode !== 'hybrid' && !(v.opts.textWeight === 1 && v.opts.vectorWeight === 0.25) && !process.argv.includes('--no-rrf'))
-            continue;
+          if (mode !== 'hybrid' && !(v.opts.textWeight === 1 && v.opts.vectorWeight === 0.25) && !flag('no-rrf')) continue;
           const ranks: (number | null)[] = [];
           const byKind = new Map<string, number[]>();
           for (const q of questions) {

@@ -17,14 +17,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSearch } from '../../src/deps.js';
 import { namesFact, readGenericQuestions } from './answers.js';
-import { openCachedIndex } from './harness.js';
+import { arg, flag, openCachedIndex } from './harness.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 async function main(): Promise<void> {
   const embedder = arg('embedder') ?? 'use';
@@ -67,7 +62,7 @@ async function main(): Promise<void> {
         n += ok ? 1 : 0;
         a += state.answered ? 1 : 0;
         w += state.answered && !ok ? 1 : 0;
-        if (process.argv.includes('--answers')) {
+        if (flag('answers')) {
           process.stdout.write(`${q.id} ${label} named=${ok} answered=${state.answered}\n  ${(state.answer ?? '').slice(0, 400)}\n`);
         }
       }

@@ -94,3 +94,12 @@ export async function openCachedIndex(embedder: string, name: string): Promise<{
   }
   return { config, logger, deps };
 }
+
+/** The value after `--name` on the command line, if any (the evaluation scripts' options). */
+export function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+/** Whether `--name` is on the command line. */
+export const flag = (name: string): boolean => process.argv.includes(`--${name}`);

@@ -37,7 +37,7 @@ import { loadConfig, parseEmbedderSetting } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import type { SearchMode } from '../../src/services/search.js';
 import { startStaticServer } from '../../test/support/static-server.js';
-import { evalConfig, evalDataDir, startSearchServer } from './harness.js';
+import { arg, evalConfig, evalDataDir, flag, startSearchServer } from './harness.js';
 import {
   evidenceSupported,
   readUnanswerable,
@@ -118,12 +118,6 @@ interface QuestionResult {
   ms: number;
   top: string[];
 }
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-const flag = (name: string): boolean => process.argv.includes(`--${name}`);
 
 /** Source files that decide what the index holds (chunks, their sentences, text and context): a change rebuilds the cache. */
 const INDEXING_SOURCES = [

@@ -19,16 +19,11 @@ import { fileURLToPath } from 'node:url';
 import { buildSearch } from '../../src/deps.js';
 import type { EvidencePassage, WeighedSentence } from '../../src/domain/evidence.js';
 import { evidenceShare, evidenceSupported, unsupportedReason, type UnsupportedReason } from './answers.js';
-import { openCachedIndex } from './harness.js';
+import { arg, flag, openCachedIndex } from './harness.js';
 import { readQuestions, type Question } from './questions.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const corpusDir = process.env.CORPUS_DIR ?? path.resolve(repoRoot, '../shared/corpus');
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 interface Row {
   id: string;
@@ -85,7 +80,7 @@ async function main(): Promise<void> {
           `${n(rs, (r) => r.quoted)} | ${n(rs, (r) => r.supported)} | ${n(rs, (r) => r.unlimited)} |`,
       ),
     ];
-    if (process.argv.includes('--misses')) {
+    if (flag('misses')) {
       const missed = rows.filter((r): r is Row & { miss: UnsupportedReason } => r.miss !== '');
       const count = new Map<UnsupportedReason, number>();
       for (const r of missed) count.set(r.miss, (count.get(r.miss) ?? 0) + 1);
