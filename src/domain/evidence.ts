@@ -1,3 +1,4 @@
+import { askedUnit, holdsFigureIn } from './units.js';
 import { trimSpan, type Span } from './chunking.js';
 import { isLeaderLine, isPageNumberLine, isRunningLine } from './page-furniture.js';
 import { normalizedTerms, stem, tokenize, withoutExclusions } from './query.js';
@@ -40,6 +41,11 @@ export interface EvidencePassage {
    * proponent" in passing.
    */
   expected?: readonly string[];
+  /**
+   * The whole page the passage is cut from, when known: a question that names the unit of its answer ("in metres",
+   * "how many hectares") is answered only when a cited page gives a figure in it (domain/units.ts). @default text
+   */
+  page?: string;
 }
 
 /** The text before a passage on its first line (`head`) and after it on its last (`tail`), as its page has them. */
@@ -74,6 +80,11 @@ export interface Evidence {
   answered: boolean;
   /** The measure `answered` is decided on, in [0, 1] (see ANSWERED_SUPPORT). */
   support: number;
+  /**
+   * The unit the question asks its answer in ("metres"), when no passage's page gives a figure in it: the question
+   * is then not answered, whatever the support (domain/units.ts).
+   */
+  unitMissing?: string;
 }
 
 /** A sentence longer than this (a table or list run together) scores half: it holds question words by chance. */
@@ -1044,6 +1055,12 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const recordHeld = wantsRecord && sentences.some((s) => s.terms.has(RECORD));
   const focusMissing = !recordHeld && questionFocus(question).some((t) => !scope.has(t) && !sentences.some((s) => s.terms.has(t)));
   const required = Math.max(opts.minSupport ?? ANSWERED_SUPPORT, focusMissing ? (opts.minFocusSupport ?? UNFOCUSED_SUPPORT) : 0);
+  // A question that names the unit of its answer is not answered by pages that give no figure in it, however many of
+  // its words they hold ("How tall is the stack, in metres?" / "discharged to atmosphere via an exhaust stack").
+  const unit = askedUnit(kept);
+  if (unit && !passages.some((p) => holdsFigureIn(unit, p.page ?? p.text))) {
+    return { quotes, answered: false, support, unitMissing: unit.name };
+  }
   return { quotes, answered: support >= required, support };
 }
 

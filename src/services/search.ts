@@ -725,10 +725,14 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     return collapseNearDuplicates(ranked, { limit: Math.max(topK, opts.reranker.window) });
   }
 
-  /** The answer when the evidence does not answer the question (CONTRACT 2: said plainly; citations still returned). */
-  function notFound(scope: RequestedProject[]): string {
+  /**
+   * The answer when the evidence does not answer the question (CONTRACT 2: said plainly; citations still returned),
+   * with why when it is that no cited page gives a figure in the unit asked.
+   */
+  function notFound(scope: RequestedProject[], unitMissing?: string): string {
+    const why = unitMissing ? ` (no cited page gives a figure in ${unitMissing})` : '';
     return (
-      `The indexed documents of ${describeProjects(scope)} do not appear to answer this question; ` +
+      `The indexed documents of ${describeProjects(scope)} do not appear to answer this question${why}; ` +
       'the closest passages found are cited for checking.'
     );
   }
@@ -746,7 +750,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     /** The question asks each project for a field its record states (SummarizeInput.eachProject). */
     eachProject = false,
   ): Promise<{ text: string; model: string }> {
-    if (!evidence.answered) return { text: notFound(scope), model: opts.fallbackSummarizer.model };
+    if (!evidence.answered) return { text: notFound(scope, evidence.unitMissing), model: opts.fallbackSummarizer.model };
     const projectsCited = new Set(citations.map(projectKey)).size;
     const multiProject = projectsCited > 1;
     const asEach = eachProject && multiProject;
@@ -850,6 +854,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           running: w.doc.running,
           line: lineContext(w.page, w.start, w.end),
           ...(expects ? { expected: expects } : {}),
+          page: w.page,
         });
         read.set(c.id, { doc: w.doc, line: lineContext(w.page, w.chunkStart, w.chunkEnd) });
       }
@@ -1043,6 +1048,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           cs.map((c): EvidencePassage => {
             const running = readOf.get(c.id)?.doc.running;
             const line = readOf.get(c.id)?.line;
+            const page = readOf.get(c.id)?.doc.pages[c.page - 1];
             // Citation ids are 1-based ranks in `ranked`, which carries the canonical registry.
             const chunk = ranked[c.id - 1];
             const expects = chunk ? expected.get(projectKey(chunk)) : undefined;
@@ -1054,6 +1060,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
               ...(running ? { running } : {}),
               ...(line ? { line } : {}),
               ...(expects ? { expected: expects } : {}),
+              ...(page !== undefined ? { page } : {}),
             };
           }),
           {

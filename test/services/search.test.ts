@@ -517,6 +517,21 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(res.answerModel).toBe('extractive');
   });
 
+  it('does not answer a question that names its unit from passages that give no figure in it, and says so', async () => {
+    const projects = [asRequested(A), asRequested(B)];
+    const cost = await service().search({ projects, query: 'What did the planting cost per hectare of trees, in US dollars?' });
+    expect(cost.answered).toBe(false);
+    expect(cost.answer).toBe(
+      'The indexed documents of Verra 5533 and CDM 9199 do not appear to answer this question (no cited page gives a figure ' +
+        'in dollars); the closest passages found are cited for checking.',
+    );
+    expect(cost.citations.length).toBeGreaterThan(0);
+    // The same passages answer when the unit asked is one they give a figure in.
+    const spacing = await service().search({ projects, query: 'What spacing between the planted trees is used, in metres?' });
+    expect(spacing.answered).toBe(true);
+    expect(spacing.answer).toMatch(/3 (?:m )?x 3 m/);
+  });
+
   it('prefers the projects and documents a question names among those searched', async () => {
     const projects = [asRequested(A), asRequested(B)];
     // Both projects state the density; unnamed, 9199's sentence leads (it says "is used").
