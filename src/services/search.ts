@@ -1120,7 +1120,16 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         const named = namer(ranked);
         const about = named ? citations.filter((_, i) => ranked[i] !== undefined && named.has(documentKey(ranked[i] as ScoredChunk))) : [];
         // A field every searched project's record states ("Who is the project proponent?") is asked of each of them.
-        const written = await answer(query, about.length > 0 ? about : citations, evidence, searchable, request.signal, eachProject);
+        // What the answer speaks of (its "not found" above all): the projects the question names, when it names some.
+        const namedScope = searchable.filter((p) => namedProjects.has(projectKey(p.ref)));
+        const written = await answer(
+          query,
+          about.length > 0 ? about : citations,
+          evidence,
+          namedScope.length > 0 ? namedScope : searchable,
+          request.signal,
+          eachProject,
+        );
         answerText = written.text;
         answerModel = written.model;
         answered = evidence.answered;

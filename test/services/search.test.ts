@@ -515,6 +515,18 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     );
     expect(extractMarkers(res.answer)).toEqual([]);
     expect(res.answerModel).toBe('extractive');
+    // Over several projects, the answer speaks of those the question names: their documents are what was asked.
+    const named = await service().search({
+      projects: [asRequested(A), asRequested(B)],
+      query: 'At what price per credit, and to which buyer, were offtake agreements signed for project 5533?',
+    });
+    expect(named.answered).toBe(false);
+    expect(named.answer).toMatch(/^The indexed documents of Verra 5533 do not appear to answer this question/);
+    const unnamed = await service().search({
+      projects: [asRequested(A), asRequested(B)],
+      query: 'At what price per credit, and to which buyer, were offtake agreements signed?',
+    });
+    expect(unnamed.answer).toMatch(/^The indexed documents of Verra 5533 and CDM 9199 do not appear to answer/);
   });
 
   it('does not answer a question that names its unit from passages that give no figure in it, and says so', async () => {
