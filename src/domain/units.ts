@@ -70,8 +70,8 @@ const UNITS: readonly Unit[] = [
   unit('dollars', String.raw`(?:US\s+)?dollars?|USD|US\$`, String.raw`USD|dollars?`, String.raw`US\s*\$|USD|\$`),
   unit('euros', String.raw`euros?|EUR|€`, String.raw`€|EUR|euros?`, String.raw`€|EUR`),
   unit('pounds', String.raw`pounds(?:\s+sterling)?|GBP|£`, String.raw`GBP|pounds`, String.raw`£|GBP`),
-  unit('energy', String.raw`[kMG]Wh|(?:kilo|mega|giga)watt[-\s]hours?`, String.raw`[kMG]Wh|(?:kilo|mega|giga)watt[-\s]hours?`),
-  unit('power', String.raw`[kMG]W|(?:kilo|mega|giga)watts?`, String.raw`[kMG]W|(?:kilo|mega|giga)watts?`),
+  unit('watt-hours', String.raw`[kMG]Wh|(?:kilo|mega|giga)watt[-\s]hours?`, String.raw`[kMG]Wh|(?:kilo|mega|giga)watt[-\s]hours?`),
+  unit('watts', String.raw`[kMG]W|(?:kilo|mega|giga)watts?`, String.raw`[kMG]W|(?:kilo|mega|giga)watts?`),
   unit('degrees', String.raw`degrees(?:\s+(?:Celsius|centigrade))?|°C|Celsius`, String.raw`(?:°|º|0)\s*C|degrees?`),
   unit(
     'credits',

@@ -13,7 +13,7 @@ describe('askedUnit', () => {
     ['How many tCO2e does the project expect to put into the buffer pool?', 'tonnes'],
     ['What percentage was assigned for the buffer calculation?', 'percent'],
     ['What share of the saplings has survived so far, in percent?', 'percent'],
-    ['How much electricity, in MWh, does the plant use each year?', 'energy'],
+    ['How much electricity, in MWh, does the plant use each year?', 'watt-hours'],
     ['How hot does the incinerator run, in degrees Celsius?', 'degrees'],
     ['What is the price per credit in US dollars?', 'dollars'],
   ])('%s -> %s', (question, unit) => {
