@@ -19,16 +19,22 @@ export interface Unit {
 const N = String.raw`\d(?:[\d,.\u00a0\u202f ]*\d)?`;
 /** Not followed by a letter or digit (`\b` fails after a symbol such as "%" or "€"). */
 const END = String.raw`(?![\p{L}\d])`;
+/**
+ * Characters that may stand between a bracketed unit and the first figure it heads: a table's other column headings
+ * and the first row's label ("Total area (ha) / P. massoniana + Quercus sp. 6:4 100 800 900").
+ */
+const HEADING_GAP = 80;
 
 /**
  * A unit: how questions name it, how documents write it after a figure ("30 m", "2,000 ha"), and the signs written
  * before a figure (money: "Rs. 45,000", "US$ 5"). A figure is also in the unit when a table's heading or a label gives
- * the unit in brackets or before a colon: "(tonnes of CO2 e) 25,795", "Area (ha): 219.8", "Height in m: 30".
+ * the unit in brackets or before a colon: "(tonnes of CO2 e) 25,795", "Area (ha): 219.8", "Height in m: 30", and a
+ * column heading over the first row ("Total area (ha) / Eucalyptus sp. 850 150 1,000").
  */
 function unit(name: string, asked: string, written: string, before?: string): Unit {
   const figure = [
     String.raw`${N}\s*(?:${written})${END}`,
-    String.raw`\((?:[^()\d]{0,30}[\s(])?(?:${written})${END}[^()]{0,20}\)\s*[:=]?\s*${N}`,
+    String.raw`\((?:[^()\d]{0,30}[\s(])?(?:${written})${END}[^()]{0,20}\)[^()\d]{0,${HEADING_GAP}}${N}`,
     String.raw`(?:^|[\s(])(?:${written})\s*[:=]\s*${N}`,
     ...(before ? [String.raw`(?:${before})\s*${N}`] : []),
   ].join('|');

@@ -69,6 +69,9 @@ describe('holdsFigureIn', () => {
       true,
     );
     expect(holdsFigureIn(hectares, 'Project area (ha): 219.8')).toBe(true);
+    expect(holdsFigureIn(hectares, 'Area to be planted\nin 2007 (ha)\nTotal\narea (ha)\nP. massoniana + Quercus sp. 6:4 100 800 900')).toBe(
+      true,
+    );
     expect(holdsFigureIn(metres, 'Stack height in m: 30')).toBe(true);
     expect(holdsFigureIn(hectares, 'the area (see the map of the hectares planted) is shown')).toBe(false);
   });
