@@ -1057,8 +1057,9 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const required = Math.max(opts.minSupport ?? ANSWERED_SUPPORT, focusMissing ? (opts.minFocusSupport ?? UNFOCUSED_SUPPORT) : 0);
   // A question that names the unit of its answer is not answered by pages that give no figure in it, however many of
   // its words they hold ("How tall is the stack, in metres?" / "discharged to atmosphere via an exhaust stack").
+  // (Each page once: several citations often share one.)
   const unit = askedUnit(kept);
-  if (unit && !passages.some((p) => holdsFigureIn(unit, p.page ?? p.text))) {
+  if (unit && ![...new Set(passages.map((p) => p.page ?? p.text))].some((page) => holdsFigureIn(unit, page))) {
     return { quotes, answered: false, support, unitMissing: unit.name };
   }
   return { quotes, answered: support >= required, support };

@@ -1046,9 +1046,10 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         findEvidence(
           asked,
           cs.map((c): EvidencePassage => {
-            const running = readOf.get(c.id)?.doc.running;
-            const line = readOf.get(c.id)?.line;
-            const page = readOf.get(c.id)?.doc.pages[c.page - 1];
+            const read = readOf.get(c.id);
+            const running = read?.doc.running;
+            const line = read?.line;
+            const page = read?.doc.pages[c.page - 1];
             // Citation ids are 1-based ranks in `ranked`, which carries the canonical registry.
             const chunk = ranked[c.id - 1];
             const expects = chunk ? expected.get(projectKey(chunk)) : undefined;
