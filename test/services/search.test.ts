@@ -529,6 +529,21 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(unnamed.answer).toMatch(/^The indexed documents of Verra 5533 and CDM 9199 do not appear to answer/);
   });
 
+  it('says first that an answer given on little evidence may answer the question only in part', async () => {
+    const projects = [asRequested(A)];
+    // The passage holds "crediting period" but nothing of a review or a regulator: answered, on little support.
+    const weak = await service().search({ projects, query: 'What were the results of the crediting period review by the regulator?' });
+    expect(weak.answered).toBe(true);
+    expect(weak.answer).toBe(
+      'The passages found may answer this only in part. The crediting period of the project is 20 years, from 15/07/2022 to ' +
+        '14/07/2042 [1].',
+    );
+    // The same passage, asked what it states, is the answer.
+    const strong = await service().search({ projects, query: 'What is the crediting period of the project?' });
+    expect(strong.answered).toBe(true);
+    expect(strong.answer).toBe('The crediting period of the project is 20 years, from 15/07/2022 to 14/07/2042 [1].');
+  });
+
   it('does not answer a question that names its unit from passages that give no figure in it, and says so', async () => {
     const projects = [asRequested(A), asRequested(B)];
     const cost = await service().search({ projects, query: 'What did the planting cost per hectare of trees, in US dollars?' });

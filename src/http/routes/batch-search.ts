@@ -117,7 +117,8 @@ export const batchSearchResponseSchema = z
       description:
         'Answer in prose citing passages as [1], [2]; every marker refers to a citation. When none of the requested ' +
         'projects has indexed documents the answer says so and there are no citations. When the passages do not ' +
-        'answer the question (`answered: false`) it says so plainly.',
+        'answer the question (`answered: false`) it says so plainly. An answer given on little evidence begins ' +
+        '"The passages found may answer this only in part."',
     }),
     answered: z.boolean().openapi({
       description:
