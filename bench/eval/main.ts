@@ -35,7 +35,7 @@ import { runIngest } from '../../ingest/pipeline.js';
 import { importRecords } from '../../ingest/records.js';
 import { loadConfig, parseEmbedderSetting } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import type { SearchMode } from '../../src/services/search.js';
+import { ANSWER_HEDGE, type SearchMode } from '../../src/services/search.js';
 import { startStaticServer } from '../../test/support/static-server.js';
 import { arg, evalConfig, evalDataDir, flag, startSearchServer } from './harness.js';
 import {
@@ -98,6 +98,8 @@ interface AnswerResult {
   answered: boolean | undefined;
   chars: number;
   leaders: boolean;
+  /** The answer begins with the service's hedge (search.ts ANSWER_HEDGE: answered on little evidence). */
+  hedged: boolean;
   quotesVerbatim: boolean;
   /**
    * Citations of a contents page, any rank: text with a dot-leader run ("3.4 Baseline ........ 43"), judged apart
@@ -232,6 +234,7 @@ async function evaluateEmbedder(
         answered: body.answered,
         chars: body.answer.length,
         leaders: LEADER_RUN.test(body.answer),
+        hedged: body.answer.startsWith(ANSWER_HEDGE),
         quotesVerbatim: body.citations.every((c) => typeof c.quote === 'string' && c.quote !== '' && c.text.includes(c.quote)),
         contentsCited: body.citations.filter((c) => LEADER_RUN.test(c.text)).length,
         answer: body.answer,
@@ -366,6 +369,16 @@ function answerReport(all: AnswerResult[], results: QuestionResult[], questions:
         `${share(answerable, (a) => a.answered === true)} | ${share(unanswerable, (a) => a.answered === false)} | ` +
         `${share(mine, (a) => a.quotesVerbatim)} | ${mine.reduce((n, a) => n + a.contentsCited, 0)} |`,
     );
+  }
+  // How well the hedge tells weak answers: evidence-supported among the hedged answers and among the others.
+  for (const embedder of [...new Set(all.map((a) => a.embedder))]) {
+    const answered = all.filter((a) => a.embedder === embedder && a.answered === true);
+    const part = (hedged: boolean): string => {
+      const xs = answered.filter((a) => a.hedged === hedged);
+      const answerable = xs.filter((a) => a.answerable);
+      return `${answerable.filter((a) => a.supported).length}/${answerable.length} evidence-supported, ${xs.length - answerable.length} unanswerable`;
+    };
+    lines.push(`\n${embedder}, answered questions whose answer begins with the hedge: ${part(true)}; the others: ${part(false)}`);
   }
   for (const embedder of [...new Set(all.map((a) => a.embedder))]) {
     const asked = all.filter((a) => a.embedder === embedder && a.perProject);

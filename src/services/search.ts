@@ -602,6 +602,12 @@ function describeProjects(projects: RequestedProject[]): string {
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
+/**
+ * What an answer given on little evidence says first (support below HEDGED_SUPPORT, where an answer is more often not
+ * the answer than it is): its passages hold some of the question's words, maybe not what is asked.
+ */
+export const ANSWER_HEDGE = 'The passages found may answer this only in part.';
+
 export function createSearchService(opts: SearchServiceOptions): SearchService {
   const defaultTopK = opts.defaultTopK ?? DEFAULT_TOP_K;
   const maxTopK = opts.maxTopK ?? DEFAULT_MAX_TOP_K;
@@ -727,12 +733,6 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
   }
 
   /**
-   * What an answer given on little evidence says first (support below HEDGED_SUPPORT, where an answer is more often
-   * not the answer than it is): its passages hold some of the question's words, maybe not what is asked.
-   */
-  const HEDGE = 'The passages found may answer this only in part.';
-
-  /**
    * The answer when the evidence does not answer the question (CONTRACT 2: said plainly; citations still returned),
    * with why when it is that no cited page gives a figure in the unit asked.
    */
@@ -798,7 +798,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     if (validated.removed.length > 0) {
       log.warn({ removed: validated.removed, model }, 'answer cited passages that do not exist; markers removed');
     }
-    return { text: evidence.support < HEDGED_SUPPORT ? `${HEDGE} ${validated.text}` : validated.text, model };
+    return { text: evidence.support < HEDGED_SUPPORT ? `${ANSWER_HEDGE} ${validated.text}` : validated.text, model };
   }
 
   /** A chunk's document pages as the answer step reads them (kept in the page text cache); null when not stored. */

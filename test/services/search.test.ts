@@ -11,7 +11,13 @@ import { createOpenAIEmbedder } from '../../src/adapters/embedders/openai.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
 import type { VectorIndex } from '../../src/ports/vector-index.js';
 import type { RequestedProject } from '../../src/domain/project-ref.js';
-import { createSearchService, WINDOW_CHARS, withoutAsidesAboutOthers, type SearchServiceOptions } from '../../src/services/search.js';
+import {
+  ANSWER_HEDGE,
+  createSearchService,
+  WINDOW_CHARS,
+  withoutAsidesAboutOthers,
+  type SearchServiceOptions,
+} from '../../src/services/search.js';
 import { startOpenAIReplayServer, openaiError, type OpenAIReplayServer } from '../support/openai-replay-server.js';
 import { startRerankReplayServer } from '../support/rerank-replay-server.js';
 import { createHttpReranker } from '../../src/adapters/rerankers/http.js';
@@ -534,6 +540,7 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     // The passage holds "crediting period" but nothing of a review or a regulator: answered, on little support.
     const weak = await service().search({ projects, query: 'What were the results of the crediting period review by the regulator?' });
     expect(weak.answered).toBe(true);
+    expect(weak.answer.startsWith(ANSWER_HEDGE)).toBe(true);
     expect(weak.answer).toBe(
       'The passages found may answer this only in part. The crediting period of the project is 20 years, from 15/07/2022 to ' +
         '14/07/2042 [1].',
