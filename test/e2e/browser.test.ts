@@ -275,6 +275,22 @@ describeWithService(
       await page.close();
     }, 60_000);
 
+    it('marks an answer given on little evidence as a partial match, and a full answer not', async () => {
+      const page = await open('?projects=Verra:900001');
+      await countOf(page.locator('#picked li'), 1);
+      const weak = await ask(page, 'Which risks did the auditors highlight about the smallholder farms?');
+      expect(weak.answered).toBe(true);
+      expect(weak.answer).toMatch(/^The passages found may answer this only in part\. /);
+      await visible(page.locator('#partial'));
+      await hasText(page.locator('#partial'), 'Partial match');
+      expect(await page.locator('#not-found').isHidden()).toBe(true);
+      await shot(page, '6b-partial');
+      const full = await ask(page, 'What did the validator find?');
+      expect(full.answer).toMatch(/^All findings are closed\./);
+      expect(await page.locator('#partial').isHidden()).toBe(true);
+      await page.close();
+    }, 60_000);
+
     it('shows per-project answers, each with its own citations', async () => {
       const page = await open('?projects=Verra:900001,Verra:900004');
       await page.check('#per-project');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANSWER_HEDGE } from '../../src/services/search.js';
 import { createTestApp, errorOf, type TestApp } from './fixture.js';
 
 describe('GET / (the search page)', () => {
@@ -28,6 +29,9 @@ describe('GET / (the search page)', () => {
       expect(res.headers.get('content-type')).toBe(type);
     }
     expect((await t.app.request('/ui/other.js')).status).toBe(404);
+    // The page marks an answer given on little evidence by the sentence the service begins it with.
+    expect(await (await t.app.request('/ui/app.js')).text()).toContain(`const ANSWER_HEDGE = '${ANSWER_HEDGE}';`);
+    expect(html).toContain('<p id="partial" class="partial" hidden>');
     const api = await t.app.request('/projects/search', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     expect((await errorOf(api)).code).toBe('unauthorized');
   });

@@ -5,6 +5,8 @@
 
 const KEY_STORAGE = 'carbon-docs.apiKey';
 const PAGE_SIZE = 20;
+/** The first sentence of an answer given on little evidence (src/services/search.ts ANSWER_HEDGE; a test keeps them equal). */
+const ANSWER_HEDGE = 'The passages found may answer this only in part.';
 const FILTERS = ['registry', 'country', 'methodology', 'type', 'status'];
 
 const $ = (id) => document.getElementById(id);
@@ -420,6 +422,8 @@ function renderAnswer(res) {
   $('not-found').textContent = notFound
     ? 'Not found: the documents of the picked projects do not appear to answer this question. The closest passages are listed below so you can check.'
     : '';
+  // The service begins an answer given on little evidence with this sentence (src/services/search.ts ANSWER_HEDGE).
+  $('partial').hidden = notFound || !String(res.answer || '').startsWith(ANSWER_HEDGE);
   $('answer').replaceChildren(withMarkers(String(res.answer || ''), ids));
   $('answer-model').textContent = res.answerModel ? `Answer written by: ${res.answerModel}` : '';
   $('citations-title').textContent = notFound ? 'Closest passages' : 'Sources';
