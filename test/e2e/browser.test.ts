@@ -288,6 +288,11 @@ describeWithService(
       const full = await ask(page, 'What did the validator find?');
       expect(full.answer).toMatch(/^All findings are closed\./);
       expect(await page.locator('#partial').isHidden()).toBe(true);
+      // Per project, the project whose answer is a partial match says so beside its name.
+      await page.check('#per-project');
+      const per = await ask(page, 'Which risks did the auditors highlight about the smallholder farms?');
+      expect(per.projects[0]?.answer).toMatch(/^The passages found may answer this only in part\. /);
+      await hasText(page.locator('#per-project-answers .project-answer').first(), 'partial match: check its sources');
       await page.close();
     }, 60_000);
 

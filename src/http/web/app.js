@@ -444,7 +444,12 @@ function renderAnswer(res) {
         el(
           'div',
           { class: `project-answer${p.answered === false ? ' unanswered' : ''}` },
-          el('p', {}, el('strong', { text: projectLabel(p.registry, p.projectId) }), p.answered === false ? ' · not found in its documents' : ''),
+          el(
+            'p',
+            {},
+            el('strong', { text: projectLabel(p.registry, p.projectId) }),
+            p.answered === false ? ' · not found in its documents' : p.answer.startsWith(ANSWER_HEDGE) ? ' · partial match: check its sources' : '',
+          ),
           el('p', { class: 'answer' }, withMarkers(p.answer, ids)),
         ),
       );
