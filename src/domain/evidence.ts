@@ -119,7 +119,7 @@ export const ANSWERED_SUPPORT = 0.26;
 export const UNFOCUSED_SUPPORT = 0.34;
 /**
  * Support below which an answered question's answer says first that the passages may answer it only in part
- * (search.ts HEDGE). Support is calibrated as a confidence: over every question set with gold evidence (the 90
+ * (search.ts ANSWER_HEDGE). Support is calibrated as a confidence: over every question set with gold evidence (the 90
  * development questions, the three held-out sets and their unanswerable questions; bench/README.md "answers", twelfth
  * session), 16 of the 34 answers given below 0.4 carry the gold evidence, and 5 of the 11 unanswerable questions that
  * were answered fall there; above it, 101 of 148 do. Below 0.4 an answer is more often not the answer than it is.

@@ -436,6 +436,17 @@ describe('search service with an LLM summariser', () => {
     expect(res.answer).toBe('The crediting period is 20 years [1].');
   });
 
+  it('puts the hedge before an LLM answer given on little evidence too', async () => {
+    server = await startOpenAIReplayServer({ chatReply: 'The crediting period is 20 years [1].' });
+    const chat = createOpenAIChatModel({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' });
+    const res = await service({ summarizer: createLlmSummarizer(chat) }).search({
+      projects: [asRequested(A)],
+      query: 'What were the results of the crediting period review by the regulator?',
+    });
+    expect(res.answerModel).toBe('gpt-test');
+    expect(res.answer).toBe(`${ANSWER_HEDGE} The crediting period is 20 years [1].`);
+  });
+
   it('falls back to the extractive answer when the LLM fails, and logs why', async () => {
     server = await startOpenAIReplayServer({
       script: { '/v1/chat/completions': [{ status: 500, body: openaiError('boom', null, 'server_error') }] },
