@@ -422,9 +422,10 @@ function renderAnswer(res) {
   $('not-found').textContent = notFound
     ? 'Not found: the documents of the picked projects do not appear to answer this question. The closest passages are listed below so you can check.'
     : '';
+  const answer = String(res.answer || '');
   // The service begins an answer given on little evidence with this sentence (src/services/search.ts ANSWER_HEDGE).
-  $('partial').hidden = notFound || !String(res.answer || '').startsWith(ANSWER_HEDGE);
-  $('answer').replaceChildren(withMarkers(String(res.answer || ''), ids));
+  $('partial').hidden = notFound || !answer.startsWith(ANSWER_HEDGE);
+  $('answer').replaceChildren(withMarkers(answer, ids));
   $('answer-model').textContent = res.answerModel ? `Answer written by: ${res.answerModel}` : '';
   $('citations-title').textContent = notFound ? 'Closest passages' : 'Sources';
 
