@@ -103,6 +103,17 @@ const PASSAGE_WEIGHT = 0.4;
 /** An answer piece is kept when it scores at least this share of the best piece. */
 const PIECE_SHARE = 0.5;
 /**
+ * A quote repeats a kept piece when this share of the shorter one's words are the other's: it is left out of the
+ * answer (one piece per fact), unless the two give different figures.
+ */
+const REPEAT_SHARE = 0.7;
+/**
+ * A repeating quote states the same as the kept piece, and its passage is cited beside it, when this share of the
+ * longer one's words are shared as well and both give the same figures: the same sentence on another page or in
+ * another document of the project ("... 10% of the established parcels were re-measured [1][3]").
+ */
+const SAME_STATEMENT_SHARE = 0.7;
+/**
  * `answered` is true when the best quote (with half credit for its window's other words) holds at least this share
  * of the question's word weight, the words naming the projects and documents left out. Calibrated on
  * ../shared/corpus/qa-dev.jsonl's tuning half (dev-001..045) and qa-dev-unanswerable.jsonl (bench/README.md,
@@ -1073,12 +1084,22 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   return { quotes, answered: support >= required, support };
 }
 
-/** `Text ends here.` -> `Text ends here [3].`: the marker sits inside the sentence it supports. */
-export function withMarker(sentence: string, id: number): string {
+/**
+ * `Text ends here.` -> `Text ends here [3].`: the marker sits inside the sentence it supports; several passages that
+ * state it are cited in a run, in order (`[2][5]`).
+ */
+export function withMarker(sentence: string, id: number | readonly number[]): string {
   const m = /^(.*?)([.!?;:\u2026]*)$/su.exec(sentence.trimEnd());
   const body = (m?.[1] ?? sentence).replace(/[\s,]+$/u, '');
   const end = m?.[2] ?? '';
-  return `${body} [${id}]${end === '' || end === ';' || end === ':' ? '.' : end}`;
+  const markers = (typeof id === 'number' ? [id] : [...new Set(id)].sort((a, b) => a - b)).map((n) => `[${n}]`).join('');
+  return `${body} ${markers}${end === '' || end === ';' || end === ':' ? '.' : end}`;
+}
+
+/** The figures a text gives (digits, thousands separators dropped: "2,000" = "2000"), in order, each once. */
+function figuresOf(text: string): string {
+  const figures = (text.match(/\d[\d,.]*/g) ?? []).map((d) => d.replace(/[,.]+$/u, '').replace(/,/g, ''));
+  return [...new Set(figures)].sort().join(' ');
 }
 
 /**
@@ -1121,9 +1142,12 @@ export interface ComposeOptions {
 }
 
 /**
- * The extractive answer: the quotes that bear on the question, best first, one per distinct fact (a quote that
- * repeats most of a kept one's words is left out), each followed by its marker; in an answer over several projects
- * each piece is introduced by its project. Empty when there is no quote.
+ * The extractive answer: the quotes that bear on the question, best first, one per distinct fact, each followed by
+ * its marker; in an answer over several projects each piece is introduced by its project. Empty when there is no
+ * quote. A quote that repeats most of a kept one's words is left out, unless the two give different figures (a
+ * project plan's "5-10 tCO2e per ha" beside its "7-10"): then both are facts. When it states the same (the same
+ * sentence on another page or in another document of the project), its passage is cited beside the kept piece, so
+ * that a reader sees every place the statement is made.
  */
 export function composeAnswer(evidence: Evidence, passages: readonly EvidencePassage[], opts: ComposeOptions = {}): string {
   const maxChars = opts.maxChars ?? 600;
@@ -1145,30 +1169,47 @@ export function composeAnswer(evidence: Evidence, passages: readonly EvidencePas
     }
   }
   const ranked = leads.size > 0 ? [...leads, ...byScore.filter((q) => !leads.has(q))] : byScore;
-  const chosen: { terms: Set<string>; prose: string; piece: string; project: string | undefined }[] = [];
+  const chosen: { terms: Set<string>; prose: string; text: string; figures: string; ids: number[]; project: string | undefined }[] = [];
   let used = 0;
   for (const quote of ranked) {
     if (chosen.length > 0 && !leads.has(quote) && (quote.coverage === 0 || quote.score < PIECE_SHARE * best.score)) break;
     const prose = asProse(quote.text);
     if (prose === '') continue;
     const terms = new Set(normalizedTerms(prose));
+    const figures = figuresOf(prose);
     const project = projects.size > 1 ? byId.get(quote.passageId)?.project : undefined;
+    const shared = (c: { terms: ReadonlySet<string> }): number => {
+      let n = 0;
+      for (const t of terms) if (c.terms.has(t)) n++;
+      return n;
+    };
     // (Asked of each project, the same words from two projects are two facts: "Ecometric Ltd" is both farms' proponent.)
-    const repeats = chosen.some((c) => {
-      if (leads.size > 0 && c.project !== project) return false;
-      if (c.prose.includes(prose) || prose.includes(c.prose)) return true;
-      let shared = 0;
-      for (const t of terms) if (c.terms.has(t)) shared++;
-      return shared / Math.max(1, Math.min(terms.size, c.terms.size)) >= 0.7;
-    });
-    if (repeats) continue;
+    const repeated = chosen.find(
+      (c) =>
+        !(leads.size > 0 && c.project !== project) &&
+        // Two figures for the same thing are two facts, whichever the reader should trust.
+        !(c.figures !== '' && figures !== '' && c.figures !== figures) &&
+        (c.prose.includes(prose) || prose.includes(c.prose) || shared(c) / Math.max(1, Math.min(terms.size, c.terms.size)) >= REPEAT_SHARE),
+    );
+    if (repeated) {
+      const sameStatement =
+        repeated.project === project &&
+        repeated.figures === figures &&
+        shared(repeated) / Math.max(1, terms.size, repeated.terms.size) >= SAME_STATEMENT_SHARE;
+      if (sameStatement && !repeated.ids.includes(quote.passageId)) {
+        repeated.ids.push(quote.passageId);
+        used += `[${quote.passageId}]`.length;
+      }
+      continue;
+    }
     const labelled = quote.label ? `${quote.label}: ${prose}` : prose;
-    const piece = withMarker(project ? `${project}: ${labelled}` : labelled, quote.passageId);
+    const text = project ? `${project}: ${labelled}` : labelled;
+    const piece = withMarker(text, quote.passageId);
     if (chosen.length > 0 && used + piece.length + 1 > maxChars) continue;
-    chosen.push({ terms, prose, piece, project });
+    chosen.push({ terms, prose, text, figures, ids: [quote.passageId], project });
     used += piece.length + 1;
   }
-  return chosen.map((c) => c.piece).join(' ');
+  return chosen.map((c) => withMarker(c.text, c.ids)).join(' ');
 }
 
 /**

@@ -739,13 +739,57 @@ describe('composeAnswer', () => {
     expect(answer).not.toMatch(/\uf0b7/);
   });
 
-  it('leaves out a quote that repeats a kept one', () => {
+  it('leaves out a quote that repeats a kept one, and cites its passage beside it when it states the same', () => {
     const twins: EvidencePassage[] = [
       { id: 1, text: 'The crediting period is 20 years, from 15/07/2022 to 14/07/2042.' },
       { id: 2, text: 'The crediting period is 20 years, from 15/07/2022 to 14/07/2042. Nothing else.' },
     ];
     const answer = composeAnswer(findEvidence('What is the crediting period?', twins), twins);
-    expect(answer).toBe('The crediting period is 20 years, from 15/07/2022 to 14/07/2042 [1].');
+    expect(answer).toBe('The crediting period is 20 years, from 15/07/2022 to 14/07/2042 [1][2].');
+    // A plan's "will be" and a report's "was" state the same; the markers run in order whichever scored first.
+    const tenses: EvidencePassage[] = [
+      { id: 1, text: 'Laboratory analysis will be conducted by a laboratory meeting BS EN ISO/IEC 17025.', score: 0.2 },
+      { id: 2, text: 'Laboratory analysis was conducted by a laboratory meeting BS EN ISO/IEC 17025.', score: 0.9 },
+    ];
+    expect(composeAnswer(findEvidence('Which standard must the laboratory meet?', tenses), tenses)).toBe(
+      'Laboratory analysis was conducted by a laboratory meeting BS EN ISO/IEC 17025 [1][2].',
+    );
+  });
+
+  it('keeps both quotes when they give different figures for the same thing', () => {
+    const plan: EvidencePassage[] = [
+      { id: 1, text: 'The project expects to achieve a net GHG removal per annum of 7-10 tCO2e per ha.', score: 0.9 },
+      { id: 2, text: 'The project expects to achieve a net GHG removal per annum of 5-10 tCO2e per ha.', score: 0.8 },
+    ];
+    expect(composeAnswer(findEvidence('What net GHG removal per hectare does the project expect?', plan), plan)).toBe(
+      'The project expects to achieve a net GHG removal per annum of 7-10 tCO2e per ha [1]. ' +
+        'The project expects to achieve a net GHG removal per annum of 5-10 tCO2e per ha [2].',
+    );
+  });
+
+  it('does not cite a passage that only holds a kept piece among much else', () => {
+    const passages: EvidencePassage[] = [
+      { id: 1, text: 'The planting activity will be conducted from 2006 to 2007.', score: 0.9 },
+      {
+        id: 2,
+        text: 'Detailed calculation of the planting schedule, survival checks and replanting of failed sites is summarised as follows: the planting activity is proposed to be conducted from 2006 to 2007.',
+        score: 0.8,
+      },
+    ];
+    const answer = composeAnswer(findEvidence('When will the planting activity be conducted?', passages), passages);
+    expect(answer).toBe('The planting activity will be conducted from 2006 to 2007 [1].');
+  });
+
+  it('cites the same sentence of two projects apart, not as one piece', () => {
+    const proponents: EvidencePassage[] = [
+      { id: 1, text: 'The project proponent is Ecometric Ltd.', project: 'Regen 6006', score: 0.9 },
+      { id: 2, text: 'The project proponent is Ecometric Ltd.', project: 'Regen 6007', score: 0.8 },
+    ];
+    const answer = composeAnswer(findEvidence('Who is the project proponent?', proponents), proponents);
+    expect(answer).toBe('Regen 6006: The project proponent is Ecometric Ltd [1].');
+    expect(composeAnswer(findEvidence('Who is the project proponent?', proponents), proponents, { eachProject: true })).toBe(
+      'Regen 6006: The project proponent is Ecometric Ltd [1]. Regen 6007: The project proponent is Ecometric Ltd [2].',
+    );
   });
 
   it('shows a quote that begins in the middle of a sentence as such', () => {
@@ -782,6 +826,7 @@ describe('composeAnswer', () => {
 describe('withMarker and leadSummary', () => {
   it('puts the marker inside the sentence, before its final punctuation', () => {
     expect(withMarker('It ends here.', 3)).toBe('It ends here [3].');
+    expect(withMarker('It is said twice.', [5, 2, 5])).toBe('It is said twice [2][5].');
     expect(withMarker('A list:', 2)).toBe('A list [2].');
   });
 
