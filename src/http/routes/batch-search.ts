@@ -115,7 +115,8 @@ export const batchSearchResponseSchema = z
   .object({
     answer: z.string().openapi({
       description:
-        'Answer in prose citing passages as [1], [2]; every marker refers to a citation. When none of the requested ' +
+        'Answer in prose citing passages as [1], [2] (a run such as [1][3] when several passages state the same); ' +
+        'every marker refers to a citation. When none of the requested ' +
         'projects has indexed documents the answer says so and there are no citations. When the passages do not ' +
         'answer the question (`answered: false`) it says so plainly. An answer given on little evidence begins ' +
         '"The passages found may answer this only in part."',
