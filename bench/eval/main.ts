@@ -20,6 +20,8 @@
  *   --answers                print every hybrid answer with its verdicts
  *   --per-project            also ask each question with perProject over every corpus project, and judge the answer
  *                            of the project that owns the question's file (and how often the others answer)
+ *   --swapped-scope          also ask each answerable question of the project that owns its file alone, and each
+ *                            unanswerable question of every corpus project: the two asks the default run does not make
  *
  * Answers (hybrid mode, the default configuration's answer): evidence-supported share (bench/eval/answers.ts), median
  * answer length, answers with contents leaders, quotes that are not verbatim substrings of their passage, citations
@@ -107,6 +109,12 @@ interface AnswerResult {
    */
   contentsCited: number;
   perProject?: PerProjectResult;
+  /**
+   * --swapped-scope: the same question asked of the other scope (an answerable one of its owning project alone, an
+   * unanswerable one of every corpus project): whether that answer is evidence-supported (null for an unanswerable
+   * question) and whether it was given.
+   */
+  swapped?: { supported: boolean | null; answered: boolean | undefined };
   answer: string;
 }
 
@@ -208,9 +216,10 @@ async function evaluateEmbedder(
     // Every question is asked of every corpus project.
     const projectList = projects.map((p) => ({ project_id: p.projectId, registry: p.registry }));
     // --per-project: which project a question's file belongs to.
-    const ownerOf = flag('per-project')
-      ? new Map((await deps.states.list({ status: 'indexed' })).map((d) => [d.title, `${d.registry}\u0000${d.projectId}`]))
-      : new Map<string, string>();
+    const ownerOf =
+      flag('per-project') || flag('swapped-scope')
+        ? new Map((await deps.states.list({ status: 'indexed' })).map((d) => [d.title, `${d.registry}\u0000${d.projectId}`]))
+        : new Map<string, string>();
     const api = await startSearchServer(config, deps, logger);
     const results: QuestionResult[] = [];
     const ask = async (id: string, body: object): Promise<SearchBody> => {
@@ -244,7 +253,12 @@ async function evaluateEmbedder(
       for (const q of unanswerable) {
         // The default request: topK left to the server, as a user would send it.
         const body = await ask(q.id, { projectList: q.projects, query: q.question });
-        answers.push(answerResult(q.id, body, null));
+        const judged = answerResult(q.id, body, null);
+        if (flag('swapped-scope')) {
+          const all = await ask(q.id, { projectList, query: q.question });
+          judged.swapped = { supported: null, answered: all.answered };
+        }
+        answers.push(judged);
       }
       for (const mode of modes) {
         for (const q of questions) {
@@ -270,6 +284,14 @@ async function evaluateEmbedder(
                 perProject: true,
               });
               judged.perProject = perProjectResult(q, each, ownerOf.get(q.file));
+            }
+            const owner = ownerOf.get(q.file);
+            if (flag('swapped-scope') && owner) {
+              const alone = await ask(q.id, {
+                projectList: projectList.filter((p) => `${p.registry}\u0000${p.project_id}` === owner),
+                query: q.question,
+              });
+              judged.swapped = { supported: evidenceSupported(q, alone.answer, alone.citations), answered: alone.answered };
             }
             answers.push(judged);
           }
@@ -395,6 +417,19 @@ function answerReport(all: AnswerResult[], results: QuestionResult[], questions:
           asked.filter((a) => !tuning.has(a.id)),
           (p) => p.supported,
         )}), answered ${n(asked, (p) => p.answered)}/${asked.length}; the other projects answered ${othersAnswered}/${others}`,
+    );
+  }
+  for (const embedder of [...new Set(all.map((a) => a.embedder))]) {
+    const mine = all.filter((a) => a.embedder === embedder && a.swapped);
+    if (mine.length === 0) continue;
+    const answerable = mine.filter((a) => a.answerable);
+    const unanswerable = mine.filter((a) => !a.answerable);
+    const half = (tune: boolean): number => answerable.filter((a) => tuning.has(a.id) === tune && a.swapped?.supported).length;
+    lines.push(
+      `\n${embedder}, asked of the owning project alone: evidence-supported ` +
+        `${answerable.filter((a) => a.swapped?.supported).length}/${answerable.length} (tune ${half(true)} / report ${half(false)}), ` +
+        `answered ${answerable.filter((a) => a.swapped?.answered === true).length}/${answerable.length}; ` +
+        `the unanswerable asked of every project: not answered ${unanswerable.filter((a) => a.swapped?.answered === false).length}/${unanswerable.length}`,
     );
   }
   for (const embedder of [...new Set(all.map((a) => a.embedder))]) {
