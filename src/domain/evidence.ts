@@ -1093,6 +1093,8 @@ export function withMarker(sentence: string, id: number | readonly number[]): st
   const body = (m?.[1] ?? sentence).replace(/[\s,]+$/u, '');
   const end = m?.[2] ?? '';
   const markers = (typeof id === 'number' ? [id] : [...new Set(id)].sort((a, b) => a - b)).map((n) => `[${n}]`).join('');
+  // A sentence cut short keeps its ellipsis before the marker: "... deed of… [3]."
+  if (end.includes('\u2026')) return `${body}\u2026 ${markers}.`;
   return `${body} ${markers}${end === '' || end === ';' || end === ':' ? '.' : end}`;
 }
 
@@ -1115,7 +1117,8 @@ function closesUnopened(prose: string): boolean {
 /**
  * A quote as answer prose: one line, without bullet glyphs or reference markers of its own ("[12]"). A quote that
  * starts in the middle of a sentence (its page or window begins there) is shown to start so: "…uplift the ...",
- * "…Reforestation and Revegetation) and has ...".
+ * "…Reforestation and Revegetation) and has ..."; and one that stops in the middle of a sentence (a form's or list's
+ * lines taken in groups, cut where the sentence runs on) to stop so: "... recorded against the deed of…".
  */
 function asProse(text: string): string {
   const prose = text
@@ -1127,9 +1130,16 @@ function asProse(text: string): string {
     .trim();
   // A list item's letter ("a) Clarification whether ...", "(iv) the area ...") starts the item, not a cut.
   const cut = (/^\p{Ll}/u.test(prose) && !LIST_LETTER.test(prose)) || closesUnopened(prose);
-  return cut ? `\u2026${prose}` : prose;
+  const open = RUNS_ON.test(prose);
+  return `${cut ? '\u2026' : ''}${open ? prose.replace(/[\s,]+$/u, '') : prose}${open ? '\u2026' : ''}`;
 }
 const LIST_LETTER = /^\(?(?:[a-z]|[ivx]{1,4})\)\s/u;
+/**
+ * Text that stops where its sentence runs on: after a comma, or after a word that never ends an English sentence (an
+ * article, a preposition, a conjunction, a relative pronoun, a copula), in lower case: "Appendix A" ends one.
+ */
+const RUNS_ON =
+  /(?:,|\s(?:a|an|the|of|to|in|for|with|by|on|at|from|into|under|between|than|as|and|or|nor|but|that|which|whose|where|is|are|was|were|be|been|its|their|this|these))$/u;
 
 export interface ComposeOptions {
   /** Soft budget in characters: the best piece is always kept, further ones only while they fit. @default 600 */

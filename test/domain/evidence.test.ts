@@ -792,6 +792,27 @@ describe('composeAnswer', () => {
     );
   });
 
+  it('shows a quote that stops in the middle of a sentence as such', () => {
+    // A form's lines are quoted in groups; the group may end where its sentence runs on.
+    const form: EvidencePassage[] = [
+      {
+        id: 1,
+        text: 'Prior to the first verification event the project area must be subject to an easement recorded against the deed of',
+      },
+    ];
+    expect(composeAnswer(findEvidence('What must the project area be subject to before the first verification?', form), form)).toBe(
+      'Prior to the first verification event the project area must be subject to an easement recorded against the deed of\u2026 [1].',
+    );
+    // Nor after a comma; but a name that ends in a capital letter ends its sentence.
+    const list: EvidencePassage[] = [
+      { id: 1, text: 'The harvest plan must consider harvest rotations,' },
+      { id: 2, text: 'The data are listed in Appendix A' },
+    ];
+    const answer = composeAnswer(findEvidence('What must the harvest plan consider, and where are the data listed?', list), list);
+    expect(answer).toContain('The harvest plan must consider harvest rotations\u2026 [1].');
+    expect(answer).toContain('The data are listed in Appendix A [2].');
+  });
+
   it('shows a quote that begins in the middle of a sentence as such', () => {
     const cut: EvidencePassage[] = [{ id: 1, text: 'uplift the area around the plant with a fund of Rs. 7 Crores for the community.' }];
     expect(composeAnswer(findEvidence('How large is the community fund around the plant?', cut), cut)).toBe(
@@ -827,6 +848,8 @@ describe('withMarker and leadSummary', () => {
   it('puts the marker inside the sentence, before its final punctuation', () => {
     expect(withMarker('It ends here.', 3)).toBe('It ends here [3].');
     expect(withMarker('It is said twice.', [5, 2, 5])).toBe('It is said twice [2][5].');
+    // A sentence cut short keeps its ellipsis before the marker.
+    expect(withMarker('It stops at the deed of\u2026', 4)).toBe('It stops at the deed of\u2026 [4].');
     expect(withMarker('A list:', 2)).toBe('A list [2].');
   });
 
