@@ -1098,7 +1098,7 @@ export function withMarker(sentence: string, id: number | readonly number[]): st
   return `${body} ${markers}${end === '' || end === ';' || end === ':' ? '.' : end}`;
 }
 
-/** The figures a text gives (digits, thousands separators dropped: "2,000" = "2000"), in order, each once. */
+/** The figures a text gives (digits, thousands separators dropped: "2,000" = "2000"), each once, as one sorted string. */
 function figuresOf(text: string): string {
   const figures = (text.match(/\d[\d,.]*/g) ?? []).map((d) => d.replace(/[,.]+$/u, '').replace(/,/g, ''));
   return [...new Set(figures)].sort().join(' ');
@@ -1197,9 +1197,11 @@ export function composeAnswer(evidence: Evidence, passages: readonly EvidencePas
     const repeated = chosen.find(
       (c) =>
         !(leads.size > 0 && c.project !== project) &&
-        // Two figures for the same thing are two facts, whichever the reader should trust.
-        !(c.figures !== '' && figures !== '' && c.figures !== figures) &&
-        (c.prose.includes(prose) || prose.includes(c.prose) || shared(c) / Math.max(1, Math.min(terms.size, c.terms.size)) >= REPEAT_SHARE),
+        (c.prose.includes(prose) ||
+          prose.includes(c.prose) ||
+          // Two figures for the same thing are two facts, whichever the reader should trust.
+          (shared(c) / Math.max(1, Math.min(terms.size, c.terms.size)) >= REPEAT_SHARE &&
+            !(c.figures !== '' && figures !== '' && c.figures !== figures))),
     );
     if (repeated) {
       const sameStatement =

@@ -765,6 +765,14 @@ describe('composeAnswer', () => {
       'The project expects to achieve a net GHG removal per annum of 7-10 tCO2e per ha [1]. ' +
         'The project expects to achieve a net GHG removal per annum of 5-10 tCO2e per ha [2].',
     );
+    // A quote that a kept one holds whole is no second fact, whatever figures the kept one adds.
+    const held: EvidencePassage[] = [
+      { id: 1, text: 'The planting will be conducted in 2006 and in 2007, on 4,000 ha in two cohorts.', score: 0.9 },
+      { id: 2, text: 'The planting will be conducted in 2006 and in 2007', score: 0.8 },
+    ];
+    expect(composeAnswer(findEvidence('When will the planting be conducted?', held), held)).toBe(
+      'The planting will be conducted in 2006 and in 2007, on 4,000 ha in two cohorts [1].',
+    );
   });
 
   it('does not cite a passage that only holds a kept piece among much else', () => {
