@@ -1155,7 +1155,8 @@ export interface ComposeOptions {
  * The extractive answer: the quotes that bear on the question, best first, one per distinct fact, each followed by
  * its marker; in an answer over several projects each piece is introduced by its project. Empty when there is no
  * quote. A quote that repeats most of a kept one's words is left out, unless the two give different figures (a
- * project plan's "5-10 tCO2e per ha" beside its "7-10"): then both are facts. When it states the same (the same
+ * project plan's "5-10 tCO2e per ha" beside its "7-10"): then both are facts (one that a kept piece holds whole is
+ * left out all the same). When it states the same (the same
  * sentence on another page or in another document of the project), its passage is cited beside the kept piece, so
  * that a reader sees every place the statement is made.
  */
