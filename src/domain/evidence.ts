@@ -103,8 +103,8 @@ const PASSAGE_WEIGHT = 0.4;
 /** An answer piece is kept when it scores at least this share of the best piece. */
 const PIECE_SHARE = 0.5;
 /**
- * A quote repeats a kept piece when this share of the shorter one's words are the other's: it is left out of the
- * answer (one piece per fact), unless the two give different figures.
+ * A quote repeats a kept piece when this share of the shorter one's words are the other's (or one holds the other
+ * whole): it is left out of the answer (one piece per fact), unless the two give different figures.
  */
 const REPEAT_SHARE = 0.7;
 /**
@@ -1156,9 +1156,8 @@ export interface ComposeOptions {
  * its marker; in an answer over several projects each piece is introduced by its project. Empty when there is no
  * quote. A quote that repeats most of a kept one's words is left out, unless the two give different figures (a
  * project plan's "5-10 tCO2e per ha" beside its "7-10"): then both are facts (one that a kept piece holds whole is
- * left out all the same). When it states the same (the same
- * sentence on another page or in another document of the project), its passage is cited beside the kept piece, so
- * that a reader sees every place the statement is made.
+ * left out all the same). When it states the same (the same sentence on another page or in another document of the
+ * project), its passage is cited beside the kept piece, so that a reader sees every place the statement is made.
  */
 export function composeAnswer(evidence: Evidence, passages: readonly EvidencePassage[], opts: ComposeOptions = {}): string {
   const maxChars = opts.maxChars ?? 600;
