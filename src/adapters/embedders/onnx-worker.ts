@@ -1,7 +1,8 @@
 /**
  * Worker thread of the ONNX embedder (see onnx.ts): onnxruntime-node's run() computes on the calling thread.
  * Embeds as sentence-transformers does: tokenise, truncate keeping the closing special token, run the encoder,
- * mean-pool the last hidden state over real tokens (the parent L2-normalises).
+ * pool the last hidden state (the mean over real tokens, or the first token's for [CLS]-trained models; the parent
+ * L2-normalises).
  */
 import { AutoModel, AutoTokenizer, mean_pooling, Tensor } from '@huggingface/transformers';
 import { getWorkerData, serveModel } from './worker-protocol.js';
@@ -18,6 +19,8 @@ export interface OnnxWorkerData {
   configuredMaxSeqLength: number;
   queryPrefix: string;
   documentPrefix: string;
+  /** `mean` over real tokens (sentence-transformers' default) or `cls`, the first token's vector. */
+  pooling: 'mean' | 'cls';
   /** onnxruntime's intra-op threads; 0: its default (one per core). */
   threads: number;
 }
@@ -72,21 +75,61 @@ await serveModel(async () => {
     })) as Record<string, Tensor | undefined>;
     const hidden = output.last_hidden_state ?? output.token_embeddings;
     if (!hidden) throw new Error(`model ${data.modelId} has no last_hidden_state output`);
-    const pooled = mean_pooling(hidden, attentionMask);
-    const dims = pooled.dims[1] ?? 0;
-    const flat = pooled.data as Float32Array;
+    let vectors: Float32Array[];
+    if (data.pooling === 'cls') {
+      const [, steps = 0, dims = 0] = hidden.dims;
+      const flat = hidden.data as Float32Array;
+      vectors = texts.map((_, i) => flat.slice(i * steps * dims, i * steps * dims + dims));
+    } else {
+      const pooled = mean_pooling(hidden, attentionMask);
+      const dims = pooled.dims[1] ?? 0;
+      const flat = pooled.data as Float32Array;
+      vectors = texts.map((_, i) => flat.slice(i * dims, (i + 1) * dims));
+    }
     return {
-      vectors: texts.map((_, i) => flat.slice(i * dims, (i + 1) * dims)),
+      vectors,
       truncated: encoded.filter((e) => e.cut).length,
     };
   }
 
   const probe = await run(['dimension probe']);
+  // A model quantised with dynamic activation ranges (one scale per tensor, taken over the whole batch) gives a text a
+  // different vector beside other, longer texts (bge-small-en-v1.5's int8 export: cosine 0.985 padded against alone).
+  // A text's vector must not depend on its batch (a chunk is embedded in batches, its query alone), so such a model
+  // embeds one text a run; measured no slower on the CPU, as nothing is padded (bench/README.md, bge).
+  const beside = await run(['dimension probe', 'a longer text beside it, '.repeat(12)]);
+  const alone = probe.vectors[0] ?? new Float32Array();
+  const batched = beside.vectors[0] ?? new Float32Array();
+  const oneByOne = cosineOf(alone, batched) < 0.9999;
+  async function runAll(texts: string[]): Promise<{ vectors: Float32Array[]; truncated: number }> {
+    if (!oneByOne) return run(texts);
+    const out = { vectors: [] as Float32Array[], truncated: 0 };
+    for (const t of texts) {
+      const r = await run([t]);
+      out.vectors.push(...r.vectors);
+      out.truncated += r.truncated;
+    }
+    return out;
+  }
   return {
-    info: { dimensions: probe.vectors[0]?.length ?? 0, maxSeqLength, dtype: data.dtype },
+    info: { dimensions: alone.length, maxSeqLength, dtype: data.dtype, oneByOne: oneByOne ? 1 : 0 },
     async embed(texts, kind) {
       const prefix = kind === 'query' ? data.queryPrefix : data.documentPrefix;
-      return run(prefix ? texts.map((t) => prefix + t) : texts);
+      return runAll(prefix ? texts.map((t) => prefix + t) : texts);
     },
   };
 });
+
+function cosineOf(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+}

@@ -41,18 +41,48 @@ const WEIGHTS = [
 ] as const;
 
 /**
- * sentence-transformers truncates these at 256 word pieces (their sentence_bert_config.json), although BERT takes
- * 512: the models were trained on inputs of that length, and we must embed exactly as the model card does.
+ * Word pieces a text is cut at when the folder has no sentence_bert_config.json (transformers.js repos ship none).
+ * sentence-transformers truncates the all-MiniLM models at 256 (their sentence_bert_config.json), although BERT takes
+ * 512: they were trained on inputs of that length, and we embed exactly as the model card does. bge-small-en-v1.5
+ * takes 512, but the limit also sizes the chunks (ingest/stages/chunk.ts: 384 estimated tokens at 512, 254 at 256),
+ * and its 384-token chunks lowered the development set's page recall@5 from 0.89 to 0.82 and its evidence-supported
+ * answers from 58 to 52 of 90 (bench/README.md, bge): a cited passage of 254 tokens is read better, by the ranking
+ * and by a researcher.
  */
 const KNOWN_MAX_SEQ_LENGTH: Record<string, number> = {
   'all-minilm-l6-v2': 256,
   'all-minilm-l12-v2': 256,
+  'bge-small-en-v1.5': 256,
 };
 
-/** Asymmetric models trained with prefixes (E5); symmetric models like MiniLM take none. */
+/**
+ * Asymmetric models trained with prefixes: E5 marks both sides; BGE v1.5 English models mark a short query looking
+ * for passages with an instruction (their model card); symmetric models like MiniLM take none.
+ */
 function prefixesFor(modelId: string): { query: string; document: string } {
   if (/(^|\/)(multilingual-)?e5-/i.test(modelId)) return { query: 'query: ', document: 'passage: ' };
+  if (/(^|\/)bge-(small|base|large)-en-v1\.5$/i.test(modelId)) {
+    return { query: 'Represent this sentence for searching relevant passages: ', document: '' };
+  }
   return { query: '', document: '' };
+}
+
+/**
+ * How the model's sentence vector is read off its token vectors: sentence-transformers' 1_Pooling/config.json when
+ * the folder has one, else the model family's own (BGE was trained on the [CLS] vector), else the mean.
+ */
+function poolingFor(modelId: string, modelDir: string): 'mean' | 'cls' {
+  try {
+    const v: unknown = JSON.parse(readFileSync(path.join(modelDir, '1_Pooling', 'config.json'), 'utf8'));
+    if (typeof v === 'object' && v !== null) {
+      const c = v as { pooling_mode_cls_token?: unknown; pooling_mode_mean_tokens?: unknown };
+      if (c.pooling_mode_cls_token === true) return 'cls';
+      if (c.pooling_mode_mean_tokens === true) return 'mean';
+    }
+  } catch {
+    // No sentence-transformers pooling file (transformers.js repos ship none): the family's default below.
+  }
+  return /(^|\/)bge-/i.test(modelId) ? 'cls' : 'mean';
 }
 
 const MODEL_ID = /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/;
@@ -69,7 +99,7 @@ function readMaxSeqLength(modelDir: string): number | undefined {
 
 /**
  * Sentence-transformers models exported to ONNX (e.g. `onnx:Xenova/all-MiniLM-L6-v2`), run by onnxruntime-node
- * through transformers.js in a worker thread. Vectors are mean-pooled and L2-normalised.
+ * through transformers.js in a worker thread. Vectors are pooled as the model was trained (poolingFor) and L2-normalised.
  */
 export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Embedder> {
   const { modelId } = opts;
@@ -111,6 +141,7 @@ export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Emb
     configuredMaxSeqLength: readMaxSeqLength(modelDir) ?? KNOWN_MAX_SEQ_LENGTH[baseName] ?? 0,
     queryPrefix: prefixes.query,
     documentPrefix: prefixes.document,
+    pooling: poolingFor(modelId, modelDir),
   };
 
   let worker;

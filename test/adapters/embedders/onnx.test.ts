@@ -190,3 +190,86 @@ describeWithService(
     });
   },
 );
+
+const BGE_ID = 'Xenova/bge-small-en-v1.5';
+const bgeDir = path.join(modelsDir, BGE_ID);
+const bgeReference = JSON.parse(
+  readFileSync(fileURLToPath(new URL('./fixtures/bge-onnx-reference.json', import.meta.url)), 'utf8'),
+) as Reference & { kinds: ('query' | 'document')[] };
+
+describeWithService(
+  'ONNX embedder with bge-small-en-v1.5 int8',
+  {
+    available: MODEL_FILES.every((f) => existsSync(path.join(bgeDir, f))),
+    why: `model not provisioned in ${bgeDir} (run scripts/fetch-models.sh)`,
+  },
+  () => {
+    let embedder: Embedder;
+
+    beforeAll(async () => {
+      embedder = await createOnnxEmbedder({ modelId: BGE_ID, modelsDir });
+    });
+    afterAll(async () => {
+      await embedder?.close();
+    });
+
+    it('states its id and size, and cuts at 256 word pieces (the chunk size the evaluation measured best)', () => {
+      expect(embedder.id).toBe('onnx:Xenova/bge-small-en-v1.5');
+      expect(embedder.dimensions).toBe(384);
+      expect(embedder.maxInputTokens).toBe(256);
+    });
+
+    it('embeds as the model card says: query instruction, [CLS] pooling (reference: onnxruntime + HF tokenizers)', async () => {
+      for (const [i, text] of bgeReference.texts.entries()) {
+        const kind = bgeReference.kinds[i] ?? 'document';
+        const [v] = await embedder.embed([text], kind);
+        const want = bgeReference.vectors[i] as number[];
+        // The same ONNX file on both sides: only the tokenizer, the instruction and the pooling can differ.
+        expect(cosine(v as Float32Array, want)).toBeGreaterThan(0.9999);
+        // The text embedded as the other kind (with the instruction, or without it) lands far off: measured 0.94-0.96.
+        const [other] = await embedder.embed([text], kind === 'query' ? 'document' : 'query');
+        expect(cosine(other as Float32Array, want)).toBeLessThan(0.99);
+      }
+    });
+
+    it('ranks the passage that answers a question above a distractor', async () => {
+      for (const q of QUESTIONS) {
+        const [query] = await embedder.embed([q.q], 'query');
+        const [answer, distractor] = await embedder.embed([q.answer, q.distractor]);
+        expect(cosine(query as Float32Array, answer as Float32Array)).toBeGreaterThan(
+          cosine(query as Float32Array, distractor as Float32Array) + 0.05,
+        );
+      }
+    });
+
+    it("reads the pooling from sentence-transformers' 1_Pooling/config.json when the folder has one", async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'models-pooling-'));
+      try {
+        const d = path.join(dir, BGE_ID);
+        mkdirSync(path.join(d, 'onnx'), { recursive: true });
+        mkdirSync(path.join(d, '1_Pooling'));
+        for (const f of MODEL_FILES) symlinkSync(path.join(bgeDir, f), path.join(d, f));
+        writeFileSync(path.join(d, '1_Pooling', 'config.json'), JSON.stringify({ pooling_mode_mean_tokens: true }));
+        const meanPooled = await createOnnxEmbedder({ modelId: BGE_ID, modelsDir: dir });
+        try {
+          const [v] = await meanPooled.embed([bgeReference.texts[0] as string]);
+          // The [CLS] reference is not what mean pooling gives.
+          expect(cosine(v as Float32Array, bgeReference.vectors[0] as number[])).toBeLessThan(0.99);
+        } finally {
+          await meanPooled.close();
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('gives the same vectors in padded batches, split batches and alone (it embeds one text a run)', async () => {
+      const small = await createOnnxEmbedder({ modelId: BGE_ID, modelsDir, maxBatchSize: 2 });
+      try {
+        await expectBatchInvariant(embedder, small, 0.9999);
+      } finally {
+        await small.close();
+      }
+    });
+  },
+);
