@@ -406,6 +406,40 @@ function quotable(text: string, versionAsked = false): boolean {
 }
 
 /**
+ * Where a formula that extraction has turned into letter fragments starts in `text` (between `from` and `to`): eight
+ * words in a row of which six or more are fragments, a lone letter or two lower-case letters that are no English word
+ * or unit ("dc DW ti sp l SDW ti sp l SDW D H BDia B", a dead-wood equation's subscripts). A formula whose symbols
+ * stayed whole ("LFME = 0.4 if C BSLpre = NCS ...") is readable and is not one. Null when there is none, or when
+ * fewer than 20 letters come before it (then the text is the formula, and `quotable` judges it).
+ */
+export function garbledFrom(text: string, from = 0, to = text.length): number | null {
+  const words: { at: number; fragment: boolean }[] = [];
+  for (const m of text.slice(from, to).matchAll(/\S+/gu)) {
+    const bare = m[0].replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    // (An initial, "J." of "Schimel, J. P.", is a name's, not a formula's.)
+    const initial = /^\p{Lu}\.$/u.test(m[0].replace(/,$/u, ''));
+    const fragment = /^\p{L}$/u.test(bare) ? !/^[aAI]$/u.test(bare) && !initial : /^\p{Ll}{2}$/u.test(bare) && !SHORT_WORDS.has(bare);
+    words.push({ at: from + (m.index ?? 0), fragment });
+  }
+  for (let i = 0; i + GARBLE_WINDOW <= words.length; i++) {
+    let n = 0;
+    for (let j = i; j < i + GARBLE_WINDOW; j++) if (words[j]?.fragment) n++;
+    if (n < GARBLE_FRAGMENTS) continue;
+    const first = words.slice(i).find((w) => w.fragment)?.at ?? from;
+    let letters = 0;
+    for (const ch of text.slice(from, first)) if (isLetter(ch)) letters++;
+    return letters >= 20 ? first : null;
+  }
+  return null;
+}
+const GARBLE_WINDOW = 8;
+const GARBLE_FRAGMENTS = 6;
+/** Two-letter lower-case words and units of these documents' prose, which are no fragments. */
+const SHORT_WORDS = new Set(
+  'am an as at be by do go he if in is it me my no of on or so to up us we ie eg vs ha kg km cm mm mg kt mt gj mw kw yr'.split(' '),
+);
+
+/**
  * A template's placeholder for the proponent to fill in, words in square brackets ("[project ID]", "[name of
  * product(s) whose emissions footprint is changed]"): the sentence is the template's text, not the project's. A
  * reference ("[12]", "[IPCC 2006]") has a figure in it and is no placeholder.
@@ -1048,7 +1082,9 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const byScore = quoteBy(own, (s) => s.score);
     const byTitleWords = byScore.best.overlap === 0 && judged !== q;
     const pick = byTitleWords ? quoteBy(own, (s) => s.judged) : byScore;
-    const { best, start, end, label } = pick;
+    const { best, start, label } = pick;
+    // A formula garbled by extraction is left out: the quote stops where it starts ("... is estimated as:").
+    const end = trimSpan(p.text, { start, end: garbledFrom(p.text, start, pick.end) ?? pick.end })?.end ?? pick.end;
     const coverage = byTitleWords ? judge(pick.terms) : pick.coverage;
     quotes.push({
       passageId: p.id,
@@ -1093,9 +1129,10 @@ export function withMarker(sentence: string, id: number | readonly number[]): st
   const body = (m?.[1] ?? sentence).replace(/[\s,]+$/u, '');
   const end = m?.[2] ?? '';
   const markers = (typeof id === 'number' ? [id] : [...new Set(id)].sort((a, b) => a - b)).map((n) => `[${n}]`).join('');
-  // A sentence cut short keeps its ellipsis before the marker: "... deed of… [3]."
-  if (end.includes('\u2026')) return `${body}\u2026 ${markers}.`;
-  return `${body} ${markers}${end === '' || end === ';' || end === ':' ? '.' : end}`;
+  // A sentence cut short keeps its ellipsis before the marker: "... deed of… [3]."; one that stops at its colon stops
+  // before what it announces (a form field's value, a list, a formula left out): "... is estimated as… [2]."
+  if (end.includes('\u2026') || end.endsWith(':')) return `${body}\u2026 ${markers}.`;
+  return `${body} ${markers}${end === '' || end === ';' ? '.' : end}`;
 }
 
 /** The figures a text gives (digits, thousands separators dropped: "2,000" = "2000"), each once, as one sorted string. */

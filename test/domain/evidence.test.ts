@@ -6,6 +6,7 @@ import {
   composeAnswer,
   evidenceTerms,
   findEvidence,
+  garbledFrom,
   leadSummary,
   questionNamer,
   questionFocus,
@@ -858,7 +859,8 @@ describe('withMarker and leadSummary', () => {
     expect(withMarker('It is said twice.', [5, 2, 5])).toBe('It is said twice [2][5].');
     // A sentence cut short keeps its ellipsis before the marker.
     expect(withMarker('It stops at the deed of\u2026', 4)).toBe('It stops at the deed of\u2026 [4].');
-    expect(withMarker('A list:', 2)).toBe('A list [2].');
+    // One that stops at its colon stops before what it announces (a list, a field's value, a formula left out).
+    expect(withMarker('A list:', 2)).toBe('A list\u2026 [2].');
   });
 
   it('summarises by the leading sentences of the passages, in order', () => {
@@ -926,5 +928,36 @@ describe('page furniture in quotes', () => {
       onTheSpot.map((e) => [e.answered, e.support, e.quotes.map((x) => [x.text, x.score, x.coverage])]),
     );
     expect(ahead[1]?.quotes[0]?.text).toBe('The crediting period is 30 years, from 1 January 2022 to 31 December 2051.');
+  });
+});
+
+describe('formulas garbled by extraction', () => {
+  // VM0005 p. 22 as pdf.js extracts it: the equation's subscripts come out as letter fragments.
+  const garbled =
+    'For decomposition class 2, the biomass of standing dead trees is estimated as: dc DW ti sp l SDW ti sp l SDW ti sp l SDW D H BDia B , ,, ,, 2 ,, ,, ,, ,, 200 3';
+
+  it('finds where the fragments start, and nothing in prose, readable formulas or author initials', () => {
+    expect(garbledFrom(garbled)).toBe(garbled.indexOf('dc DW'));
+    for (const text of [
+      'The baseline scenario is the continued degradation of the land under grazing, as shown in the map of the area.',
+      'LFME = 0.4 if C BSLpre = NCS (if C BSLpre ≤ NCS × 1.15 and ≥ NCS × 0.85) LF ME = 0.7 if C BSLpre < NCS × 0.85',
+      'Chambers, J, Higuchi, N, Schimel, J. P., Ferreira, L. V., Melack, J. M. 2000. Decomposition and carbon cycling of dead trees.',
+      'The stock is 12 t C per ha in 2 of the 3 strata, or 36 t in all, as of 1 May 2020 in the UK.',
+    ]) {
+      expect(garbledFrom(text)).toBeNull();
+    }
+    // A formula alone is left to `quotable`: no words come before it to quote.
+    expect(garbledFrom('dc DW ti sp l SDW ti sp l SDW ti sp l SDW D H BDia B')).toBeNull();
+  });
+
+  it('quotes the words before such a formula, and the answer says the quote stops there', () => {
+    const evidence = findEvidence('How is the biomass of standing dead trees in decomposition class 2 estimated?', [
+      { id: 1, score: 0.8, text: `Standing dead wood. ${garbled}` },
+    ]);
+    const quote = evidence.quotes[0];
+    expect(quote?.text).toBe('For decomposition class 2, the biomass of standing dead trees is estimated as:');
+    expect(composeAnswer(evidence, [{ id: 1, score: 0.8, text: `Standing dead wood. ${garbled}` }])).toBe(
+      'For decomposition class 2, the biomass of standing dead trees is estimated as\u2026 [1].',
+    );
   });
 });
