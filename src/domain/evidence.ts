@@ -432,6 +432,8 @@ export function garbledFrom(text: string, from = 0, to = text.length): number | 
   }
   return null;
 }
+/** A colon, then on a line of its own a list's marker with nothing after it: "a.", "(i)", "1)". */
+const DANGLING_MARKER = /:[ \t]*\n\s*(?:\(?[a-z]\)|[a-z]\.|\(?[ivx]{1,4}\)|\d{1,2}[.)])\s*$/u;
 const GARBLE_WINDOW = 8;
 const GARBLE_FRAGMENTS = 6;
 /** Two-letter lower-case words and units of these documents' prose, which are no fragments. */
@@ -1083,8 +1085,11 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const byTitleWords = byScore.best.overlap === 0 && judged !== q;
     const pick = byTitleWords ? quoteBy(own, (s) => s.judged) : byScore;
     const { best, start, label } = pick;
-    // A formula garbled by extraction is left out: the quote stops where it starts ("... is estimated as:").
-    const end = trimSpan(p.text, { start, end: garbledFrom(p.text, start, pick.end) ?? pick.end })?.end ?? pick.end;
+    // A formula garbled by extraction is left out: the quote stops where it starts ("... is estimated as:"); so is a
+    // list's first marker that the passage ends on, without its item ("... taking into account:\na.").
+    const kept = garbledFrom(p.text, start, pick.end) ?? pick.end;
+    const bare = DANGLING_MARKER.exec(p.text.slice(start, kept));
+    const end = trimSpan(p.text, { start, end: bare ? start + bare.index + 1 : kept })?.end ?? pick.end;
     const coverage = byTitleWords ? judge(pick.terms) : pick.coverage;
     quotes.push({
       passageId: p.id,

@@ -960,4 +960,16 @@ describe('formulas garbled by extraction', () => {
       'For decomposition class 2, the biomass of standing dead trees is estimated as\u2026 [1].',
     );
   });
+
+  it('leaves out a list marker the passage ends on without its item', () => {
+    // VM0005 p. 12: the page window stops after the first item's letter.
+    const text =
+      'If emissions due to avoided timber harvesting in the baseline are determined based on activity levels in\na reference area, ' +
+      'project proponents must demonstrate that the quantification of avoided emissions in\nthe with-project scenario is taking into account:\na.';
+    const evidence = findEvidence('What must the quantification of avoided emissions in the with-project scenario take into account?', [
+      { id: 5, score: 0.8, text },
+    ]);
+    expect(evidence.quotes[0]?.text.endsWith('is taking into account:')).toBe(true);
+    expect(composeAnswer(evidence, [{ id: 5, score: 0.8, text }])).toMatch(/ is taking into account\u2026 \[5\]\.$/u);
+  });
 });
