@@ -1157,7 +1157,7 @@ function closesUnopened(prose: string): boolean {
 }
 
 /**
- * A quote as answer prose: one line, without bullet glyphs or reference markers of its own ("[12]"). A quote that
+ * A quote as answer prose: one line, without bullet glyphs or reference markers of its own ("[12]", "/12/"). A quote that
  * starts in the middle of a sentence (its page or window begins there) is shown to start so: "…uplift the ...",
  * "…Reforestation and Revegetation) and has ..."; and one that stops in the middle of a sentence (a form's or list's
  * lines taken in groups, cut where the sentence runs on) to stop so: "... recorded against the deed of…".
@@ -1167,6 +1167,14 @@ function asProse(text: string): string {
     .replace(PRIVATE_USE, ' ')
     .replace(/[\u2022\u25AA\u25CF\u25E6\u2023\u2043]/gu, ' ')
     .replace(/\[\s*\d+(?:\s*[,\u2013-]\s*\d+)*\s*\]/g, '')
+    // A validation report's references by number between slashes ("... department of Vichada /1/", "/58/"), with
+    // the means of verification a validation protocol's row gives after one ("/1/ DR", "/2/ DR, I": document review,
+    // interview, cross-check), unless the sentence names its source by one ("... is further corroborated by /37/.").
+    .replace(
+      /(^|\s)(\/\d{1,3}(?:,\s*\d{1,3})*\/)(?:\s+(?:DR|I|CV)(?:\s*,\s*(?:DR|I|CV))*(?=\s))?(?=$|[\s.,;:])/gu,
+      (all: string, before: string, ref: string, at: number, whole: string) =>
+        /\b(?:by|in|see|from|of|to|and|with|per)\s*$/iu.test(whole.slice(Math.max(0, at - 12), at)) ? all : before,
+    )
     .replace(/\s+/g, ' ')
     .replace(/^[\s\-\u2013\u2014*>]+/u, '')
     .trim();

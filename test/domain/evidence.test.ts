@@ -931,6 +931,27 @@ describe('page furniture in quotes', () => {
   });
 });
 
+describe("a validation report's references by number", () => {
+  it('leaves out "/12/" and a protocol row\'s "/1/ DR", but not a source the sentence names by one', () => {
+    const answer = (question: string, text: string): string => {
+      const p = [{ id: 3, score: 0.8, text }];
+      return composeAnswer(findEvidence(question, p), p);
+    };
+    expect(
+      answer(
+        'Were stakeholders consulted in Vichada?',
+        'F.1.1 Have relevant stakeholders been consulted? /1/ DR They have been consulted in two meetings held in Vichada in 2004 /12/.',
+      ),
+    ).toBe('F.1.1 Have relevant stakeholders been consulted? They have been consulted in two meetings held in Vichada in 2004 [3].');
+    expect(
+      answer(
+        'What is the carrying capacity of the region?',
+        'The carrying capacity of the region is 0.39 head per ha on average, and is further corroborated by /37/.',
+      ),
+    ).toBe('The carrying capacity of the region is 0.39 head per ha on average, and is further corroborated by /37/ [3].');
+  });
+});
+
 describe('formulas garbled by extraction', () => {
   // VM0005 p. 22 as pdf.js extracts it: the equation's subscripts come out as letter fragments.
   const garbled =
