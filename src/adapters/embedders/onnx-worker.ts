@@ -5,6 +5,7 @@
  * L2-normalises).
  */
 import { AutoModel, AutoTokenizer, mean_pooling, Tensor } from '@huggingface/transformers';
+import { cosine } from './common.js';
 import { getWorkerData, serveModel } from './worker-protocol.js';
 
 export interface OnnxWorkerData {
@@ -100,7 +101,7 @@ await serveModel(async () => {
   const beside = await run(['dimension probe', 'a longer text beside it, '.repeat(12)]);
   const alone = probe.vectors[0] ?? new Float32Array();
   const batched = beside.vectors[0] ?? new Float32Array();
-  const oneByOne = cosineOf(alone, batched) < 0.9999;
+  const oneByOne = cosine(alone, batched) < 0.9999;
   async function runAll(texts: string[]): Promise<{ vectors: Float32Array[]; truncated: number }> {
     if (!oneByOne) return run(texts);
     const out = { vectors: [] as Float32Array[], truncated: 0 };
@@ -119,17 +120,3 @@ await serveModel(async () => {
     },
   };
 });
-
-function cosineOf(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
-}

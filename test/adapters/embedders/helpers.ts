@@ -1,20 +1,10 @@
 import { expect } from 'vitest';
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
+import { cosine } from '../../../src/adapters/embedders/common.js';
+import type { Embedder } from '../../../src/ports/embedder.js';
 
-export function cosine(a: Float32Array | number[], b: Float32Array | number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return dot / Math.sqrt(na * nb);
-}
+export { cosine };
 
 export function norm(v: Float32Array): number {
   return Math.hypot(...v);
@@ -88,6 +78,20 @@ export const QUESTIONS: Array<{ q: string; answer: string; distractor: string }>
     distractor: 'Monitoring reports are published every five years.',
   },
 ];
+
+/**
+ * Each of QUESTIONS, embedded as a query, is closer to its answer passage than to its distractor by more than
+ * `margin` (what a retrieval model must do; margins measured per model in its test).
+ */
+export async function expectAnswersCloser(embedder: Embedder, margin: number): Promise<void> {
+  for (const q of QUESTIONS) {
+    const [query] = await embedder.embed([q.q], 'query');
+    const [answer, distractor] = await embedder.embed([q.answer, q.distractor]);
+    expect(cosine(query as Float32Array, answer as Float32Array)).toBeGreaterThan(
+      cosine(query as Float32Array, distractor as Float32Array) + margin,
+    );
+  }
+}
 
 /** About `words` words of varied English prose (deterministic), like a chunk of a project document. */
 export function chunkText(seed: number, words = 200): string {

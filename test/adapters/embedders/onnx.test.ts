@@ -9,7 +9,7 @@ import { createOnnxEmbedder } from '../../../src/adapters/embedders/onnx.js';
 import type { Embedder } from '../../../src/ports/embedder.js';
 import { repoRoot } from '../../support/corpus.js';
 import { describeWithService } from '../../support/services.js';
-import { chunkText, cosine, expectBatchInvariant, maxEventLoopGap, norm, PARAPHRASES, QUESTIONS } from './helpers.js';
+import { chunkText, cosine, expectBatchInvariant, maxEventLoopGap, norm, PARAPHRASES, expectAnswersCloser } from './helpers.js';
 
 const MODEL_ID = 'Xenova/all-MiniLM-L6-v2';
 const modelsDir = path.resolve(process.env.MODELS_DIR ?? path.join(repoRoot, 'models'));
@@ -97,14 +97,8 @@ describeWithService(
         // Measured margins 0.56-0.61.
         expect(cosine(a as Float32Array, para as Float32Array)).toBeGreaterThan(cosine(a as Float32Array, other as Float32Array) + 0.3);
       }
-      for (const q of QUESTIONS) {
-        const [query] = await embedder.embed([q.q], 'query');
-        const [answer, distractor] = await embedder.embed([q.answer, q.distractor]);
-        // Measured margins 0.39-0.55.
-        expect(cosine(query as Float32Array, answer as Float32Array)).toBeGreaterThan(
-          cosine(query as Float32Array, distractor as Float32Array) + 0.2,
-        );
-      }
+      // Measured margins 0.39-0.55.
+      await expectAnswersCloser(embedder, 0.2);
     });
 
     it('returns [] for no texts and rejects blank ones', async () => {
@@ -233,13 +227,8 @@ describeWithService(
     });
 
     it('ranks the passage that answers a question above a distractor', async () => {
-      for (const q of QUESTIONS) {
-        const [query] = await embedder.embed([q.q], 'query');
-        const [answer, distractor] = await embedder.embed([q.answer, q.distractor]);
-        expect(cosine(query as Float32Array, answer as Float32Array)).toBeGreaterThan(
-          cosine(query as Float32Array, distractor as Float32Array) + 0.05,
-        );
-      }
+      // Measured margins 0.14 and 0.25.
+      await expectAnswersCloser(embedder, 0.07);
     });
 
     it("reads the pooling from sentence-transformers' 1_Pooling/config.json when the folder has one", async () => {
