@@ -1157,8 +1157,8 @@ function closesUnopened(prose: string): boolean {
 }
 
 /**
- * A quote as answer prose: one line, without bullet glyphs or reference markers of its own ("[12]", "/12/"). A quote that
- * starts in the middle of a sentence (its page or window begins there) is shown to start so: "…uplift the ...",
+ * A quote as answer prose: one line, without bullet glyphs or reference markers of its own ("[12]", "/12/"). A quote
+ * that starts in the middle of a sentence (its page or window begins there) is shown to start so: "…uplift the ...",
  * "…Reforestation and Revegetation) and has ..."; and one that stops in the middle of a sentence (a form's or list's
  * lines taken in groups, cut where the sentence runs on) to stop so: "... recorded against the deed of…".
  */
@@ -1172,7 +1172,7 @@ function asProse(text: string): string {
     // interview, cross-check), unless the sentence names its source by one ("... is further corroborated by /37/.").
     .replace(
       /(^|\s)(\/\d{1,3}(?:,\s*\d{1,3})*\/)(?:\s+(?:DR|I|CV)(?:\s*,\s*(?:DR|I|CV))*(?=\s))?(?=$|[\s.,;:])/gu,
-      (all: string, before: string, ref: string, at: number, whole: string) =>
+      (all: string, before: string, _ref: string, at: number, whole: string) =>
         /\b(?:by|in|see|from|of|to|and|with|per)\s*$/iu.test(whole.slice(Math.max(0, at - 12), at)) ? all : before,
     )
     .replace(/\s+/g, ' ')
