@@ -1163,7 +1163,7 @@ function closesUnopened(prose: string): boolean {
  * lines taken in groups, cut where the sentence runs on) to stop so: "... recorded against the deed of…".
  */
 function asProse(text: string): string {
-  const prose = text
+  const prose = checkedOptions(text)
     .replace(PRIVATE_USE, ' ')
     .replace(/[\u2022\u25AA\u25CF\u25E6\u2023\u2043]/gu, ' ')
     .replace(/\[\s*\d+(?:\s*[,\u2013-]\s*\d+)*\s*\]/g, '')
@@ -1184,6 +1184,45 @@ function asProse(text: string): string {
   return `${cut ? '\u2026' : ''}${open ? prose.replace(/[\s,]+$/u, '') : prose}${open ? '\u2026' : ''}`;
 }
 const LIST_LETTER = /^\(?(?:[a-z]|[ivx]{1,4})\)\s/u;
+const UNCHECKED = '\u2610';
+const CHECKBOX = /[\u2610\u2611\u2612]/gu;
+/**
+ * A form's checkboxes read as the options ticked: "Crediting period ☐ Seven years, twice renewable\n☐ Ten years,
+ * fixed\n☒ Other (state ...)" -> "Crediting period: Other (state ...)", "... a separate document? ☒ Yes ☐ No\nFor
+ * ARR ..." -> "... a separate document? Yes. For ARR ...". An option runs from its box to the next box or the end of its line; options that
+ * follow one another (only spaces between) are one field. A field with no box ticked is left as it is (the form was
+ * not filled in, and saying so is the proponent's to do).
+ */
+function checkedOptions(text: string): string {
+  const boxes = [...text.matchAll(CHECKBOX)].map((m) => m.index ?? 0);
+  if (boxes.length === 0) return text;
+  const options = boxes.map((at, i) => {
+    const next = boxes[i + 1] ?? text.length;
+    const line = text.indexOf('\n', at);
+    const end = Math.min(next, line < 0 ? text.length : line);
+    return { at, end, ticked: text[at] !== UNCHECKED, label: text.slice(at + 1, end).trim() };
+  });
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < options.length;) {
+    let j = i + 1;
+    while (j < options.length && /^\s*$/u.test(text.slice(options[j - 1]?.end ?? 0, options[j]?.at ?? 0))) j++;
+    const field = options.slice(i, j);
+    const first = field[0];
+    const last = field[field.length - 1];
+    if (first && last && field.some((o) => o.ticked)) {
+      const before = text.slice(from, first.at).replace(/\s+$/u, '');
+      const ticked = field.filter((o) => o.ticked && o.label !== '').map((o) => o.label);
+      // A field on lines of its own ends there: "... document? Yes. For ARR and IFM projects ...".
+      const ends = text[last.end] === '\n' && /^\s*\p{Lu}/u.test(text.slice(last.end)) && !/[.:;?!]$/u.test(ticked.at(-1) ?? '');
+      out += `${before}${/[\p{L}\p{N})]$/u.test(before) ? ':' : ''} ${ticked.join(', ')}${ends ? '.' : ''}`;
+      from = last.end;
+    }
+    i = j;
+  }
+  return out + text.slice(from);
+}
+
 /**
  * Text that stops where its sentence runs on: after a comma, or after a word that never ends an English sentence (an
  * article, a preposition, a conjunction, a relative pronoun, a copula), in lower case: "Appendix A" ends one.

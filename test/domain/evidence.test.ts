@@ -952,6 +952,39 @@ describe("a validation report's references by number", () => {
   });
 });
 
+describe("a form's checkboxes", () => {
+  const answer = (question: string, text: string): string => {
+    const p = [{ id: 1, score: 0.8, text }];
+    return composeAnswer(findEvidence(question, p), p);
+  };
+
+  it('read as the options ticked, a field on lines of its own ending there', () => {
+    // VCS 5533's project description, pp. 8 and 47, as extracted.
+    expect(
+      answer(
+        'What crediting period was selected?',
+        'Crediting period ☐ Seven years, twice renewable\n☐ Ten years, fixed\n☒ Other (state the selected crediting period and justify how it\nconforms with the VCS Program requirements)',
+      ),
+    ).toBe(
+      'Crediting period: Other (state the selected crediting period and justify how it conforms with the VCS Program requirements) [1].',
+    );
+    expect(
+      answer(
+        'Has the non-permanence risk report been attached?',
+        'Has the non-permanence risk report been\nattached as either an appendix or a separate\ndocument?\n☒ Yes ☐ No\nFor ARR and IFM projects with harvesting,\nstate the Long-term Average (LTA).',
+      ),
+    ).toBe(
+      'Has the non-permanence risk report been attached as either an appendix or a separate document? Yes. For ARR and IFM projects with harvesting, state the Long-term Average (LTA) [1].',
+    );
+  });
+
+  it('are left as they are when none is ticked', () => {
+    expect(answer('Is the project grouped?', 'Is the project a grouped project? ☐ Yes ☐ No')).toBe(
+      'Is the project a grouped project? ☐ Yes ☐ No [1].',
+    );
+  });
+});
+
 describe('formulas garbled by extraction', () => {
   // VM0005 p. 22 as pdf.js extracts it: the equation's subscripts come out as letter fragments.
   const garbled =
