@@ -1175,6 +1175,8 @@ function asProse(text: string): string {
       (all: string, before: string, _ref: string, at: number, whole: string) =>
         /\b(?:by|in|see|from|of|to|and|with|per)\s*$/iu.test(whole.slice(Math.max(0, at - 12), at)) ? all : before,
     )
+    // A section number that extraction glued to its heading's first word: "B.7.18Are the ..." -> "B.7.18 Are the ...".
+    .replace(/(\b(?:[A-Z]\.)?\d+(?:\.\d+)+)(?=\p{Lu}\p{Ll})/gu, '$1 ')
     .replace(/\s+/g, ' ')
     .replace(/^[\s\-\u2013\u2014*>]+/u, '')
     .trim();

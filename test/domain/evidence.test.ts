@@ -932,7 +932,7 @@ describe('page furniture in quotes', () => {
 });
 
 describe("a validation report's references by number", () => {
-  it('leaves out "/12/" and a protocol row\'s "/1/ DR", but not a source the sentence names by one', () => {
+  it('leaves out "/12/" and a protocol row\'s "/1/ DR", but not a source the sentence names by one; parts a glued number', () => {
     const answer = (question: string, text: string): string => {
       const p = [{ id: 3, score: 0.8, text }];
       return composeAnswer(findEvidence(question, p), p);
@@ -940,7 +940,8 @@ describe("a validation report's references by number", () => {
     expect(
       answer(
         'Were stakeholders consulted in Vichada?',
-        'F.1.1 Have relevant stakeholders been consulted? /1/ DR They have been consulted in two meetings held in Vichada in 2004 /12/.',
+        // (The row's number glued to its question, as extracted.)
+        'F.1.1Have relevant stakeholders been consulted? /1/ DR They have been consulted in two meetings held in Vichada in 2004 /12/.',
       ),
     ).toBe('F.1.1 Have relevant stakeholders been consulted? They have been consulted in two meetings held in Vichada in 2004 [3].');
     expect(
