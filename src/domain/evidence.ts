@@ -1216,7 +1216,12 @@ function checkedOptions(text: string): string {
       const before = text.slice(from, first.at).replace(/\s+$/u, '');
       const ticked = field.filter((o) => o.ticked && o.label !== '').map((o) => o.label);
       // A field on lines of its own ends there: "... document? Yes. For ARR and IFM projects ...".
-      const ends = text[last.end] === '\n' && /^\s*\p{Lu}/u.test(text.slice(last.end)) && !/[.:;?!]$/u.test(ticked.at(-1) ?? '');
+      const lastLabel = ticked.at(-1) ?? '';
+      const whole =
+        !/[.:;?!]$/u.test(lastLabel) &&
+        !RUNS_ON.test(lastLabel) &&
+        (lastLabel.match(/\(/gu) ?? []).length === (lastLabel.match(/\)/gu) ?? []).length;
+      const ends = whole && text[last.end] === '\n' && /^\s*\p{Lu}/u.test(text.slice(last.end));
       out += `${before}${/[\p{L}\p{N})]$/u.test(before) ? ':' : ''} ${ticked.join(', ')}${ends ? '.' : ''}`;
       from = last.end;
     }

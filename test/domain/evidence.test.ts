@@ -979,6 +979,16 @@ describe("a form's checkboxes", () => {
     );
   });
 
+  it('end a field only where its ticked option is whole', () => {
+    // The option runs on to a line that starts with a capital: no full stop inside its parenthesis.
+    expect(
+      answer(
+        'Which crediting period was selected?',
+        'Crediting period ☐ Ten years, fixed\n☒ Other (state the selected crediting period under the\nVCS Program requirements)',
+      ),
+    ).toBe('Crediting period: Other (state the selected crediting period under the VCS Program requirements) [1].');
+  });
+
   it('are left as they are when none is ticked', () => {
     expect(answer('Is the project grouped?', 'Is the project a grouped project? ☐ Yes ☐ No')).toBe(
       'Is the project a grouped project? ☐ Yes ☐ No [1].',
