@@ -1087,9 +1087,9 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const { best, start, label } = pick;
     // A formula garbled by extraction is left out: the quote stops where it starts ("... is estimated as:"); so is a
     // list's first marker that the passage ends on, without its item ("... taking into account:\na.").
-    const kept = garbledFrom(p.text, start, pick.end) ?? pick.end;
-    const bare = DANGLING_MARKER.exec(p.text.slice(start, kept));
-    const end = trimSpan(p.text, { start, end: bare ? start + bare.index + 1 : kept })?.end ?? pick.end;
+    const beforeFormula = garbledFrom(p.text, start, pick.end) ?? pick.end;
+    const dangling = DANGLING_MARKER.exec(p.text.slice(start, beforeFormula));
+    const end = trimSpan(p.text, { start, end: dangling ? start + dangling.index + 1 : beforeFormula })?.end ?? pick.end;
     const coverage = byTitleWords ? judge(pick.terms) : pick.coverage;
     quotes.push({
       passageId: p.id,
@@ -1191,9 +1191,9 @@ const CHECKBOX = /[\u2610\u2611\u2612]/gu;
 /**
  * A form's checkboxes read as the options ticked: "Crediting period ☐ Seven years, twice renewable\n☐ Ten years,
  * fixed\n☒ Other (state ...)" -> "Crediting period: Other (state ...)", "... a separate document? ☒ Yes ☐ No\nFor
- * ARR ..." -> "... a separate document? Yes. For ARR ...". An option runs from its box to the next box or the end of its line; options that
- * follow one another (only spaces between) are one field. A field with no box ticked is left as it is (the form was
- * not filled in, and saying so is the proponent's to do).
+ * ARR ..." -> "... a separate document? Yes. For ARR ...". An option runs from its box to the next box or the end of
+ * its line; options that follow one another (only spaces between) are one field. A field with no box ticked is left
+ * as it is (the form was not filled in, and saying so is the proponent's to do).
  */
 function checkedOptions(text: string): string {
   const boxes = [...text.matchAll(CHECKBOX)].map((m) => m.index ?? 0);

@@ -72,34 +72,34 @@ function prefixesFor(modelId: string): { query: string; document: string } {
  * the folder has one, else the model family's own (BGE was trained on the [CLS] vector), else the mean.
  */
 function poolingFor(modelId: string, modelDir: string): 'mean' | 'cls' {
-  try {
-    const v: unknown = JSON.parse(readFileSync(path.join(modelDir, '1_Pooling', 'config.json'), 'utf8'));
-    if (typeof v === 'object' && v !== null) {
-      const c = v as { pooling_mode_cls_token?: unknown; pooling_mode_mean_tokens?: unknown };
-      if (c.pooling_mode_cls_token === true) return 'cls';
-      if (c.pooling_mode_mean_tokens === true) return 'mean';
-    }
-  } catch {
-    // No sentence-transformers pooling file (transformers.js repos ship none): the family's default below.
-  }
+  // (transformers.js repos ship no such file: then the family's default below.)
+  const c = readModelJson<{ pooling_mode_cls_token?: unknown; pooling_mode_mean_tokens?: unknown }>(modelDir, '1_Pooling/config.json');
+  if (c?.pooling_mode_cls_token === true) return 'cls';
+  if (c?.pooling_mode_mean_tokens === true) return 'mean';
   return /(^|\/)bge-/i.test(modelId) ? 'cls' : 'mean';
 }
 
-const MODEL_ID = /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/;
-
-function readMaxSeqLength(modelDir: string): number | undefined {
+/** A JSON object of the model folder (sentence-transformers' settings), or undefined when absent or not an object. */
+function readModelJson<T extends object>(modelDir: string, file: string): Partial<T> | undefined {
   try {
-    const v: unknown = JSON.parse(readFileSync(path.join(modelDir, 'sentence_bert_config.json'), 'utf8'));
-    const n = typeof v === 'object' && v !== null ? (v as { max_seq_length?: unknown }).max_seq_length : undefined;
-    return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+    const v: unknown = JSON.parse(readFileSync(path.join(modelDir, file), 'utf8'));
+    return typeof v === 'object' && v !== null ? (v as Partial<T>) : undefined;
   } catch {
     return undefined;
   }
 }
 
+const MODEL_ID = /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/;
+
+function readMaxSeqLength(modelDir: string): number | undefined {
+  const n = readModelJson<{ max_seq_length?: unknown }>(modelDir, 'sentence_bert_config.json')?.max_seq_length;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
 /**
  * Sentence-transformers models exported to ONNX (e.g. `onnx:Xenova/all-MiniLM-L6-v2`), run by onnxruntime-node
- * through transformers.js in a worker thread. Vectors are pooled as the model was trained (poolingFor) and L2-normalised.
+ * through transformers.js in a worker thread. Vectors are pooled as the model was trained (poolingFor) and
+ * L2-normalised.
  */
 export async function createOnnxEmbedder(opts: OnnxEmbedderOptions): Promise<Embedder> {
   const { modelId } = opts;
