@@ -71,6 +71,11 @@ export interface Quote {
    * ("Project Crediting Period" for "01/01/2023 to 31/12/2032."). An answer names it before the quote.
    */
   label?: string;
+  /**
+   * The quote's best sentence alone, when the quote runs on past it (the next sentence, what it announces, a table's
+   * rows below it): an answer short of room for the whole quote states this instead.
+   */
+  core?: string;
 }
 
 export interface Evidence {
@@ -1091,6 +1096,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const dangling = DANGLING_MARKER.exec(p.text.slice(start, beforeFormula));
     const end = trimSpan(p.text, { start, end: dangling ? start + dangling.index + 1 : beforeFormula })?.end ?? pick.end;
     const coverage = byTitleWords ? judge(pick.terms) : pick.coverage;
+    const coreEnd = label === undefined && best.end < end ? trimSpan(p.text, { start, end: best.end })?.end : undefined;
     quotes.push({
       passageId: p.id,
       start,
@@ -1099,6 +1105,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       coverage,
       score: best.score,
       ...(label ? { label } : {}),
+      ...(coreEnd !== undefined && coreEnd > start ? { core: p.text.slice(start, coreEnd) } : {}),
     });
     // Support: the words of the quote that the question's words alone choose (the answer type only orders the
     // sentences: a figure is not evidence that the question is answered; nor do the titles' words, which only say
@@ -1276,7 +1283,26 @@ export function composeAnswer(evidence: Evidence, passages: readonly EvidencePas
   }
   const ranked = leads.size > 0 ? [...leads, ...byScore.filter((q) => !leads.has(q))] : byScore;
   const chosen: { terms: Set<string>; prose: string; text: string; figures: string; ids: number[]; project: string | undefined }[] = [];
+  const shared = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
+    let n = 0;
+    for (const t of a) if (b.has(t)) n++;
+    return n;
+  };
+  // The kept piece a quote repeats, if any. (Asked of each project, the same words from two projects are two facts:
+  // "Ecometric Ltd" is both farms' proponent.)
+  const repeatOf = (prose: string, terms: ReadonlySet<string>, figures: string, project: string | undefined) =>
+    chosen.find(
+      (c) =>
+        !(leads.size > 0 && c.project !== project) &&
+        (c.prose.includes(prose) ||
+          prose.includes(c.prose) ||
+          // Two figures for the same thing are two facts, whichever the reader should trust.
+          (shared(terms, c.terms) / Math.max(1, Math.min(terms.size, c.terms.size)) >= REPEAT_SHARE &&
+            !(c.figures !== '' && figures !== '' && c.figures !== figures))),
+    );
   let used = 0;
+  // Quotes too long for the room left, with the place their best sentence alone would take among the pieces.
+  const cut: { quote: Quote; core: string; project: string | undefined; at: number }[] = [];
   for (const quote of ranked) {
     if (chosen.length > 0 && !leads.has(quote) && (quote.coverage === 0 || quote.score < PIECE_SHARE * best.score)) break;
     const prose = asProse(quote.text);
@@ -1284,26 +1310,12 @@ export function composeAnswer(evidence: Evidence, passages: readonly EvidencePas
     const terms = new Set(normalizedTerms(prose));
     const figures = figuresOf(prose);
     const project = projects.size > 1 ? byId.get(quote.passageId)?.project : undefined;
-    const shared = (c: { terms: ReadonlySet<string> }): number => {
-      let n = 0;
-      for (const t of terms) if (c.terms.has(t)) n++;
-      return n;
-    };
-    // (Asked of each project, the same words from two projects are two facts: "Ecometric Ltd" is both farms' proponent.)
-    const repeated = chosen.find(
-      (c) =>
-        !(leads.size > 0 && c.project !== project) &&
-        (c.prose.includes(prose) ||
-          prose.includes(c.prose) ||
-          // Two figures for the same thing are two facts, whichever the reader should trust.
-          (shared(c) / Math.max(1, Math.min(terms.size, c.terms.size)) >= REPEAT_SHARE &&
-            !(c.figures !== '' && figures !== '' && c.figures !== figures))),
-    );
+    const repeated = repeatOf(prose, terms, figures, project);
     if (repeated) {
       const sameStatement =
         repeated.project === project &&
         repeated.figures === figures &&
-        shared(repeated) / Math.max(1, terms.size, repeated.terms.size) >= SAME_STATEMENT_SHARE;
+        shared(terms, repeated.terms) / Math.max(1, terms.size, repeated.terms.size) >= SAME_STATEMENT_SHARE;
       if (sameStatement && !repeated.ids.includes(quote.passageId)) {
         repeated.ids.push(quote.passageId);
         used += `[${quote.passageId}]`.length;
@@ -1313,8 +1325,27 @@ export function composeAnswer(evidence: Evidence, passages: readonly EvidencePas
     const labelled = quote.label ? `${quote.label}: ${prose}` : prose;
     const text = project ? `${project}: ${labelled}` : labelled;
     const piece = withMarker(text, quote.passageId);
-    if (chosen.length > 0 && used + piece.length + 1 > maxChars) continue;
+    if (chosen.length > 0 && used + piece.length + 1 > maxChars) {
+      const core = quote.core === undefined ? '' : asProse(quote.core);
+      if (core !== '') cut.push({ quote, core, project, at: chosen.length });
+      continue;
+    }
     chosen.push({ terms, prose, text, figures, ids: [quote.passageId], project });
+    used += piece.length + 1;
+  }
+  // The room the whole quotes leave goes to the best sentences of those that did not fit, in score order, each in its
+  // quote's place: "If historical leak rate information ... is not available, a more conservative alternative
+  // historical baseline can be created ... [3]." rather than nothing of a 629-character quote. No kept piece moves.
+  let inserted = 0;
+  for (const { quote, core, project, at } of cut) {
+    const text = project ? `${project}: ${core}` : core;
+    const piece = withMarker(text, quote.passageId);
+    if (used + piece.length + 1 > maxChars) continue;
+    const terms = new Set(normalizedTerms(core));
+    const figures = figuresOf(core);
+    if (repeatOf(core, terms, figures, project)) continue;
+    chosen.splice(at + inserted, 0, { terms, prose: core, text, figures, ids: [quote.passageId], project });
+    inserted++;
     used += piece.length + 1;
   }
   return chosen.map((c) => withMarker(c.text, c.ids)).join(' ');

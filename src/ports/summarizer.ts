@@ -12,6 +12,8 @@ export interface CitedPassage {
   quoteWeight?: { coverage: number; score: number };
   /** What `quote` answers when it is a form field's answer: the field's title ("Project Crediting Period"). */
   quoteLabel?: string;
+  /** The best sentence of `quote` alone, when `quote` runs on past it (domain/evidence.ts Quote.core). */
+  quoteCore?: string;
   /** Retrieval relevance in [0, 1]: passages come best first, and this tells by how much. */
   score?: number;
   /** The passage's project ("Verra 5533"), given when the passages come from several projects. */

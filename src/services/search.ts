@@ -770,6 +770,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         quote: c.quote,
         ...(q ? { quoteWeight: { coverage: q.coverage, score: q.score } } : {}),
         ...(q?.label ? { quoteLabel: q.label } : {}),
+        ...(q?.core && c.quote?.includes(q.core) ? { quoteCore: q.core } : {}),
         score: c.score,
         documentTitle: c.documentTitle,
         page: c.page,

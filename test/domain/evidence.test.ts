@@ -776,6 +776,34 @@ describe('composeAnswer', () => {
     );
   });
 
+  it("states a quote's best sentence alone, in its place, when the whole quote does not fit the room left", () => {
+    const passages: EvidencePassage[] = [
+      {
+        id: 1,
+        text: 'The buffer pool contribution of the project is 20% of each credit issuance, as the credit class requires of every project registered under it, whatever its size, region or monitoring schedule.',
+        score: 0.9,
+      },
+      {
+        id: 2,
+        text: 'The buffer pool contribution is split into two pools of 10% each. The buffer pool contribution to the permanence pool is held for twenty years and released in equal parts after each verification, provided no reversal of the soil carbon stock was reported in the period.',
+        score: 0.8,
+      },
+      { id: 3, text: 'The registry holds the buffer pool contribution.', score: 0.7 },
+    ];
+    const evidence = findEvidence('What buffer pool contribution is required?', passages);
+    const second = evidence.quotes.find((q) => q.passageId === 2);
+    // The quote runs on into the next sentence; its best sentence is kept beside it, verbatim.
+    expect(second?.text).toBe(passages[1]!.text);
+    expect(second?.core).toBe('The buffer pool contribution is split into two pools of 10% each.');
+    expect(composeAnswer(evidence, passages, { maxChars: 320 })).toBe(
+      'The buffer pool contribution of the project is 20% of each credit issuance, as the credit class requires of every project registered under it, whatever its size, region or monitoring schedule [1]. ' +
+        'The buffer pool contribution is split into two pools of 10% each [2]. The registry holds the buffer pool contribution [3].',
+    );
+    // With room for it, the quote is stated whole; a quote of one sentence has no separate best sentence.
+    expect(composeAnswer(evidence, passages, { maxChars: 1000 })).toContain(`${passages[1]!.text.slice(0, -1)} [2].`);
+    expect(evidence.quotes.find((q) => q.passageId === 1)?.core).toBeUndefined();
+  });
+
   it('does not cite a passage that only holds a kept piece among much else', () => {
     const passages: EvidencePassage[] = [
       { id: 1, text: 'The planting activity will be conducted from 2006 to 2007.', score: 0.9 },

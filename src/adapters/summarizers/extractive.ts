@@ -42,6 +42,7 @@ export function extractiveAnswer(input: SummarizeInput): string {
         text: p.quote,
         ...p.quoteWeight,
         ...(p.quoteLabel ? { label: p.quoteLabel } : {}),
+        ...(p.quoteCore ? { core: p.quoteCore } : {}),
       });
     }
   }

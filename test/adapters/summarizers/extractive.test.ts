@@ -110,6 +110,27 @@ describe('extractive summariser', () => {
     ).toBe(true);
   });
 
+  it("states the best sentence the search gave for a quote that does not fit whole", () => {
+    const long = `The soil samples were analysed by an accredited laboratory. ${'The laboratory followed the protocol of the credit class for every sample, with duplicates. '.repeat(4)}`.trim();
+    const answer = extractiveAnswer({
+      question: 'Who analysed the soil samples?',
+      passages: [
+        { id: 1, documentTitle: 'report.pdf', page: 3, text: 'Soil samples were taken by C A Agriculture.', quote: 'Soil samples were taken by C A Agriculture.', quoteWeight: { coverage: 0.6, score: 0.9 } },
+        {
+          id: 2,
+          documentTitle: 'report.pdf',
+          page: 4,
+          text: long,
+          quote: long,
+          quoteWeight: { coverage: 0.6, score: 0.8 },
+          quoteCore: 'The soil samples were analysed by an accredited laboratory.',
+        },
+      ],
+      maxChars: 200,
+    });
+    expect(answer).toBe('Soil samples were taken by C A Agriculture [1]. The soil samples were analysed by an accredited laboratory [2].');
+  });
+
   it("names a form field's title before its answer when the search gave one", () => {
     const answer = extractiveAnswer({
       question: 'What is the crediting period?',
