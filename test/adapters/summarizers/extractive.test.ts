@@ -110,12 +110,20 @@ describe('extractive summariser', () => {
     ).toBe(true);
   });
 
-  it("states the best sentence the search gave for a quote that does not fit whole", () => {
-    const long = `The soil samples were analysed by an accredited laboratory. ${'The laboratory followed the protocol of the credit class for every sample, with duplicates. '.repeat(4)}`.trim();
+  it('states the best sentence the search gave for a quote that does not fit whole', () => {
+    const long =
+      `The soil samples were analysed by an accredited laboratory. ${'The laboratory followed the protocol of the credit class for every sample, with duplicates. '.repeat(4)}`.trim();
     const answer = extractiveAnswer({
       question: 'Who analysed the soil samples?',
       passages: [
-        { id: 1, documentTitle: 'report.pdf', page: 3, text: 'Soil samples were taken by C A Agriculture.', quote: 'Soil samples were taken by C A Agriculture.', quoteWeight: { coverage: 0.6, score: 0.9 } },
+        {
+          id: 1,
+          documentTitle: 'report.pdf',
+          page: 3,
+          text: 'Soil samples were taken by C A Agriculture.',
+          quote: 'Soil samples were taken by C A Agriculture.',
+          quoteWeight: { coverage: 0.6, score: 0.9 },
+        },
         {
           id: 2,
           documentTitle: 'report.pdf',
