@@ -1261,6 +1261,8 @@ export interface ComposeOptions {
  * project plan's "5-10 tCO2e per ha" beside its "7-10"): then both are facts (one that a kept piece holds whole is
  * left out all the same). When it states the same (the same sentence on another page or in another document of the
  * project), its passage is cited beside the kept piece, so that a reader sees every place the statement is made.
+ * A quote too long for the room left is stated by its best sentence alone (Quote.core) when that fits once the whole
+ * quotes that do are in.
  */
 export function composeAnswer(evidence: Evidence, passages: readonly EvidencePassage[], opts: ComposeOptions = {}): string {
   const maxChars = opts.maxChars ?? 600;
