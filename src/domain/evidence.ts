@@ -109,7 +109,8 @@ const PASSAGE_WEIGHT = 0.4;
 const PIECE_SHARE = 0.5;
 /**
  * A quote repeats a kept piece when this share of the shorter one's words are the other's (or one holds the other
- * whole): it is left out of the answer (one piece per fact), unless the two give different figures.
+ * whole): it is left out of the answer (one piece per fact), unless the quote gives figures the piece does not: other
+ * figures, or any where the piece gives none (a number, a code such as "Sentinel-2").
  */
 const REPEAT_SHARE = 0.7;
 /**
@@ -1298,9 +1299,11 @@ export function composeAnswer(evidence: Evidence, passages: readonly EvidencePas
         !(leads.size > 0 && c.project !== project) &&
         (c.prose.includes(prose) ||
           prose.includes(c.prose) ||
-          // Two figures for the same thing are two facts, whichever the reader should trust.
+          // Two figures for the same thing are two facts, whichever the reader should trust; so is a quote that gives
+          // figures or a code where the kept piece gives none ("... with Sentinel-2 multispectral pixel values used as
+          // the predictor data" beside "The predictors were the pixel values from multispectral satellite imagery").
           (shared(terms, c.terms) / Math.max(1, Math.min(terms.size, c.terms.size)) >= REPEAT_SHARE &&
-            !(c.figures !== '' && figures !== '' && c.figures !== figures))),
+            !(figures !== '' && c.figures !== figures))),
     );
   let used = 0;
   // Quotes too long for the room left, with the place their best sentence alone would take among the pieces.

@@ -766,6 +766,23 @@ describe('composeAnswer', () => {
       'The project expects to achieve a net GHG removal per annum of 7-10 tCO2e per ha [1]. ' +
         'The project expects to achieve a net GHG removal per annum of 5-10 tCO2e per ha [2].',
     );
+    // A quote that gives a figure or a code where the kept piece gives none says more than the piece.
+    const named: EvidencePassage[] = [
+      { id: 1, text: 'The predictors were the pixel values from multispectral satellite imagery.', score: 0.9 },
+      { id: 2, text: 'The predictors were the Sentinel-2 multispectral pixel values from satellite imagery.', score: 0.8 },
+    ];
+    expect(composeAnswer(findEvidence('Which satellite imagery gives the predictors?', named), named)).toBe(
+      'The predictors were the pixel values from multispectral satellite imagery [1]. ' +
+        'The predictors were the Sentinel-2 multispectral pixel values from satellite imagery [2].',
+    );
+    // Without one, the same words are a repeat.
+    const plain: EvidencePassage[] = [
+      named[0]!,
+      { id: 2, text: 'The predictors were the multispectral pixel values of satellite imagery.', score: 0.8 },
+    ];
+    expect(composeAnswer(findEvidence('Which satellite imagery gives the predictors?', plain), plain)).toBe(
+      'The predictors were the pixel values from multispectral satellite imagery [1][2].',
+    );
     // A quote that a kept one holds whole is no second fact, whatever figures the kept one adds.
     const held: EvidencePassage[] = [
       { id: 1, text: 'The planting will be conducted in 2006 and in 2007, on 4,000 ha in two cohorts.', score: 0.9 },
