@@ -757,40 +757,46 @@ describe('composeAnswer', () => {
     );
   });
 
-  it('keeps both quotes when they give different figures for the same thing', () => {
-    const plan: EvidencePassage[] = [
-      { id: 1, text: 'The project expects to achieve a net GHG removal per annum of 7-10 tCO2e per ha.', score: 0.9 },
-      { id: 2, text: 'The project expects to achieve a net GHG removal per annum of 5-10 tCO2e per ha.', score: 0.8 },
+  it('keeps two quotes of the same words as two facts only when the second gives figures the first does not', () => {
+    // [question, the better quote, the other, the answer]
+    const cases: [string, string, string, string][] = [
+      [
+        'What net GHG removal per hectare does the project expect?',
+        'The project expects to achieve a net GHG removal per annum of 7-10 tCO2e per ha.',
+        'The project expects to achieve a net GHG removal per annum of 5-10 tCO2e per ha.',
+        'The project expects to achieve a net GHG removal per annum of 7-10 tCO2e per ha [1]. ' +
+          'The project expects to achieve a net GHG removal per annum of 5-10 tCO2e per ha [2].',
+      ],
+      // A quote that gives a figure or a code where the kept piece gives none says more than the piece.
+      [
+        'Which satellite imagery gives the predictors?',
+        'The predictors were the pixel values from multispectral satellite imagery.',
+        'The predictors were the Sentinel-2 multispectral pixel values from satellite imagery.',
+        'The predictors were the pixel values from multispectral satellite imagery [1]. ' +
+          'The predictors were the Sentinel-2 multispectral pixel values from satellite imagery [2].',
+      ],
+      // Without one, the same words are a repeat (and its passage is cited beside the kept piece).
+      [
+        'Which satellite imagery gives the predictors?',
+        'The predictors were the pixel values from multispectral satellite imagery.',
+        'The predictors were the multispectral pixel values of satellite imagery.',
+        'The predictors were the pixel values from multispectral satellite imagery [1][2].',
+      ],
+      // A quote that a kept one holds whole is no second fact, whatever figures the kept one adds.
+      [
+        'When will the planting be conducted?',
+        'The planting will be conducted in 2006 and in 2007, on 4,000 ha in two cohorts.',
+        'The planting will be conducted in 2006 and in 2007',
+        'The planting will be conducted in 2006 and in 2007, on 4,000 ha in two cohorts [1].',
+      ],
     ];
-    expect(composeAnswer(findEvidence('What net GHG removal per hectare does the project expect?', plan), plan)).toBe(
-      'The project expects to achieve a net GHG removal per annum of 7-10 tCO2e per ha [1]. ' +
-        'The project expects to achieve a net GHG removal per annum of 5-10 tCO2e per ha [2].',
-    );
-    // A quote that gives a figure or a code where the kept piece gives none says more than the piece.
-    const named: EvidencePassage[] = [
-      { id: 1, text: 'The predictors were the pixel values from multispectral satellite imagery.', score: 0.9 },
-      { id: 2, text: 'The predictors were the Sentinel-2 multispectral pixel values from satellite imagery.', score: 0.8 },
-    ];
-    expect(composeAnswer(findEvidence('Which satellite imagery gives the predictors?', named), named)).toBe(
-      'The predictors were the pixel values from multispectral satellite imagery [1]. ' +
-        'The predictors were the Sentinel-2 multispectral pixel values from satellite imagery [2].',
-    );
-    // Without one, the same words are a repeat.
-    const plain: EvidencePassage[] = [
-      named[0]!,
-      { id: 2, text: 'The predictors were the multispectral pixel values of satellite imagery.', score: 0.8 },
-    ];
-    expect(composeAnswer(findEvidence('Which satellite imagery gives the predictors?', plain), plain)).toBe(
-      'The predictors were the pixel values from multispectral satellite imagery [1][2].',
-    );
-    // A quote that a kept one holds whole is no second fact, whatever figures the kept one adds.
-    const held: EvidencePassage[] = [
-      { id: 1, text: 'The planting will be conducted in 2006 and in 2007, on 4,000 ha in two cohorts.', score: 0.9 },
-      { id: 2, text: 'The planting will be conducted in 2006 and in 2007', score: 0.8 },
-    ];
-    expect(composeAnswer(findEvidence('When will the planting be conducted?', held), held)).toBe(
-      'The planting will be conducted in 2006 and in 2007, on 4,000 ha in two cohorts [1].',
-    );
+    for (const [question, first, second, answer] of cases) {
+      const both: EvidencePassage[] = [
+        { id: 1, text: first, score: 0.9 },
+        { id: 2, text: second, score: 0.8 },
+      ];
+      expect(composeAnswer(findEvidence(question, both), both)).toBe(answer);
+    }
   });
 
   it("states a quote's best sentence alone, in its place, when the whole quote does not fit the room left", () => {
