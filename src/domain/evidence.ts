@@ -1026,10 +1026,19 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     key: (s: Sentence) => number,
   ): { best: Sentence; start: number; end: number; terms: ReadonlySet<string>; coverage: number; label?: string | undefined } => {
     // A table's or figure's caption names what is shown without stating it: it never leads a quote while its passage
-    // has a sentence (it may still be the next sentence a quote takes along).
+    // has a sentence (it may still be the next sentence a quote takes along), unless rows of figures follow it. Then
+    // it leads the quote of its table, whose rows state what it names ("Table C-1 Wood density, BEF and Root-shoot
+    // ratio for species used ... Schima superba 0.598 (482, 0.012) 1.79 (120, 0.36) ..."), as far as they fit.
+    const top = own.reduce((a, b) => (key(b) > key(a) ? b : a));
+    const text = passages[top.passage]?.text ?? '';
+    const table =
+      top.caption && !top.field && top.overlap > 0 ? tableRowsAfter(text, top.end, top.start + MAX_QUOTE_CHARS, () => true) : null;
+    if (table) {
+      const terms = new Set([...top.terms, ...table.terms]);
+      return { best: top, start: top.start, end: table.end, terms, coverage: weigh(terms) / total };
+    }
     const leads = own.filter((s) => !s.caption);
     const best = (leads.length > 0 ? leads : own).reduce((a, b) => (key(b) > key(a) ? b : a));
-    const text = passages[best.passage]?.text ?? '';
     // A form's instruction holds the question's words; its field's answer follows it.
     const field = best.field;
     if (field) {
@@ -1097,7 +1106,8 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const dangling = DANGLING_MARKER.exec(p.text.slice(start, beforeFormula));
     const end = trimSpan(p.text, { start, end: dangling ? start + dangling.index + 1 : beforeFormula })?.end ?? pick.end;
     const coverage = byTitleWords ? judge(pick.terms) : pick.coverage;
-    const coreEnd = label === undefined && best.end < end ? trimSpan(p.text, { start, end: best.end })?.end : undefined;
+    // (A caption states nothing alone: a table's quote has no core.)
+    const coreEnd = label === undefined && !best.caption && best.end < end ? trimSpan(p.text, { start, end: best.end })?.end : undefined;
     quotes.push({
       passageId: p.id,
       start,

@@ -442,6 +442,30 @@ describe('findEvidence', () => {
     expect(findEvidence('What is the crediting period?', alone).quotes[0]?.text).toMatch(/^Figure 3: Map/);
   });
 
+  it("leads a quote with a table's caption when rows of figures follow it, through the rows that fit", () => {
+    // CDM 547's PDD (Table C-1, page 54), as extracted: the caption and column headings hold the question's words, the
+    // rows hold the figures, and the formula's legend above them holds the words again without a figure.
+    const rows = [
+      'Pinus massoniana 0.380 (43, 0.019) 1.46 (103, 0.47) 0.283 (77, 0.043)',
+      'Cunninghamia lanceolata 0.307 (54, 0.009) 1.53 (237, 0.27) 0.255 (237, 0.040)',
+      'Schima superba 0.598 (482, 0.012) 1.79 (120, 0.36) 0.217 (94, 0.075)',
+    ];
+    const text =
+      'BEF = biomass expansion factor for conversion of biomass of standing volume to aboveground biomass, dimensionless.\n' +
+      'R = Root-shoot ratio, dimensionless.\n' +
+      'Table C-1 Wood density, BEF and Root-shoot ratio for species used in the proposed A/R CDM project activity\n' +
+      'Tree species Wood Density (tonnes d.m.m-3 standing volume) BEF Root-shoot ratio\n' +
+      `${rows.join('\n')}\n` +
+      'Note: data in parentheses represent number of samples and standard deviation respectively.';
+    const ev = findEvidence('What wood density, BEF and root-shoot ratio does the project use for Schima superba?', onePassage(text));
+    const quote = ev.quotes[0]!;
+    expect(quote.text).toMatch(/^Table C-1 Wood density/);
+    expect(quote.text.endsWith(rows[2]!)).toBe(true);
+    expect(text.slice(quote.start, quote.end)).toBe(quote.text);
+    // The caption states nothing alone: the table's quote has no best sentence to stand for it.
+    expect(quote.core).toBeUndefined();
+  });
+
   it('reads a tonne unit as tonnes of its gas, and a removal as what the project removes', () => {
     // The demo's Rio Verde project description: "tCO2e" and "removals", where the question says "tonnes of CO2e"
     // and "remove"; before, "tonnes" (what is asked) was in no sentence and the question was refused.
