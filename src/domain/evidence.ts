@@ -877,8 +877,20 @@ function passageReading(text: string, running: ReadonlySet<string> = NO_RUNNING_
     const title = body.slice(number[0].length).replace(/\s+/g, ' ').trim();
     if (!/\p{L}/u.test(title) || isRunningLine(body, running)) continue;
     // Its first sentence (or run of lines): a section runs on to other matters, a field's answer does not.
-    const field = fieldAfter(text, spans, h.end, 1);
-    if (field) candidates.push(candidate(h, title, field, true, title));
+    let field = fieldAfter(text, spans, h.end, 1);
+    let named = title;
+    // A line in title case after it is the heading's own, wrapped ("7.2 Activity Method - All Tidal Wetlands
+    // Conservation and Restoration" / "Project Activities"), when a sentence follows it; alone, it is the field's
+    // value ("B.2.4. Inclusion of monitoring plan" / "N.A").
+    const tail = field ? text.slice(field.start, field.end) : '';
+    if (field && !tail.includes('\n') && isTitleCase(tail)) {
+      const after = fieldAfter(text, spans, field.end, 1);
+      if (after) {
+        named = `${title} ${tail.trim()}`;
+        field = after;
+      }
+    }
+    if (field) candidates.push(candidate(h, named, field, true, named));
   }
   // In page order (the headings were added after the sentences): "the next sentence" of findEvidence is. (A stable
   // sort: at one offset the sentence stays first.)

@@ -314,6 +314,22 @@ describe('findEvidence', () => {
     expect(findEvidence('Can a wetland restoration activity apply fertilizer or manure?', shared).quotes[0]?.text).toBe(
       'Nitrogen fertilizer or manure may be applied in wetland restoration activities.',
     );
+
+    // A heading wrapped onto a second line (VM0007, page 32): the line in title case is the heading's, not its section's
+    // answer, when a sentence follows it; alone under its heading it is the field's value.
+    const wrapped = onePassage(
+      '7.2 Activity Method \u2013 All Tidal Wetlands Conservation and Restoration\nProject Activities\nThis methodology ' +
+        'uses an activity method for the demonstration of additionality of tidal wetlands conservation and restoration ' +
+        'project activities.',
+    );
+    const method = findEvidence(
+      'What is the activity method for all tidal wetlands conservation and restoration project activities?',
+      wrapped,
+    );
+    expect(method.quotes[0]?.text).toMatch(/^This methodology uses an activity method/);
+    expect(method.quotes[0]?.label).toBe('Activity Method \u2013 All Tidal Wetlands Conservation and Restoration Project Activities');
+    const value = onePassage('3.1 Monitoring Plan Changes\nNone Reported\n3.2 Sampling Design\nPlots are laid out on a grid.');
+    expect(findEvidence('What monitoring plan changes were there?', value).quotes[0]?.text).toBe('None Reported');
   });
 
   it('runs on through what a quote announces with a colon, but not after a label', () => {
