@@ -528,6 +528,12 @@ function tableRowsAfter(
   return found;
 }
 
+/**
+ * The first line of a parameter's record in the VCS and CDM templates' monitoring tables ("Data / Parameter R",
+ * "Data/Parameter: Root-shoot ratio, Rj"), followed by its unit, description, source and value applied: a group of
+ * lines starts there, so that a parameter's rows are quoted with their value, not after the previous record's tail.
+ */
+const PARAMETER_RECORD = /^\s*Data\s*\/\s*parameter\b/iu;
 /** A "sentence" longer than this is a form or a flattened table: it is quoted by groups of its lines instead. */
 const LONG_SPAN_CHARS = 350;
 const LINE_GROUP_CHARS = 250;
@@ -553,7 +559,7 @@ function quotableSpans(text: string, spans: readonly SentenceSpan[], running: Re
       for (const m of text.slice(piece.start, piece.end).matchAll(/[^\n]+/g)) {
         const lineStart = piece.start + m.index;
         const lineEnd = lineStart + m[0].length;
-        if (end > start && lineEnd - start > LINE_GROUP_CHARS) {
+        if (end > start && (lineEnd - start > LINE_GROUP_CHARS || PARAMETER_RECORD.test(m[0]))) {
           out.push({ start, end });
           start = lineStart;
         }

@@ -163,6 +163,17 @@ describe('findEvidence', () => {
     const cut = findEvidence('Which stratum holds 113 ha of forest resources?', [{ id: 1, text: rows }]);
     expect((cut.quotes[0]?.text.length ?? 0) < rows.length).toBe(true);
     expect(cut.quotes[0]?.text).toContain('Stratum 14 forest resources 113 ha');
+    // A parameter's record of a template's monitoring table starts a group of its own (VCS 5533's project
+    // description, page 51): its value is quoted with its description, not left to the next group.
+    const records =
+      'Source of data Field measurement\nValue applied 0.47\nJustification of choice of data or description of\n' +
+      'measurement methods and procedures applied IPCC default value for tropical forests\nPurpose of data\n' +
+      'Calculation of project emissions using the area-based quantification approach\nComments None\n' +
+      'Data / Parameter R\nData unit dimensionless\nDescription Root to shoot ratio indicating fraction of below-ground to above-\n' +
+      'ground dry biomass\nSource of data IPCC GPG LULUCF 2003 Table 3A.1.8\nValue applied 0.27\n' +
+      'Justification of choice of data or description of\nmeasurement methods and procedures applied Default value';
+    const ratio = findEvidence('What root to shoot ratio is applied, and what is its source?', [{ id: 1, text: records }]);
+    expect(ratio.quotes[0]?.text).toMatch(/^Data \/ Parameter R\n.*\nValue applied 0\.27/s);
   });
 
   it('takes the next sentence along when the fact runs over two', () => {
