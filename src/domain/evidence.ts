@@ -534,6 +534,9 @@ function tableRowsAfter(
  * lines starts there, so that a parameter's rows are quoted with their value, not after the previous record's tail.
  */
 const PARAMETER_RECORD = /^\s*Data\s*\/\s*parameter\b/iu;
+/** The labels of a parameter record's rows after its value (VCS and CDM templates): where the value ends. */
+const RECORD_LABEL =
+  /^\s*(?:Justification|Choice of data|Purpose of data|Monitoring equipment|Measuring|Measurement|QA\/QC|Comments?\b|Any comment|Calculation method|Description of measurement|Data\s*\/\s*parameter|Source of data|Data unit)/iu;
 /** A "sentence" longer than this is a form or a flattened table: it is quoted by groups of its lines instead. */
 const LONG_SPAN_CHARS = 350;
 const LINE_GROUP_CHARS = 250;
@@ -1098,6 +1101,26 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
         const listed = evidenceTerms(text.slice(end, announced));
         terms = new Set([...terms, ...listed, ...unitTerms(listed)]);
         end = announced;
+      }
+    }
+    // A parameter's record (its name, unit and description) runs on through its value applied, up to the record's next
+    // label: "Value(s) applied) Pino sp 0.46 (<50 t.ha ...) 0.32 (50-150 t.ha ...)" is what a question about it asks.
+    if (PARAMETER_RECORD.test(text.slice(best.start, end))) {
+      const limit = best.start + MAX_QUOTE_CHARS;
+      const rest = text.slice(end, limit);
+      const value = /^[ \t]*Values?(?:\(s\))?\)?[ \t]+(?:applied|of monitored parameter)\b/imu.exec(rest);
+      // (Not the next record's value: a record without one ends where the next starts.)
+      const nextRecord = /^[ \t]*Data\s*\/\s*parameter\b/imu.exec(rest);
+      if (value && (!nextRecord || value.index < nextRecord.index)) {
+        let valueEnd = end + value.index + value[0].length;
+        for (const { line, end: lineEnd } of linesFrom(text, valueEnd)) {
+          if (lineEnd > limit) break;
+          if (lineEnd > valueEnd && RECORD_LABEL.test(line)) break;
+          valueEnd = lineEnd;
+        }
+        const added = evidenceTerms(text.slice(end, valueEnd));
+        terms = new Set([...terms, ...added]);
+        end = valueEnd;
       }
     }
     // A table's rows that the question names by their label, after the quote: their figures are what is asked.

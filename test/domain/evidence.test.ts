@@ -174,6 +174,15 @@ describe('findEvidence', () => {
       'Justification of choice of data or description of\nmeasurement methods and procedures applied Default value';
     const ratio = findEvidence('What root to shoot ratio is applied, and what is its source?', [{ id: 1, text: records }]);
     expect(ratio.quotes[0]?.text).toMatch(/^Data \/ Parameter R\n.*\nValue applied 0\.27/s);
+    // A record's quote runs on through its value applied, up to the record's next label (CDM 9199's monitoring
+    // report, page 25: the description ends a sentence, the values follow it).
+    const pine =
+      'Data/parameter: Root-shoot ratio, Rj\nUnit Dimensionless\nDescription Root-shoot ratio for species j.\n' +
+      'Source of data Good Practice Guidance for Land Use, Land-Use Change and Forestry. IPCC, 2003. Table 3A.1.8\n' +
+      'Value(s) applied) Pino sp 0.46 (<50 t.ha de biomasa a\u00e9rea)\n0.32 (50-150 t.ha de biomasa a\u00e9rea)\n' +
+      'Choice of data or measurement methods and procedures N.A';
+    const applied = findEvidence('Which root-shoot ratios does the monitoring apply to species j?', [{ id: 1, text: pine }]);
+    expect(applied.quotes[0]?.text).toMatch(/^Data\/parameter: Root-shoot ratio, Rj\n.*\n0\.32 \(50-150 t\.ha de biomasa a\u00e9rea\)$/s);
   });
 
   it('takes the next sentence along when the fact runs over two', () => {
