@@ -319,6 +319,18 @@ export function announces(text: string): boolean {
   const lead = line.slice(line.lastIndexOf(':') + 1).trim();
   return (lead.match(/\p{L}+/gu) ?? []).length >= 3 && !isTitleCase(lead);
 }
+/**
+ * Where a quote that announces a list ends its first line after the colon ("... will be either:" / "a) a period of
+ * three years prior to the installation of the IR equipment (year (x))"), as an offset into it; null when it
+ * announces none.
+ */
+function listCoreEnd(quote: string): number | null {
+  const colon = quote.search(/:[ \t]*\n/u);
+  if (colon <= 0 || !announces(quote.slice(0, colon + 1))) return null;
+  const itemStart = quote.indexOf('\n', colon) + 1;
+  const itemEnd = quote.indexOf('\n', itemStart);
+  return itemEnd > itemStart ? itemEnd : null;
+}
 /** The lines of `text` from offset `from` on, each with its offsets (`line === text.slice(start, end)`). */
 function* linesFrom(text: string, from = 0): Generator<{ line: string; start: number; end: number }> {
   let start = from;
@@ -1148,7 +1160,11 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const end = trimSpan(p.text, { start, end: dangling ? start + dangling.index + 1 : beforeFormula })?.end ?? pick.end;
     const coverage = byTitleWords ? judge(pick.terms) : pick.coverage;
     // (A caption states nothing alone: a table's quote has no core.)
-    const coreEnd = label === undefined && !best.caption && best.end < end ? trimSpan(p.text, { start, end: best.end })?.end : undefined;
+    // Its core, stated when the whole does not fit (composeAnswer): its best sentence, or a list's lead-in with its
+    // first line ("The baseline period will be either: a) a period of three years prior to the installation ...").
+    let coreEnd = label === undefined && !best.caption && best.end < end ? trimSpan(p.text, { start, end: best.end })?.end : undefined;
+    const listed = label === undefined && !best.caption ? listCoreEnd(p.text.slice(start, end)) : null;
+    if (listed !== null && start + listed < (coreEnd ?? end)) coreEnd = start + listed;
     quotes.push({
       passageId: p.id,
       start,
@@ -1382,7 +1398,9 @@ export function composeAnswer(evidence: Evidence, passages: readonly EvidencePas
     const text = project ? `${project}: ${labelled}` : labelled;
     const piece = withMarker(text, quote.passageId);
     if (chosen.length > 0 && used + piece.length + 1 > maxChars) {
-      const core = quote.core === undefined ? '' : asProse(quote.core);
+      // (A core that stops without a sentence's end, a list's first line, shows that the quote runs on.)
+      const stated = quote.core === undefined ? '' : asProse(quote.core);
+      const core = stated === '' || /[.!?\u2026]["'\u201D\u2019)\]]*$/u.test(stated) ? stated : `${stated}\u2026`;
       if (core !== '') cut.push({ quote, core, project, at: chosen.length });
       continue;
     }

@@ -887,6 +887,30 @@ describe('composeAnswer', () => {
     expect(evidence.quotes.find((q) => q.passageId === 1)?.core).toBeUndefined();
   });
 
+  it("states a list's lead-in with its first line, running on, when the whole list does not fit", () => {
+    // VM0001, page 6: the list is one span (no sentence ends in it); its lead-in and first item answer "which years".
+    const list =
+      'The baseline period will be either:\na) a period of three years prior to the installation of the IR equipment (year (x))\n' +
+      'b) a three year consecutive period including the IR installation year (x)';
+    const passages: EvidencePassage[] = [
+      {
+        id: 1,
+        text: 'The baseline leak rate of the supermarket chain is the average leak rate of its stores over the baseline period, in percent of the refrigerant charge, for every store that has infrared leak detection installed.',
+        score: 0.9,
+      },
+      { id: 2, text: list, score: 0.8 },
+    ];
+    const evidence = findEvidence('Which years may be used as the baseline period for the baseline leak rate?', passages);
+    const quote = evidence.quotes.find((q) => q.passageId === 2);
+    expect(quote?.text).toBe(list);
+    expect(quote?.core).toBe(
+      'The baseline period will be either:\na) a period of three years prior to the installation of the IR equipment (year (x))',
+    );
+    expect(composeAnswer(evidence, passages, { maxChars: 400 })).toMatch(
+      / \[1\]\. The baseline period will be either: a\) a period of three years prior to the installation of the IR equipment \(year \(x\)\)\u2026 \[2\]\.$/u,
+    );
+  });
+
   it('does not cite a passage that only holds a kept piece among much else', () => {
     const passages: EvidencePassage[] = [
       { id: 1, text: 'The planting activity will be conducted from 2006 to 2007.', score: 0.9 },
