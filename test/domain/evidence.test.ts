@@ -163,8 +163,11 @@ describe('findEvidence', () => {
     const cut = findEvidence('Which stratum holds 113 ha of forest resources?', [{ id: 1, text: rows }]);
     expect((cut.quotes[0]?.text.length ?? 0) < rows.length).toBe(true);
     expect(cut.quotes[0]?.text).toContain('Stratum 14 forest resources 113 ha');
-    // A parameter's record of a template's monitoring table starts a group of its own (VCS 5533's project
-    // description, page 51): its value is quoted with its description, not left to the next group.
+  });
+
+  it("quotes a template's parameter record from its first line through its value applied", () => {
+    // A record starts a group of lines of its own (VCS 5533's project description, page 51): its value is quoted with
+    // its description, not left to the next group.
     const records =
       'Source of data Field measurement\nValue applied 0.47\nJustification of choice of data or description of\n' +
       'measurement methods and procedures applied IPCC default value for tropical forests\nPurpose of data\n' +
