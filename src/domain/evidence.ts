@@ -1159,9 +1159,9 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const dangling = DANGLING_MARKER.exec(p.text.slice(start, beforeFormula));
     const end = trimSpan(p.text, { start, end: dangling ? start + dangling.index + 1 : beforeFormula })?.end ?? pick.end;
     const coverage = byTitleWords ? judge(pick.terms) : pick.coverage;
-    // (A caption states nothing alone: a table's quote has no core.)
     // Its core, stated when the whole does not fit (composeAnswer): its best sentence, or a list's lead-in with its
     // first line ("The baseline period will be either: a) a period of three years prior to the installation ...").
+    // A caption states nothing alone: a table's quote has none.
     let coreEnd = label === undefined && !best.caption && best.end < end ? trimSpan(p.text, { start, end: best.end })?.end : undefined;
     const listed = label === undefined && !best.caption ? listCoreEnd(p.text.slice(start, end)) : null;
     if (listed !== null && start + listed < (coreEnd ?? end)) coreEnd = start + listed;
