@@ -546,6 +546,8 @@ function tableRowsAfter(
  * lines starts there, so that a parameter's rows are quoted with their value, not after the previous record's tail.
  */
 const PARAMETER_RECORD = /^\s*Data\s*\/\s*parameter\b/iu;
+/** The same at the start of any line of a text. */
+const PARAMETER_RECORD_LINE = new RegExp(PARAMETER_RECORD.source, 'imu');
 /** The labels of a parameter record's rows after its value (VCS and CDM templates): where the value ends. */
 const RECORD_LABEL =
   /^\s*(?:Justification|Choice of data|Purpose of data|Monitoring equipment|Measuring|Measurement|QA\/QC|Comments?\b|Any comment|Calculation method|Description of measurement|Data\s*\/\s*parameter|Source of data|Data unit)/iu;
@@ -1122,7 +1124,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       const rest = text.slice(end, limit);
       const value = /^[ \t]*Values?(?:\(s\))?\)?[ \t]+(?:applied|of monitored parameter)\b/imu.exec(rest);
       // (Not the next record's value: a record without one ends where the next starts.)
-      const nextRecord = /^[ \t]*Data\s*\/\s*parameter\b/imu.exec(rest);
+      const nextRecord = PARAMETER_RECORD_LINE.exec(rest);
       if (value && (!nextRecord || value.index < nextRecord.index)) {
         let valueEnd = end + value.index + value[0].length;
         for (const { line, end: lineEnd } of linesFrom(text, valueEnd)) {
