@@ -73,7 +73,8 @@ export interface Quote {
   label?: string;
   /**
    * The quote's best sentence alone, when the quote runs on past it (the next sentence, what it announces, a table's
-   * rows below it): an answer short of room for the whole quote states this instead.
+   * rows below it), or a list's lead-in with its first line: an answer short of room for the whole quote states this
+   * instead. None for a table's quote led by its caption.
    */
   core?: string;
 }

@@ -12,7 +12,10 @@ export interface CitedPassage {
   quoteWeight?: { coverage: number; score: number };
   /** What `quote` answers when it is a form field's answer: the field's title ("Project Crediting Period"). */
   quoteLabel?: string;
-  /** The best sentence of `quote` alone, when `quote` runs on past it (domain/evidence.ts Quote.core). */
+  /**
+   * The best sentence of `quote` alone (or a list's lead-in and first line), when `quote` runs on past it
+   * (domain/evidence.ts Quote.core).
+   */
   quoteCore?: string;
   /** Retrieval relevance in [0, 1]: passages come best first, and this tells by how much. */
   score?: number;
