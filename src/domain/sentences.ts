@@ -9,9 +9,9 @@ import { trimSpan, type Span } from './chunking.js';
  * Abbreviations whose period ends no sentence, as English splitters know them (Punkt's abbreviation types): Latin,
  * titles and a name's initials before any word ("e.g. Ground preparation", "Mr. Solanki", "Winjum et al. (1998)",
  * "Work carried out by: J. Miles"; not a lettered part, "as defined in Appendix B. CXCS are ..."), and the ones that
- * stand before a number ("Rs. 7 Crores", "No. 502", "Fig. 3", "pp. 12", a report's "rev. 01", and a species in a
- * table row: "Eucalyptus sp. 850 150 1,000"). Before a capital, "sp." may end a sentence ("... Quercus sp. All
- * species are native").
+ * stand before a number or a code ("Rs. 7 Crores", "No. 502", "Column No. C-209", "Fig. 3", "pp. 12", a report's
+ * "rev. 01", and a species in a table row: "Eucalyptus sp. 850 150 1,000"). Before a capitalised word, "sp." or "No."
+ * may end a sentence ("... Quercus sp. All species are native", "Is the pool included? No. The pool ...").
  */
 const LETTERED = String.raw`Appendix|Annex|Table|Section|Figure|Part|Schedule|Category|Type|Phase|Stage|Option|Scenario|Class|Tier|Step|Exhibit|Attachment|Chapter|Component|Module|Group|Zone|Plan`;
 const BEFORE_ANY = String.raw`e\.g|i\.e|cf|vs|viz|et al|Mr|Mrs|Ms|Dr|Prof|St|(?<!\b(?:${LETTERED})\s)\p{Lu}`;
@@ -22,7 +22,7 @@ const BEFORE_NUMBER = String.raw`No|Nos|Rs|Fig|Figs|Eq|Eqs|Vol|pp|p|Sec|Art|Para
  * before the field's answer), before a capital or a digit (perhaps quoted), unless the period is an abbreviation's.
  */
 const SENTENCE_BOUNDARY = new RegExp(
-  String.raw`(?<=[.!?;\u2026])(?<!\b(?:${BEFORE_ANY})\.)\s+(?:(?=["'(\u201C]?\p{Lu})|(?<!\b(?:${BEFORE_NUMBER})\.\s+)(?=["'(\u201C]?\p{N}))`,
+  String.raw`(?<=[.!?;\u2026])(?<!\b(?:${BEFORE_ANY})\.)\s+(?:(?=["'(\u201C]?\p{Lu})(?!(?<=\b(?:${BEFORE_NUMBER})\.\s+)\p{Lu}[\p{Lu}\d-]*\d)|(?<!\b(?:${BEFORE_NUMBER})\.\s+)(?=["'(\u201C]?\p{N}))`,
   'gu',
 );
 
@@ -70,12 +70,13 @@ export interface SentenceSpan extends Span {
 }
 
 /**
- * "3.4 Baseline scenario", "A.2. Description of the project", "ANNEX 3": numbered or all-capital short lines; and a
+ * "3.4 Baseline scenario", "A.2. Description of the project", "(b) Composition of HFC stream to be thermally
+ * oxidised", "ANNEX 3": numbered, lettered or all-capital short lines; and a
  * form's section row, its number of three parts last ("Benefit Sharing 2.3.5", as the VCS templates lay them out;
  * "Sawnwood 0.84" is a table's row, "Methodology Version 1.2.2" a field's value).
  */
 const HEADING_LINE =
-  /^(?:(?:section|annex|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*\.?)\s+\p{Lu}[^.!?;:]{0,90}$|^[^\p{Ll}]{4,90}$|^\p{Lu}[^.!?;:\d]{2,90}(?<!\b[Vv](?:ersion|er\.?)?)\s[1-9]\d?(?:\.\d{1,2}){2,}$/u;
+  /^(?:(?:section|annex|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*\.?)\s+\p{Lu}[^.!?;:]{0,90}$|^\(?[a-z]\)\s+\p{Lu}[^.!?;:]{0,90}$|^[^\p{Ll}]{4,90}$|^\p{Lu}[^.!?;:\d]{2,90}(?<!\b[Vv](?:ersion|er\.?)?)\s[1-9]\d?(?:\.\d{1,2}){2,}$/u;
 
 /** Words a title leaves in lower case ("Carbon Accounting for Mosaic and Landscape-Scale REDD Projects"). */
 const TITLE_SMALL_WORDS = new Set([

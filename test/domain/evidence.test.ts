@@ -73,6 +73,24 @@ describe('sentenceSpans', () => {
     expect(spans).toContainEqual(['9 Government of India \u2013 The Environment (Protection) Act 1986', true]);
   });
 
+  it('takes a lettered line before a sentence for a heading, and a lettered item wrapped onto the next line for a sentence', () => {
+    // The GFL PDD, page 17: the lettered heading glued the previous sentence to the next ("... Annex 9. (b) Composition
+    // of HFC stream to be thermally oxidised The typical composition ...").
+    const text =
+      'A block diagram showing the source\nof HFC 23 emission from the plant is given as Annex 9.\n' +
+      '(b) Composition of HFC stream to be thermally oxidised\n' +
+      'The typical composition of HFC 23 stream from vent of Column No. C-209 (within the HFC\n22 plant) is given below.';
+    const spans = sentenceSpans(text).map((s) => [text.slice(s.start, s.end), s.heading]);
+    expect(spans).toEqual([
+      ['A block diagram showing the source\nof HFC 23 emission from the plant is given as Annex 9.', false],
+      ['(b) Composition of HFC stream to be thermally oxidised', true],
+      ['The typical composition of HFC 23 stream from vent of Column No. C-209 (within the HFC\n22 plant) is given below.', false],
+    ]);
+    // VM0004's applicability conditions: an item that runs on in lower case is the item's sentence.
+    const item = 'a) Project activities only include avoided planned land use conversion on undrained tropical\npeat swamp forests.';
+    expect(sentenceSpans(item).map((s) => s.heading)).toEqual([false]);
+  });
+
   it("keeps a form's section row and its wrapped labels apart from the field's sentence", () => {
     // VCS 5533's project description, page 35, as extracted: the template's label column beside the field's text.
     const text =

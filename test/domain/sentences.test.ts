@@ -49,6 +49,12 @@ describe('splitSentences', () => {
       splitSentences('Species Area in 2006 (ha) Total Quercus sp. 100 800 900 Eucalyptus sp. 850 150 1,000 Acacia spp. 4 trees.'),
     ).toEqual(['Species Area in 2006 (ha) Total Quercus sp. 100 800 900 Eucalyptus sp. 850 150 1,000 Acacia spp. 4 trees.']);
     expect(splitSentences('Report No. 2012-9450, rev. 01 VALIDATION REPORT')).toEqual(['Report No. 2012-9450, rev. 01 VALIDATION REPORT']);
+    // ... and before a code (the GFL PDD's "Column No. C-209"; a methodology's "No. AR-AM0004").
+    expect(splitSentences('The stream from vent of Column No. C-209 (within the plant) is given below.')).toHaveLength(1);
+    expect(splitSentences('It follows approved methodology No. AR-AM0004. The next one.')).toEqual([
+      'It follows approved methodology No. AR-AM0004.',
+      'The next one.',
+    ]);
     // Before a capital it may end a sentence: "... Quercus sp. All species are native".
     expect(splitSentences('The mix is Eucalyptus sp. and Quercus sp. All species are native.')).toEqual([
       'The mix is Eucalyptus sp. and Quercus sp.',
