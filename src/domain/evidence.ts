@@ -555,11 +555,19 @@ const RECORD_LABEL =
 /** A "sentence" longer than this is a form or a flattened table: it is quoted by groups of its lines instead. */
 const LONG_SPAN_CHARS = 350;
 const LINE_GROUP_CHARS = 250;
+/**
+ * A list's item at the start of a line: a bullet glyph (a symbol font's too), a dash, or a letter or numeral in
+ * brackets ("• The project proponent must demonstrate ...", "b) Subject to an easement ...", "(ii) Existing ...").
+ */
+const LIST_ITEM_LINE =
+  /^\s*(?:[\u2022\u25AA\u25CF\u25E6\u2023\u2043\u25A0\u27A2\u00BE\uE000-\uF8FF]|[-\u2013\u2014](?=\s)|\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s)/u;
 
 /**
  * Sentence spans that may be quoted: headings left out, and a span too long to be a sentence (a form's fields, a
  * table run together, a list without punctuation; not a long sentence of prose, isProse) cut at its line breaks into
- * groups of lines.
+ * groups of lines: where a list's item starts, when the group holds one (LIST_ITEM_LINE), else at the line that
+ * outgrows LINE_GROUP_CHARS ("• The project proponent must demonstrate that the reference region contains, at
+ * minimum," was the end of one group and "15% forest cover at the beginning of the crediting period" began the next).
  */
 function quotableSpans(text: string, spans: readonly SentenceSpan[], running: ReadonlySet<string>, context: LineContext): Span[] {
   const furniture = furnitureLines(text, running, context);
@@ -574,12 +582,28 @@ function quotableSpans(text: string, spans: readonly SentenceSpan[], running: Re
       }
       let start = piece.start;
       let end = piece.start;
+      // Where the group's last list item starts, and where its text before that item ends: a group that outgrows
+      // LINE_GROUP_CHARS is cut there rather than in the middle of the item, so the item starts a group of its own.
+      let itemStart = -1;
+      let beforeItem = -1;
       for (const m of text.slice(piece.start, piece.end).matchAll(/[^\n]+/g)) {
         const lineStart = piece.start + m.index;
         const lineEnd = lineStart + m[0].length;
-        if (end > start && (lineEnd - start > LINE_GROUP_CHARS || PARAMETER_RECORD.test(m[0]))) {
-          out.push({ start, end });
-          start = lineStart;
+        const record = PARAMETER_RECORD.test(m[0]);
+        const item = LIST_ITEM_LINE.test(m[0]);
+        if (end > start && (lineEnd - start > LINE_GROUP_CHARS || record)) {
+          if (itemStart > start && !record && !item) {
+            out.push({ start, end: beforeItem });
+            start = itemStart;
+          } else {
+            out.push({ start, end });
+            start = lineStart;
+          }
+          itemStart = -1;
+        }
+        if (item && lineStart > start) {
+          itemStart = lineStart;
+          beforeItem = end;
         }
         end = lineEnd;
       }

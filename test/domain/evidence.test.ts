@@ -154,6 +154,25 @@ describe('sentenceSpans', () => {
 });
 
 describe('findEvidence', () => {
+  it('cuts a run-together list into groups where its items start, not in the middle of the item that answers', () => {
+    // VM0006, page 20: the bullets' text runs on without a sentence's end between them, so it is quoted by groups of
+    // lines; the group that outgrew 250 characters was cut after "at minimum," and the quote began "15% forest cover".
+    const text =
+      '• The reference region must exclude deforested areas caused by natural (non-\nanthropogenic) large-scale, ' +
+      'extraordinary events (e.g. geological and weather impacts\nwhich are infrequent but significant in their impact ' +
+      'on the landscape). Such areas are\nexcluded from the reference region since these are not likely to occur within ' +
+      'the project\narea during the crediting period.\n• The project proponent must demonstrate that the reference ' +
+      'region contains, at minimum,\n15% forest cover at the beginning of the crediting period, unless the reference ' +
+      'region\nencompasses a whole country or island. This condition must be explicitly checked using\nthe ' +
+      'classification that is developed under Section 8.1.2 of this methodology.';
+    const e = findEvidence('What minimum forest cover must the reference region have at the start of the crediting period?', [
+      { id: 1, text },
+    ]);
+    expect(e.quotes[0]?.text).toMatch(
+      /^• The project proponent must demonstrate that the reference region contains, at minimum,\n15% forest cover/u,
+    );
+  });
+
   it('quotes the sentence of each passage that holds the question words, verbatim, never the heading', () => {
     const ev = findEvidence('What is the baseline scenario?', passages);
     const q1 = ev.quotes.find((q) => q.passageId === 1);
