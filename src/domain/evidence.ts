@@ -299,6 +299,21 @@ const WHITESPACE = /\s/u;
 
 /** A sentence that goes on from the one before it: it opens with a word that refers back ("This value ...", "These ..."). */
 const CONTINUES = /^(?:this|these|that|those|it|they|such|the latter|the former|here|thus|hence|therefore|accordingly)\b/iu;
+/**
+ * A sentence that cannot be read without the one before it: it opens by referring back ("In other words, ...", "This
+ * implies ...", "These changes ...", "Thus ..."), unless what it refers to is the document itself ("This
+ * methodology ...", "This project ...") or nothing ("It is not economical to ...", REFERS_ELSEWHERE).
+ */
+const REFERS_BACK =
+  /^(?:in other words|this|these|those|they|such|the latter|the former|thus|hence|therefore|accordingly|as a result|consequently|it)\b/iu;
+const REFERS_ELSEWHERE =
+  /^(?:this|these)\s+(?:methodolog|project|report|document|section|module|tool|standard|plan|form|table|chapter|annex|appendix|pdd|protocol)|^it\s+(?:is|was)\s+(?:\w+\s+){1,3}(?:that|to)\b/iu;
+/**
+ * The sentence before a best sentence that refers back is quoted with it when at most this long: a short one says
+ * what it refers to; a longer one takes the room of the answer's other facts (160: one development answer lost its
+ * evidence so; bench/README.md, "answers", seventeenth session).
+ */
+const ANTECEDENT_CHARS = 120;
 
 /**
  * A form's instruction to whoever fills it in ("Indicate the project location and attach a GIS file ...", "Describe
@@ -1168,7 +1183,26 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       end = rows.end;
       terms = new Set([...terms, ...rows.terms]);
     }
-    return { best, start: best.start, end, terms, coverage: weigh(terms) / total };
+    // A best sentence that refers back ("In other words, HFC 23 ... till the year 2040.", "These changes align with
+    // ...") is quoted with the short sentence before it, which says what it refers to ("This implies that HCFC 22 can
+    // be produced in India till the year 2040."). Its words are not counted: they only make the quote readable.
+    let start = best.start;
+    const prev = own[own.indexOf(best) - 1];
+    if (
+      prev &&
+      REFERS_BACK.test(textOf(best)) &&
+      !REFERS_ELSEWHERE.test(textOf(best)) &&
+      prev.title === undefined &&
+      !prev.caption &&
+      !prev.field &&
+      prev.end - prev.start <= ANTECEDENT_CHARS &&
+      end - prev.start <= MAX_QUOTE_CHARS &&
+      best.start - prev.end <= MAX_JOIN_GAP &&
+      !spansOf(best.passage).some((h) => h.heading && h.start >= prev.end && h.start < best.start)
+    ) {
+      start = prev.start;
+    }
+    return { best, start, end, terms, coverage: weigh(terms) / total };
   };
   const quotes: Quote[] = [];
   let support = 0;

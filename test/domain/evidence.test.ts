@@ -154,6 +154,24 @@ describe('sentenceSpans', () => {
 });
 
 describe('findEvidence', () => {
+  it('quotes a sentence that refers back with the short sentence before it, and one that refers to nothing alone', () => {
+    // The GFL PDD, page 24: "In other words, ..." alone does not say what the year 2040 is the end of.
+    const text =
+      'HFC 23 forms as a by-product in the production of HCFC 22. Further, it may be noted that under the Montreal ' +
+      'Protocol, the phase out regulation for HCFC 22 in India is set out for the year 2040, according to the\nschedule ' +
+      'agreed by the parties to the Protocol in their meeting at Montreal. This implies that HCFC 22 can be produced in ' +
+      'India till the year 2040. In other words, HFC 23, a by-product generated in the production of HCFC 22 shall also ' +
+      'be\nproduced and emitted to the atmosphere till the year 2040.';
+    const e = findEvidence('Until what year could India keep producing HCFC-22, and with it by-product HFC-23?', [{ id: 1, text }]);
+    expect(e.quotes[0]?.text).toMatch(/^This implies that HCFC 22 can be produced in India till the year 2040\. In other words, HFC 23/u);
+    // "It is not economical to ..." refers to nothing before it (the GFL PDD, page 21).
+    const heat =
+      'The make-up water into the cooling tank is adjusted so that the acids in the overflow stay at the desired level. ' +
+      'It is not economical to recover waste heat from flue gas, as these are very corrosive in nature.';
+    const h = findEvidence('Why does the incinerator not recover heat from its flue gas?', [{ id: 1, text: heat }]);
+    expect(h.quotes[0]?.text).toBe('It is not economical to recover waste heat from flue gas, as these are very corrosive in nature.');
+  });
+
   it('cuts a run-together list into groups where its items start, not in the middle of the item that answers', () => {
     // VM0006, page 20: the bullets' text runs on without a sentence's end between them, so it is quoted by groups of
     // lines; the group that outgrew 250 characters was cut after "at minimum," and the quote began "15% forest cover".
@@ -684,7 +702,12 @@ describe('findEvidence', () => {
     const text = 'The shift to a lower stratum is recorded. Such a shift must persist as degradation for at least 3 years.';
     const q = 'How long must a shift to a lower-carbon forest stratum persist to count as degradation?';
     expect(asksForNumber(q)).toBe(true);
-    expect(findEvidence(q, [{ id: 1, text }]).quotes[0]?.text).toBe('Such a shift must persist as degradation for at least 3 years.');
+    // (Quoted after the short sentence it refers back to: "Such a shift ...".)
+    expect(findEvidence(q, [{ id: 1, text }]).quotes[0]?.text).toBe(text);
+    expect(
+      findEvidence(q.replace('How long must', 'For how long does'), [{ id: 1, text: text.replace('Such a shift', 'A shift') }]).quotes[0]
+        ?.text,
+    ).toBe('A shift must persist as degradation for at least 3 years.');
     // Asked without a quantity, the tie goes to the first sentence (the second joins it as its continuation).
     const plain = 'What must a shift to a lower-carbon forest stratum do to count as degradation?';
     expect(asksForNumber(plain)).toBe(false);
@@ -721,8 +744,9 @@ describe('findEvidence', () => {
     const ev = findEvidence('How long must a shift to a lower-carbon forest stratum persist to count as degradation?', [{ id: 1, text }], {
       minSupport: 0.35,
     });
-    // The quote is the sentence with the figure, which holds few of the question's words ...
-    expect(ev.quotes[0]?.text).toBe('Such a shift must persist for at least 3 years.');
+    // The quote is led by the sentence with the figure (after the one it refers back to, whose words do not count),
+    // which holds few of the question's words ...
+    expect(ev.quotes[0]?.text).toMatch(/Such a shift must persist for at least 3 years\.$/u);
     expect(ev.quotes[0]?.coverage).toBeLessThan(0.25);
     // ... but the support is that of the quote the words alone choose (both sentences): answered.
     expect(ev.support).toBeGreaterThan(0.35);
