@@ -305,7 +305,7 @@ const CONTINUES = /^(?:this|these|that|those|it|they|such|the latter|the former|
  * methodology ...", "This project ...") or nothing ("It is not economical to ...", REFERS_ELSEWHERE).
  */
 const REFERS_BACK =
-  /^(?:in other words|this|these|those|they|such|the latter|the former|thus|hence|therefore|accordingly|as a result|consequently|it)\b/iu;
+  /^(?:in other words|in (?:that|this|such an?|such) cases?|for (?:this|that|these) reasons?|to this end|as such|this|these|those|they|such|the latter|the former|thus|hence|therefore|accordingly|as a result|consequently|it)\b/iu;
 const REFERS_ELSEWHERE =
   /^(?:this|these)\s+(?:methodolog|project|report|document|section|module|tool|standard|plan|form|table|chapter|annex|appendix|pdd|protocol)|^it\s+(?:is|was)\s+(?:\w+\s+){1,3}(?:that|to)\b/iu;
 /**
