@@ -1293,6 +1293,15 @@ function closesUnopened(prose: string): boolean {
 }
 
 /**
+ * Text that opens a bracket it never closes, after its last sentence's end ("... vent of Column No. C-209 (within the
+ * HFC"): it stops in the middle of the bracket.
+ */
+function opensUnclosed(prose: string): boolean {
+  const tail = prose.slice(prose.search(/[.!?]\s[^.!?]*$/u) + 1);
+  return /\([^()]*$/u.test(tail);
+}
+
+/**
  * A quote as answer prose: one line, without bullet glyphs or reference markers of its own ("[12]", "/12/"). A quote
  * that starts in the middle of a sentence (its page or window begins there) is shown to start so: "…uplift the ...",
  * "…Reforestation and Revegetation) and has ..."; and one that stops in the middle of a sentence (a form's or list's
@@ -1318,7 +1327,7 @@ function asProse(text: string): string {
     .trim();
   // A list item's letter ("a) Clarification whether ...", "(iv) the area ...") starts the item, not a cut.
   const cut = (/^\p{Ll}/u.test(prose) && !LIST_LETTER.test(prose)) || closesUnopened(prose);
-  const open = RUNS_ON.test(prose);
+  const open = RUNS_ON.test(prose) || opensUnclosed(prose);
   return `${cut ? '\u2026' : ''}${open ? prose.replace(/[\s,]+$/u, '') : prose}${open ? '\u2026' : ''}`;
 }
 const LIST_LETTER = /^\(?(?:[a-z]|[ivx]{1,4})\)\s/u;

@@ -14,7 +14,7 @@ import { trimSpan, type Span } from './chunking.js';
  * may end a sentence ("... Quercus sp. All species are native", "Is the pool included? No. The pool ...").
  */
 const LETTERED = String.raw`Appendix|Annex|Table|Section|Figure|Part|Schedule|Category|Type|Phase|Stage|Option|Scenario|Class|Tier|Step|Exhibit|Attachment|Chapter|Component|Module|Group|Zone|Plan`;
-const BEFORE_ANY = String.raw`e\.g|i\.e|cf|vs|viz|et al|Mr|Mrs|Ms|Dr|Prof|St|(?<!\b(?:${LETTERED})\s)\p{Lu}`;
+const BEFORE_ANY = String.raw`e\.g|i\.e|cf|vs|viz|et al|Mr|Mrs|Ms|Dr|Prof|St|Co|(?<!\b(?:${LETTERED})\s)\p{Lu}`;
 const BEFORE_NUMBER = String.raw`No|Nos|Rs|Fig|Figs|Eq|Eqs|Vol|pp|p|Sec|Art|Para|para|approx|ca|sp|spp|rev`;
 
 /**

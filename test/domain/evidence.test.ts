@@ -1011,6 +1011,13 @@ describe('composeAnswer', () => {
     expect(composeAnswer(findEvidence('What must the project area be subject to before the first verification?', form), form)).toBe(
       'Prior to the first verification event the project area must be subject to an easement recorded against the deed of\u2026 [1].',
     );
+    // Nor inside a bracket it opened (VM0007's list of modules, cut by its group of lines: "... activities (M-").
+    const bracket: EvidencePassage[] = [
+      { id: 1, text: 'Methods for monitoring of soil carbon stock changes in peatland rewetting and conservation project activities (M-' },
+    ];
+    expect(composeAnswer(findEvidence('Which module monitors soil carbon stock changes in peatland rewetting?', bracket), bracket)).toBe(
+      'Methods for monitoring of soil carbon stock changes in peatland rewetting and conservation project activities (M-\u2026 [1].',
+    );
     // Nor after a comma; but a name that ends in a capital letter ends its sentence.
     const list: EvidencePassage[] = [
       { id: 1, text: 'The harvest plan must consider harvest rotations,' },

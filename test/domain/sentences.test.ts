@@ -49,6 +49,8 @@ describe('splitSentences', () => {
       splitSentences('Species Area in 2006 (ha) Total Quercus sp. 100 800 900 Eucalyptus sp. 850 150 1,000 Acacia spp. 4 trees.'),
     ).toEqual(['Species Area in 2006 (ha) Total Quercus sp. 100 800 900 Eucalyptus sp. 850 150 1,000 Acacia spp. 4 trees.']);
     expect(splitSentences('Report No. 2012-9450, rev. 01 VALIDATION REPORT')).toEqual(['Report No. 2012-9450, rev. 01 VALIDATION REPORT']);
+    // A company's "Co." before its "Ltd" (the GFL PDD: "a similar project in Korea (Ulsan Chemical Co. Ltd related ...").
+    expect(splitSentences('It is similar to a project in Korea (Ulsan Chemical Co. Ltd related F-CDM-Nmpu-0007).')).toHaveLength(1);
     // ... and before a code (the GFL PDD's "Column No. C-209"; a methodology's "No. AR-AM0004").
     expect(splitSentences('The stream from vent of Column No. C-209 (within the plant) is given below.')).toHaveLength(1);
     expect(splitSentences('It follows approved methodology No. AR-AM0004. The next one.')).toEqual([
