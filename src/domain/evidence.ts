@@ -1301,6 +1301,9 @@ function opensUnclosed(prose: string): boolean {
   return /\([^()]*$/u.test(tail);
 }
 
+/** A line break before a bullet glyph (a symbol font's too) that starts a list's next item, and the text before it. */
+const BULLET_ITEM_BREAK = /(\S)[ \t]*\n[ \t]*[\u2022\u25AA\u25CF\u25E6\u2023\u2043\uE000-\uF8FF](?=\s)/gu;
+
 /**
  * A quote as answer prose: one line, without bullet glyphs or reference markers of its own ("[12]", "/12/"). A quote
  * that starts in the middle of a sentence (its page or window begins there) is shown to start so: "…uplift the ...",
@@ -1309,6 +1312,9 @@ function opensUnclosed(prose: string): boolean {
  */
 function asProse(text: string): string {
   const prose = checkedOptions(text)
+    // A list's items, one per line after a bullet, read as a list: "... 1,200 0C; Gas residence time ..." (an item
+    // that ends its own sentence or clause keeps its punctuation).
+    .replace(BULLET_ITEM_BREAK, (_all: string, before: string) => (/[.,;:!?]$/u.test(before) ? `${before} ` : `${before}; `))
     .replace(PRIVATE_USE, ' ')
     .replace(/[\u2022\u25AA\u25CF\u25E6\u2023\u2043]/gu, ' ')
     .replace(/\[\s*\d+(?:\s*[,\u2013-]\s*\d+)*\s*\]/g, '')

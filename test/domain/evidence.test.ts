@@ -1018,6 +1018,18 @@ describe('composeAnswer', () => {
     expect(composeAnswer(findEvidence('Which module monitors soil carbon stock changes in peatland rewetting?', bracket), bracket)).toBe(
       'Methods for monitoring of soil carbon stock changes in peatland rewetting and conservation project activities (M-\u2026 [1].',
     );
+    // A list's items, one per line after a bullet, read as a list (the GFL PDD, page 21); the quote stays verbatim.
+    const bullets: EvidencePassage[] = [
+      {
+        id: 1,
+        text: 'The incinerator design parameters are:\n• Thermal oxidation temperature ~ 1,200 0C\n• Gas residence time More than 2 seconds',
+      },
+    ];
+    const listed = findEvidence('What are the incinerator design parameters?', bullets);
+    expect(listed.quotes[0]?.text).toContain('\n• Gas residence time');
+    expect(composeAnswer(listed, bullets)).toBe(
+      'The incinerator design parameters are: Thermal oxidation temperature ~ 1,200 0C; Gas residence time More than 2 seconds [1].',
+    );
     // Nor after a comma; but a name that ends in a capital letter ends its sentence.
     const list: EvidencePassage[] = [
       { id: 1, text: 'The harvest plan must consider harvest rotations,' },
