@@ -1201,6 +1201,20 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       !spansOf(best.passage).some((h) => h.heading && h.start >= prev.end && h.start < best.start)
     ) {
       start = prev.start;
+    } else if (
+      // A group of a long span's lines that starts in the middle of its sentence ("those based on UNFCCC host-country
+      // thresholds ..."), the group before it ending without a sentence's end: the quote starts where that group does
+      // ("Land in the project area consists of ..."), as far as both fit.
+      prev &&
+      /^\p{Ll}/u.test(textOf(best)) &&
+      !/[.!?]["'\u201D\u2019)\]]*$/u.test(textOf(prev)) &&
+      best.start - prev.end <= 2 &&
+      prev.title === undefined &&
+      !prev.caption &&
+      !prev.field &&
+      end - prev.start <= MAX_QUOTE_CHARS
+    ) {
+      start = prev.start;
     }
     return { best, start, end, terms, coverage: weigh(terms) / total };
   };

@@ -191,6 +191,22 @@ describe('findEvidence', () => {
     );
   });
 
+  it('starts a quote where its sentence starts when a group of lines cut it in the middle', () => {
+    // VM0006, page 11: the list item is longer than a group of lines, and its second group began "those based on".
+    const text =
+      'This methodology is applicable to areas where land prior to project implementation meets the\nfollowing conditions:\n' +
+      '• Land in the project area consists of either one contiguous area or multiple discrete project\n' +
+      'area parcels, and must meet an internationally accepted definition of forest, such as\n' +
+      'those based on UNFCCC host-country thresholds or FAO definitions, and must qualify as\n' +
+      'forest for a minimum of 10 years before the project start date.\n' +
+      '• The project area must be deforested or degraded in absence of the REDD project activity\n' +
+      'and the deforestation and degradation must be mosaic in nature as described in the VCS\nAFOLU Requirements.';
+    const passages = [{ id: 1, text }];
+    const e = findEvidence('For how long before the project start date must the project land have qualified as forest?', passages);
+    expect(e.quotes[0]?.text).toMatch(/^• Land in the project area consists of .* before the project start date\.$/su);
+    expect(composeAnswer(e, passages)).toMatch(/^Land in the project area consists of/u);
+  });
+
   it('quotes the sentence of each passage that holds the question words, verbatim, never the heading', () => {
     const ev = findEvidence('What is the baseline scenario?', passages);
     const q1 = ev.quotes.find((q) => q.passageId === 1);
