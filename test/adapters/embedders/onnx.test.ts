@@ -218,8 +218,10 @@ describeWithService(
         const kind = bgeReference.kinds[i] ?? 'document';
         const [v] = await embedder.embed([text], kind);
         const want = bgeReference.vectors[i] as number[];
-        // The same ONNX file on both sides: only the tokenizer, the instruction and the pooling can differ.
-        expect(cosine(v as Float32Array, want)).toBeGreaterThan(0.9999);
+        // The same ONNX file on both sides: only the tokenizer, the instruction and the pooling can differ, and the CPU's
+        // int8 kernels (above 0.9999 on the machine the reference was made on, 0.9972-0.9990 on an AMD EPYC);
+        // a wrong instruction or pooling lands at 0.94-0.96 (below).
+        expect(cosine(v as Float32Array, want)).toBeGreaterThan(0.995);
         // The text embedded as the other kind (with the instruction, or without it) lands far off: measured 0.94-0.96.
         const [other] = await embedder.embed([text], kind === 'query' ? 'document' : 'query');
         expect(cosine(other as Float32Array, want)).toBeLessThan(0.99);
