@@ -293,19 +293,25 @@ interface Sentence {
 
 const NO_RUNNING_LINES: ReadonlySet<string> = new Set();
 
+/** Bullet glyphs of Unicode fonts (a character class's body): "•", "▪", "●", "◦", "‣", "⁃". */
+const BULLET_GLYPHS = String.raw`\u2022\u25AA\u25CF\u25E6\u2023\u2043`;
 /** Private-use glyphs (symbol fonts' bullets and math), as PDF extraction leaves them. */
 const PRIVATE_USE = /[\uE000-\uF8FF]/gu;
 const WHITESPACE = /\s/u;
 
+/** Words a sentence opens with when it refers back to the one before it ("This value ...", "These ...", "Thus ..."). */
+const REFERRING_WORDS = String.raw`this|these|those|it|they|such|the latter|the former|thus|hence|therefore|accordingly`;
 /** A sentence that goes on from the one before it: it opens with a word that refers back ("This value ...", "These ..."). */
-const CONTINUES = /^(?:this|these|that|those|it|they|such|the latter|the former|here|thus|hence|therefore|accordingly)\b/iu;
+const CONTINUES = new RegExp(String.raw`^(?:${REFERRING_WORDS}|that|here)\b`, 'iu');
 /**
  * A sentence that cannot be read without the one before it: it opens by referring back ("In other words, ...", "This
  * implies ...", "These changes ...", "Thus ..."), unless what it refers to is the document itself ("This
  * methodology ...", "This project ...") or nothing ("It is not economical to ...", REFERS_ELSEWHERE).
  */
-const REFERS_BACK =
-  /^(?:in other words|in (?:that|this|such an?|such) cases?|for (?:this|that|these) reasons?|to this end|as such|this|these|those|they|such|the latter|the former|thus|hence|therefore|accordingly|as a result|consequently|it)\b/iu;
+const REFERS_BACK = new RegExp(
+  String.raw`^(?:in other words|in (?:that|this|such an?|such) cases?|for (?:this|that|these) reasons?|to this end|as such|as a result|consequently|${REFERRING_WORDS})\b`,
+  'iu',
+);
 const REFERS_ELSEWHERE =
   /^(?:this|these)\s+(?:methodolog|project|report|document|section|module|tool|standard|plan|form|table|chapter|annex|appendix|pdd|protocol)|^it\s+(?:is|was)\s+(?:\w+\s+){1,3}(?:that|to)\b/iu;
 /**
@@ -567,6 +573,8 @@ const PARAMETER_RECORD_LINE = new RegExp(PARAMETER_RECORD.source, 'imu');
 /** The labels of a parameter record's rows after its value (VCS and CDM templates): where the value ends. */
 const RECORD_LABEL =
   /^\s*(?:Justification|Choice of data|Purpose of data|Monitoring equipment|Measuring|Measurement|QA\/QC|Comments?\b|Any comment|Calculation method|Description of measurement|Data\s*\/\s*parameter|Source of data|Data unit)/iu;
+/** Text that ends a sentence: final punctuation, perhaps before a closing quote or bracket. */
+const ENDS_SENTENCE = /[.!?]["'\u201D\u2019)\]]*$/u;
 /** A "sentence" longer than this is a form or a flattened table: it is quoted by groups of its lines instead. */
 const LONG_SPAN_CHARS = 350;
 const LINE_GROUP_CHARS = 250;
@@ -574,8 +582,10 @@ const LINE_GROUP_CHARS = 250;
  * A list's item at the start of a line: a bullet glyph (a symbol font's too), a dash, or a letter or numeral in
  * brackets ("• The project proponent must demonstrate ...", "b) Subject to an easement ...", "(ii) Existing ...").
  */
-const LIST_ITEM_LINE =
-  /^\s*(?:[\u2022\u25AA\u25CF\u25E6\u2023\u2043\u25A0\u27A2\u00BE\uE000-\uF8FF]|[-\u2013\u2014](?=\s)|\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s)/u;
+const LIST_ITEM_LINE = new RegExp(
+  String.raw`^\s*(?:[${BULLET_GLYPHS}\u25A0\u27A2\u00BE\uE000-\uF8FF]|[-\u2013\u2014](?=\s)|\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s)`,
+  'u',
+);
 
 /**
  * Sentence spans that may be quoted: headings left out, and a span too long to be a sentence (a form's fields, a
@@ -637,7 +647,7 @@ const PROSE_LINE_CHARS = 50;
  * increase forest resources, improve the local environment" stopped short of "and increase income of local farmers").
  */
 function isProse(body: string): boolean {
-  if (body.length > MAX_SENTENCE_CHARS || !/[.!?]["'\u201D\u2019)\]]*$/u.test(body)) return false;
+  if (body.length > MAX_SENTENCE_CHARS || !ENDS_SENTENCE.test(body)) return false;
   const lines = body.split('\n');
   return lines.slice(0, -1).every((l) => l.trim().length >= PROSE_LINE_CHARS);
 }
@@ -1183,38 +1193,26 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       end = rows.end;
       terms = new Set([...terms, ...rows.terms]);
     }
-    // A best sentence that refers back ("In other words, HFC 23 ... till the year 2040.", "These changes align with
-    // ...") is quoted with the short sentence before it, which says what it refers to ("This implies that HCFC 22 can
-    // be produced in India till the year 2040."). Its words are not counted: they only make the quote readable.
+    // The sentence before the best one starts the quote when the best cannot be read without it (its words are not
+    // counted: they only make the quote readable), as far as both fit:
+    // - a best sentence that refers back ("In other words, HFC 23 ... till the year 2040.", "These changes align with
+    //   ...") takes the short sentence before it, which says what it refers to ("This implies that HCFC 22 can be
+    //   produced in India till the year 2040.");
+    // - a group of a long span's lines that starts in the middle of its sentence ("those based on UNFCCC host-country
+    //   thresholds ..."), the group before it ending without a sentence's end, takes that group ("Land in the project
+    //   area consists of ...").
     let start = best.start;
     const prev = own[own.indexOf(best) - 1];
-    if (
-      prev &&
-      REFERS_BACK.test(textOf(best)) &&
-      !REFERS_ELSEWHERE.test(textOf(best)) &&
-      prev.title === undefined &&
-      !prev.caption &&
-      !prev.field &&
-      prev.end - prev.start <= ANTECEDENT_CHARS &&
-      end - prev.start <= MAX_QUOTE_CHARS &&
-      best.start - prev.end <= MAX_JOIN_GAP &&
-      !spansOf(best.passage).some((h) => h.heading && h.start >= prev.end && h.start < best.start)
-    ) {
-      start = prev.start;
-    } else if (
-      // A group of a long span's lines that starts in the middle of its sentence ("those based on UNFCCC host-country
-      // thresholds ..."), the group before it ending without a sentence's end: the quote starts where that group does
-      // ("Land in the project area consists of ..."), as far as both fit.
-      prev &&
-      /^\p{Ll}/u.test(textOf(best)) &&
-      !/[.!?]["'\u201D\u2019)\]]*$/u.test(textOf(prev)) &&
-      best.start - prev.end <= 2 &&
-      prev.title === undefined &&
-      !prev.caption &&
-      !prev.field &&
-      end - prev.start <= MAX_QUOTE_CHARS
-    ) {
-      start = prev.start;
+    if (prev && prev.title === undefined && !prev.caption && !prev.field && end - prev.start <= MAX_QUOTE_CHARS) {
+      const said = textOf(best);
+      const refersBack =
+        REFERS_BACK.test(said) &&
+        !REFERS_ELSEWHERE.test(said) &&
+        prev.end - prev.start <= ANTECEDENT_CHARS &&
+        best.start - prev.end <= MAX_JOIN_GAP &&
+        !spansOf(best.passage).some((h) => h.heading && h.start >= prev.end && h.start < best.start);
+      const groupCut = /^\p{Ll}/u.test(said) && !ENDS_SENTENCE.test(textOf(prev)) && best.start - prev.end <= 2;
+      if (refersBack || groupCut) start = prev.start;
     }
     return { best, start, end, terms, coverage: weigh(terms) / total };
   };
@@ -1316,7 +1314,8 @@ function opensUnclosed(prose: string): boolean {
 }
 
 /** A line break before a bullet glyph (a symbol font's too) that starts a list's next item, and the text before it. */
-const BULLET_ITEM_BREAK = /(\S)[ \t]*\n[ \t]*[\u2022\u25AA\u25CF\u25E6\u2023\u2043\uE000-\uF8FF](?=\s)/gu;
+const BULLET_ITEM_BREAK = new RegExp(String.raw`(\S)[ \t]*\n[ \t]*[${BULLET_GLYPHS}\uE000-\uF8FF](?=\s)`, 'gu');
+const BULLET = new RegExp(`[${BULLET_GLYPHS}]`, 'gu');
 
 /**
  * A quote as answer prose: one line, without bullet glyphs or reference markers of its own ("[12]", "/12/"). A quote
@@ -1330,7 +1329,7 @@ function asProse(text: string): string {
     // that ends its own sentence or clause keeps its punctuation).
     .replace(BULLET_ITEM_BREAK, (_all: string, before: string) => (/[.,;:!?]$/u.test(before) ? `${before} ` : `${before}; `))
     .replace(PRIVATE_USE, ' ')
-    .replace(/[\u2022\u25AA\u25CF\u25E6\u2023\u2043]/gu, ' ')
+    .replace(BULLET, ' ')
     .replace(/\[\s*\d+(?:\s*[,\u2013-]\s*\d+)*\s*\]/g, '')
     // A validation report's references by number between slashes ("... department of Vichada /1/", "/58/"), with
     // the means of verification a validation protocol's row gives after one ("/1/ DR", "/2/ DR, I": document review,
