@@ -2,8 +2,9 @@
  * The unit a question asks its answer in, and whether a text gives a figure in it: "How tall is the stack, in
  * metres?" is answered by "a stack of 30 m", not by "the gases leave through an exhaust stack"; "How many CERs have
  * been issued?" by "12,345 CERs", not by the verification's dates. The answer type of factoid question answering,
- * for the quantities a carbon project's documents measure (lengths, areas, masses, money, energy, temperatures,
- * shares, credits), as a lexicon of units and their written forms, not of the corpus's phrases.
+ * for the quantities a carbon project's documents measure (lengths, areas, volumes, masses, money, energy,
+ * temperatures, shares, credits, and the environmental assessment's sound levels and concentrations), as a lexicon of
+ * units and their written forms, not of the corpus's phrases.
  */
 
 export interface Unit {
@@ -69,7 +70,16 @@ const UNITS: readonly Unit[] = [
   unit('kilometres', String.raw`kilomet(?:re|er)s?|km`, String.raw`km|kilomet(?:re|er)s?`),
   unit('centimetres', String.raw`centimet(?:re|er)s?|cm`, String.raw`cm|centimet(?:re|er)s?`),
   unit('millimetres', String.raw`millimet(?:re|er)s?|mm`, String.raw`mm|millimet(?:re|er)s?`),
+  unit(
+    'milligrams per cubic metre',
+    String.raw`mg\s*/\s*N?m3|milligrams?\s+per\s+(?:normal\s+)?cubic\s+met(?:re|er)`,
+    String.raw`mg\s*/\s*N?m3|mg\s*N?m-3|milligrams?\s+per\s+(?:normal\s+)?cubic\s+met(?:re|er)`,
+  ),
+  unit('cubic metres', String.raw`cubic\s+met(?:re|er)s?|m3`, String.raw`m3|cu\.?\s*m|cubic\s+met(?:re|er)s?`),
   unit('metres', String.raw`met(?:re|er)s?`, String.raw`m|met(?:re|er)s?`),
+  unit('litres', String.raw`lit(?:re|er)s?`, String.raw`lit(?:re|er)s?|L`),
+  unit('decibels', String.raw`decibels?|dB(?:\s*\(?A\)?)?`, String.raw`dB(?:\s*\(?A\)?)?|decibels?`),
+  unit('parts per million', String.raw`ppm|parts\s+per\s+million`, String.raw`ppm|parts\s+per\s+million`),
   unit('tonnes', String.raw`tonnes?|tons?|tCO2e?|t\s*CO2e?`, String.raw`(?:${TONNES})${CO2}|t\s*CO2[-\s]?e?`),
   unit('kilograms', String.raw`kilograms?|kg`, String.raw`kg|kilograms?`),
   unit('rupees', String.raw`(?:indian\s+)?rupees?|INR|Rs\.?`, String.raw`rupees?|INR|crores?|lakhs?|lacs?`, String.raw`Rs\.?|INR|₹`),

@@ -16,6 +16,11 @@ describe('askedUnit', () => {
     ['How much electricity, in MWh, does the plant use each year?', 'watt-hours'],
     ['How hot does the incinerator run, in degrees Celsius?', 'degrees'],
     ['What is the price per credit in US dollars?', 'dollars'],
+    ['What noise levels (in dB(A)) were measured at the plant boundary?', 'decibels'],
+    ['What NOx concentration, in mg/Nm3, does the flue gas have at the stack?', 'milligrams per cubic metre'],
+    ['How much timber, in cubic metres, is harvested each year?', 'cubic metres'],
+    ['How many litres of water can the tanks carry?', 'litres'],
+    ['What ammonia slip, in ppm, is allowed?', 'parts per million'],
   ])('%s -> %s', (question, unit) => {
     expect(askedUnit(question)?.name).toBe(unit);
   });
@@ -92,6 +97,23 @@ describe('holdsFigureIn', () => {
     expect(holdsFigureIn(perHectare, 'normally measured as tonnes per hectare (t/ha)')).toBe(false);
     expect(holdsFigureIn(rupees, 'High upfront costs for establishing plantations')).toBe(false);
     expect(holdsFigureIn(credits, 'Date of first issue: April 8, 2004')).toBe(false);
+  });
+
+  it('reads sound levels, concentrations, volumes and capacities as documents write them', () => {
+    const decibels = unit('What noise levels (in dB(A)) were measured?');
+    expect(holdsFigureIn(decibels, 'Noise at the boundary was 55 dB(A) by day.')).toBe(true);
+    expect(holdsFigureIn(decibels, 'below 45 decibels at night')).toBe(true);
+    expect(holdsFigureIn(decibels, 'Noise from the incinerator is expected to be low.')).toBe(false);
+    const concentration = unit('What NOx concentration, in mg/Nm3, is emitted?');
+    expect(holdsFigureIn(concentration, 'NOx (as NO2) 200 mg/Nm3 or less')).toBe(true);
+    expect(holdsFigureIn(concentration, 'a flow of 30 m3 per hour')).toBe(false);
+    const cubic = unit('How much timber, in cubic metres, is harvested?');
+    expect(holdsFigureIn(cubic, 'a flow of 30 m3 per hour')).toBe(true);
+    expect(holdsFigureIn(cubic, 'The stack is 30 m high.')).toBe(false);
+    const litres = unit('How many litres can the tanks carry?');
+    expect(holdsFigureIn(litres, 'two mobile tanks of 2,000 litres each')).toBe(true);
+    expect(holdsFigureIn(litres, 'a 500 L drum')).toBe(true);
+    expect(holdsFigureIn(litres, 'Implementing partner has deployed two mobile water tanks')).toBe(false);
   });
 });
 
