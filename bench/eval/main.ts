@@ -132,6 +132,8 @@ interface QuestionResult {
 /** Source files that decide what the index holds (chunks, their sentences, text and context): a change rebuilds the cache. */
 const INDEXING_SOURCES = [
   'src/domain/chunking.ts',
+  'src/domain/continued-tables.ts',
+  'src/domain/page-furniture.ts',
   'src/domain/search-context.ts',
   'src/domain/sentences.ts',
   'src/adapters/full-text/chunk-context.ts',

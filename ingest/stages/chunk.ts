@@ -1,13 +1,17 @@
 import { chunkPages } from '../../src/domain/chunking.js';
+import { continuedTableHeadings } from '../../src/domain/continued-tables.js';
 import type { Stage } from '../types.js';
 
-/** Stage: page texts to page-aware chunks sized for the embedder. */
+/** Stage: page texts to page-aware chunks sized for the embedder, each with the headings of a table it continues. */
 export const chunk: Stage = async (item, ctx) => {
   if (!item.pages) throw new Error(`chunk: document ${item.documentId} has no extracted pages`);
-  const chunks = chunkPages(item.pages, { maxTokens: ctx.chunkMaxTokens });
-  if (chunks.length === 0) {
+  const cut = chunkPages(item.pages, { maxTokens: ctx.chunkMaxTokens });
+  if (cut.length === 0) {
     return { ...item, outcome: { kind: 'needs_ocr', reason: `no searchable text on any of ${item.pages.length} page(s)` } };
   }
+  // A table's rows on the pages after its headings are found by those headings.
+  const headings = continuedTableHeadings(item.pages, cut);
+  const chunks = cut.map((c, i) => (headings[i] ? { ...c, context: headings[i] } : c));
   return { ...item, chunks };
 };
 

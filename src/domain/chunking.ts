@@ -14,6 +14,11 @@ export interface TextChunk {
   text: string;
   /** Estimated tokens (see estimateTokens); never above ChunkOptions.maxTokens. */
   tokens: number;
+  /**
+   * Words that situate the chunk beyond its text, indexed for search with it and never quoted (ChunkRecord
+   * `context`): the headings of the table it continues from an earlier page (domain/continued-tables.ts).
+   */
+  context?: string;
 }
 
 export interface ChunkOptions {
