@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { contentsRuns } from './page-furniture.js';
 
 /**
  * Page-aware chunking of extracted document text, and the deterministic ids of documents and chunks.
@@ -149,13 +150,45 @@ export function trimSpan(text: string, span: Span): Span | null {
   return end > start ? { start, end } : null;
 }
 
+/**
+ * The page cut where its runs of contents lines start and end (page-furniture.ts contentsRuns): no chunk holds both
+ * a piece of a table of contents and the page's other text.
+ */
+function segments(text: string): Span[] {
+  const out: Span[] = [];
+  let at = 0;
+  for (const run of contentsRuns(text)) {
+    if (run.start > at) out.push({ start: at, end: run.start });
+    out.push(run);
+    at = run.end;
+  }
+  if (at < text.length || out.length === 0) out.push({ start: at, end: text.length });
+  return out;
+}
+
 /** Chunks of one page; `page` is 1-based. Deterministic for the same text and options. */
 export function chunkPage(text: string, page: number, opts: ChunkOptions): TextChunk[] {
   const maxTokens = Math.floor(opts.maxTokens);
   if (!(maxTokens >= 8)) throw new RangeError(`chunk maxTokens must be at least 8, got ${opts.maxTokens}`);
   const overlapTokens = Math.max(0, Math.min(Math.floor(opts.overlapTokens ?? maxTokens * 0.15), Math.floor(maxTokens / 2)));
+  const spans = segments(text).flatMap((segment) => segmentSpans(text, segment, maxTokens, overlapTokens));
+
+  const chunks: TextChunk[] = [];
+  for (const s of spans) {
+    const t = trimSpan(text, s);
+    if (!t) continue;
+    const body = text.slice(t.start, t.end);
+    // A chunk of only punctuation or rules (e.g. "-----") carries nothing to search for.
+    if (!/[\p{L}\p{N}]/u.test(body)) continue;
+    chunks.push({ page, offset: t.start, text: body, tokens: estimateTokens(body) });
+  }
+  return chunks;
+}
+
+/** A segment of a page cut into chunk spans: pieces merged up to the budget, each after the first overlapping the one before. */
+function segmentSpans(text: string, segment: Span, maxTokens: number, overlapTokens: number): Span[] {
   const pieces: Span[] = [];
-  splitSpan(text, { start: 0, end: text.length }, maxTokens, 0, pieces);
+  splitSpan(text, segment, maxTokens, 0, pieces);
 
   const spans: Span[] = [];
   let current: Span | null = null;
@@ -173,17 +206,7 @@ export function chunkPage(text: string, page: number, opts: ChunkOptions): TextC
     current = ov !== null && estimateTokens(text.slice(ov, piece.end)) <= maxTokens ? { start: ov, end: piece.end } : { ...piece };
   }
   if (current) spans.push(current);
-
-  const chunks: TextChunk[] = [];
-  for (const s of spans) {
-    const t = trimSpan(text, s);
-    if (!t) continue;
-    const body = text.slice(t.start, t.end);
-    // A chunk of only punctuation or rules (e.g. "-----") carries nothing to search for.
-    if (!/[\p{L}\p{N}]/u.test(body)) continue;
-    chunks.push({ page, offset: t.start, text: body, tokens: estimateTokens(body) });
-  }
-  return chunks;
+  return spans;
 }
 
 /** Chunks of a whole document; pages[0] is page 1. */

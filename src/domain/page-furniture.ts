@@ -45,6 +45,53 @@ export function isLeaderLine(line: string): boolean {
 }
 
 /**
+ * The runs of contents lines on a page ([start, end) offsets): two or more dot-leader lines (rules alone are not
+ * contents), with at most CONTENTS_GAP_LINES other lines between two of them ("List of Figures" between a list of
+ * tables and a list of figures). Chunking keeps such a run apart from the page's other text, so that a chunk is either
+ * navigation, demoted at search, or content: a page that ends its list of figures with "Figure 2 - Monitoring Period
+ * Net SOCS Change ....ii" and goes on with the report's glossary was one chunk, ranked first for a question about the
+ * net SOC stock by its contents line's words.
+ */
+export function contentsRuns(page: string): { start: number; end: number }[] {
+  const runs: { start: number; end: number; leaders: number }[] = [];
+  // The lines since the last contents line: a new run starts with those of them that head it ("Table of Contents").
+  let since: { start: number; line: string }[] = [];
+  let pos = 0;
+  for (const line of page.split('\n')) {
+    const end = pos + line.length;
+    if (LEADERS.test(line)) {
+      const last = runs.at(-1);
+      if (last && since.length <= CONTENTS_GAP_LINES) {
+        last.end = end;
+        last.leaders++;
+      } else {
+        let start = pos;
+        for (const before of since.slice(-CONTENTS_HEAD_LINES).reverse()) {
+          const l = before.line.trim();
+          if (l.length > 60 || /[.!?;:]$/u.test(l)) break;
+          start = before.start;
+        }
+        runs.push({ start, end, leaders: 1 });
+      }
+      since = [];
+    } else if (line.trim() !== '') {
+      since.push({ start: pos, line });
+    }
+    pos = end + 1;
+  }
+  return runs.filter((r) => r.leaders >= 2).map(({ start, end }) => ({ start, end }));
+}
+
+/**
+ * Lines that may head a contents run, each short and without a sentence's end: "Table of Contents", "List of
+ * Tables", a running header and page number above them ("VM0007, v1.7", "iv").
+ */
+const CONTENTS_HEAD_LINES = 3;
+
+/** Other lines that may stand between two contents lines of one run (contentsRuns). */
+const CONTENTS_GAP_LINES = 2;
+
+/**
  * Shapes of lines that run across the document's pages: among the first and last lines of each page, those whose
  * shape is found on at least 30% of the pages (and at least 4 of them, so a short document's shared table heading is
  * not taken for one).
@@ -139,9 +186,18 @@ export function isContentsText(text: string): boolean {
   if (leaders >= 3 || (leaders >= 2 && leaders >= lines.length / 2)) return true;
   const entries = lines.filter((l) => !isPageNumberLine(l));
   if (leaders > 0 && entries.every((l) => isLeaderLine(l) || isOutlineLine(l))) return true;
+  // A piece of a list of tables or figures with its heading: "List of Tables" / "Table 1: SOC Results ....... 2".
+  if (entries.some((l) => LEADERS.test(l)) && entries.every((l) => isLeaderLine(l) || isOutlineLine(l) || isListHeading(l))) {
+    return true;
+  }
   if (lines.length < 5) return false;
   const outline = lines.filter(isOutlineLine);
   return outline.length >= 5 && outline.length >= lines.length * 0.4;
+}
+
+/** A contents list's own heading, or an entry cut by the chunk's end: a few words, no sentence's end ("List of Figures", "Table 3:"). */
+function isListHeading(line: string): boolean {
+  return line.length <= 40 && !/[.!?;]$/u.test(line) && line.split(/\s+/u).length <= 5;
 }
 
 /** Lines of a document's first page taken as its title block (titleBlock). */

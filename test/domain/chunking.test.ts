@@ -121,6 +121,16 @@ describe('chunkPage', () => {
     for (const c of hard) expect(c.tokens).toBeLessThanOrEqual(20);
   });
 
+  it("keeps a page's list of contents apart from its other text, so that no chunk holds both", () => {
+    const contents = Array.from({ length: 4 }, (_, i) => `Figure ${i + 1} - Monitoring Period Net SOCS Change ......... ${i + 2}`);
+    const glossary = 'List of Terms\nSoil Organic Carbon (SOC) is the organic carbon component of the total carbon content of soil.';
+    const page = ['List of Figures', ...contents, glossary].join('\n');
+    const chunks = chunkPage(page, 5, { maxTokens: 200, overlapTokens: 30 });
+    expect(chunks.map((c) => c.text)).toEqual([['List of Figures', ...contents].join('\n'), glossary]);
+    // A page without contents lines is cut as before: one chunk within the budget.
+    expect(chunkPage(glossary, 5, { maxTokens: 200 }).map((c) => c.text)).toEqual([glossary]);
+  });
+
   it('drops blank and punctuation-only pieces', () => {
     expect(chunkPage('', 1, { maxTokens: 50 })).toEqual([]);
     expect(chunkPage('   \n\n  ', 1, { maxTokens: 50 })).toEqual([]);

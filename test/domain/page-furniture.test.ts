@@ -4,6 +4,7 @@ import { chunkTokenBudget } from '../../ingest/stages/chunk.js';
 import { extractPdfPages } from '../../ingest/stages/extract.js';
 import { chunkPage } from '../../src/domain/chunking.js';
 import {
+  contentsRuns,
   isContentsText,
   isLeaderLine,
   isPageNumberLine,
@@ -82,6 +83,32 @@ describe('stripPageFurniture', () => {
   });
 });
 
+describe('contentsRuns', () => {
+  const lists = [
+    'iv',
+    'List of Tables',
+    'Table 1: SOC Results .................................... 2',
+    'Table 2: Carbon Balance ................................ 4',
+    'List of Figures',
+    'Figure 1 - Project SOCS ................................ ii',
+    'Figure 2 - Monitoring Period Net SOCS Change ........... ii',
+  ].join('\n');
+  const glossary = 'List of Terms\nSoil Organic Carbon\nSoil Organic Carbon (SOC) is the organic carbon component of the soil.';
+
+  it('finds a list of tables and figures with the short lines that head it, and ends it at its last entry', () => {
+    const page = `${lists}\n${glossary}`;
+    expect(contentsRuns(page)).toEqual([{ start: 0, end: lists.length }]);
+    const after = `The report is organised as follows.\n${lists}`;
+    expect(contentsRuns(after)).toEqual([{ start: after.indexOf('iv'), end: after.length }]);
+  });
+
+  it('finds none in prose, under one leader line, or in rules', () => {
+    expect(contentsRuns(glossary)).toEqual([]);
+    expect(contentsRuns('Contents ........ 3\nThe project is located in England.')).toEqual([]);
+    expect(contentsRuns('Signed ____________\nDate ____________\nThe validator')).toEqual([]);
+  });
+});
+
 describe('isContentsText', () => {
   it('recognises a table of contents by its leaders, or by numbered headings ending in page numbers', () => {
     const leaders = [
@@ -100,6 +127,14 @@ describe('isContentsText', () => {
       '3 Application of Methodology 25',
     ];
     expect(isContentsText(plain.join('\n'))).toBe(true);
+  });
+
+  it("takes a piece of a list of tables with its heading, or an entry cut by the chunk's end, for contents", () => {
+    expect(
+      isContentsText('iv\nList of Tables\nTable 1: SOC Results .................. 2\nTable 2: Carbon Balance ........ 4\nTable 3:'),
+    ).toBe(true);
+    expect(isContentsText('List of Terms\nSoil Organic Carbon\nSoil Organic Carbon (SOC) is the organic carbon of the soil.')).toBe(false);
+    expect(isContentsText('Signature ____________\nName of the validator\nDate')).toBe(false);
   });
 
   it('does not flag prose, a single leader line or numbered decimals', () => {
