@@ -100,8 +100,8 @@ export interface DedupeOptions {
    */
   overlapRatio?: number;
   /**
-   * Two passages whose word-trigram sets have at least this Jaccard similarity are the same text (boilerplate
-   * repeated across documents, a form that copies a report). @default 0.8
+   * Two passages whose word-trigram sets have at least this Jaccard similarity, and that give the same figures, are
+   * the same text (boilerplate repeated across documents, a form that copies a report). @default 0.8
    */
   textSimilarity?: number;
   /** Stop once this many distinct passages are kept (the caller needs no more). @default all */
@@ -147,6 +147,22 @@ function shingles(text: string): Uint32Array {
   return out.subarray(0, n);
 }
 
+/** A text's figures as written, separators left out ("27,769" -> "27769"). */
+function figures(text: string): Set<string> {
+  return new Set((text.match(/\d[\d,.]*/gu) ?? []).map((f) => f.replace(/[,.]+$/u, '').replace(/[,.]/gu, '')));
+}
+
+/**
+ * Whether two similar texts give the same figures (those of the one with fewer are all the other's): a long table's
+ * rows on the next page repeat its words and most of its figures ("01-Jan- 2039 to 31- Dec- 2039 0 27,769 0 4,998"),
+ * yet hold other years and the total row; the same paragraph copied into another report gives the same ones.
+ */
+function sameFigures(a: string, b: string): boolean {
+  const [fewer, more] = [figures(a), figures(b)].sort((x, y) => x.size - y.size) as [Set<string>, Set<string>];
+  for (const f of fewer) if (!more.has(f)) return false;
+  return true;
+}
+
 /** Jaccard similarity of two sorted sets; 0 without computing when their sizes alone keep it below `atLeast`. */
 function jaccard(a: Uint32Array, b: Uint32Array, atLeast = 0): number {
   if (a.length === 0 || b.length === 0) return 0;
@@ -178,7 +194,7 @@ function overlapShare(a: ScoredChunk, b: ScoredChunk): number {
 
 /**
  * Keeps the first (best-ranked) of every group of near-duplicates, preserving order: overlapping chunks of one page,
- * and near-identical text anywhere in the list. Quadratic in the list length, meant for fused candidates (<= a few
+ * and near-identical text with the same figures anywhere in the list. Quadratic in the list length, meant for fused candidates (<= a few
  * hundred), not for a whole index.
  */
 export function collapseNearDuplicates<T extends ScoredChunk>(ranked: T[], opts: DedupeOptions = {}): T[] {
@@ -190,7 +206,9 @@ export function collapseNearDuplicates<T extends ScoredChunk>(ranked: T[], opts:
     if (kept.length >= limit) break;
     const sh = shingles(chunk.text);
     const duplicate = kept.some(
-      (k) => overlapShare(k.chunk, chunk) >= overlapRatio || jaccard(k.shingles, sh, textSimilarity) >= textSimilarity,
+      (k) =>
+        overlapShare(k.chunk, chunk) >= overlapRatio ||
+        (jaccard(k.shingles, sh, textSimilarity) >= textSimilarity && sameFigures(k.chunk.text, chunk.text)),
     );
     if (!duplicate) kept.push({ chunk, shingles: sh });
   }

@@ -188,6 +188,21 @@ describe('collapseNearDuplicates', () => {
     expect(collapseNearDuplicates([a, copy, different]).map((c) => c.id)).toEqual(['a', 'c']);
   });
 
+  it("keeps a table's rows on the next page, and another project's copy of a template table, apart: their figures differ", () => {
+    const rows = (years: number[], extra = ''): string =>
+      years.map((y) => `01-Jan- ${y} to 31- Dec- ${y} 0 27,769 0 4,998 0 22,770 22,770`).join('\n') + extra;
+    const p49 = chunk('a', { page: 49, text: rows([2030, 2031, 2032, 2033, 2034, 2035, 2036, 2037]) });
+    const p50 = chunk('b', { page: 50, text: rows([2036, 2037, 2038, 2039, 2040, 2041], '\nTotal 0 535,052 0 96,309 438,743 438,743') });
+    expect(collapseNearDuplicates([p49, p50]).map((c) => c.id)).toEqual(['a', 'b']);
+    const table = (figures: string): string =>
+      `Year Estimated baseline emissions (tCO2e) Estimated project removals (tCO2e) Estimated leakage emissions (tCO2e) Estimated net GHG emissions reductions or removals (tCO2e) ${figures} De Minimis Through the implementation of Regenerative Farming techniques to increase SOCS.`;
+    const botany = chunk('c', { projectId: 6006, text: table('2022 246 616 370') });
+    const fonthill = chunk('d', { projectId: 6007, text: table('2023 1,460 3,650 2,190') });
+    expect(collapseNearDuplicates([botany, fonthill])).toHaveLength(2);
+    // The same table copied with the same figures is one passage.
+    expect(collapseNearDuplicates([botany, chunk('e', { documentId: 'copy', text: table('2022 246 616 370') })])).toHaveLength(1);
+  });
+
   it('keeps passages that share a template but differ in substance', () => {
     const a = chunk('a', { text: 'The permanence period of Botany Farm is 25 years from the start date of the project as declared.' });
     const b = chunk('b', {
