@@ -194,8 +194,8 @@ function overlapShare(a: ScoredChunk, b: ScoredChunk): number {
 
 /**
  * Keeps the first (best-ranked) of every group of near-duplicates, preserving order: overlapping chunks of one page,
- * and near-identical text with the same figures anywhere in the list. Quadratic in the list length, meant for fused candidates (<= a few
- * hundred), not for a whole index.
+ * and near-identical text with the same figures anywhere in the list. Quadratic in the list length, meant for fused
+ * candidates (<= a few hundred), not for a whole index.
  */
 export function collapseNearDuplicates<T extends ScoredChunk>(ranked: T[], opts: DedupeOptions = {}): T[] {
   const overlapRatio = opts.overlapRatio ?? 0.5;

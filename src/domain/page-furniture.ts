@@ -61,14 +61,15 @@ export function contentsRuns(page: string): { start: number; end: number }[] {
     const end = pos + line.length;
     if (LEADERS.test(line)) {
       const last = runs.at(-1);
-      if (last && since.length <= CONTENTS_GAP_LINES) {
+      // (An outline entry without leaders between two entries with them is the contents' too.)
+      if (last && since.filter((l) => !isOutlineLine(l.line.trim())).length <= CONTENTS_GAP_LINES) {
         last.end = end;
         last.leaders++;
       } else {
         let start = pos;
         for (const before of since.slice(-CONTENTS_HEAD_LINES).reverse()) {
           const l = before.line.trim();
-          if (l.length > 60 || /[.!?;:]$/u.test(l)) break;
+          if (!isListHeading(l) && !isOutlineLine(l)) break;
           start = before.start;
         }
         runs.push({ start, end, leaders: 1 });
@@ -83,8 +84,8 @@ export function contentsRuns(page: string): { start: number; end: number }[] {
 }
 
 /**
- * Lines that may head a contents run, each short and without a sentence's end: "Table of Contents", "List of
- * Tables", a running header and page number above them ("VM0007, v1.7", "iv").
+ * Lines that may head a contents run, each a list's heading (isListHeading): "Table of Contents", "List of Tables", a
+ * running header and page number above them ("VM0007, v1.7", "iv").
  */
 const CONTENTS_HEAD_LINES = 3;
 
@@ -195,7 +196,10 @@ export function isContentsText(text: string): boolean {
   return outline.length >= 5 && outline.length >= lines.length * 0.4;
 }
 
-/** A contents list's own heading, or an entry cut by the chunk's end: a few words, no sentence's end ("List of Figures", "Table 3:"). */
+/**
+ * A contents list's own heading, or an entry cut by a chunk's end: a few words, no sentence's end ("List of Figures",
+ * "Table 3:").
+ */
 function isListHeading(line: string): boolean {
   return line.length <= 40 && !/[.!?;]$/u.test(line) && line.split(/\s+/u).length <= 5;
 }

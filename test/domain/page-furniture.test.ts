@@ -102,6 +102,20 @@ describe('contentsRuns', () => {
     expect(contentsRuns(after)).toEqual([{ start: after.indexOf('iv'), end: after.length }]);
   });
 
+  it('takes outline entries without leaders between entries with them into one run', () => {
+    const contents = [
+      'Table of Contents',
+      '1 INTRODUCTION ............................................ 3',
+      '1.1 Objective 3',
+      '1.2 Scope 3',
+      '1.3 GHG Project Description 5',
+      '1.4 Validation team 5',
+      '2 METHODOLOGY ............................................. 8',
+    ].join('\n');
+    const page = `Project No: CDM.Val0018\nPage 2\nReference to part of this report which may lead to misinterpretation.\n${contents}`;
+    expect(contentsRuns(page)).toEqual([{ start: page.indexOf('Table of Contents'), end: page.length }]);
+  });
+
   it('finds none in prose, under one leader line, or in rules', () => {
     expect(contentsRuns(glossary)).toEqual([]);
     expect(contentsRuns('Contents ........ 3\nThe project is located in England.')).toEqual([]);
