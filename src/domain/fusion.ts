@@ -157,8 +157,8 @@ function figures(text: string): Set<string> {
  * rows on the next page repeat its words and most of its figures ("01-Jan- 2039 to 31- Dec- 2039 0 27,769 0 4,998"),
  * yet hold other years and the total row; the same paragraph copied into another report gives the same ones.
  */
-function sameFigures(a: string, b: string): boolean {
-  const [fewer, more] = [figures(a), figures(b)].sort((x, y) => x.size - y.size) as [Set<string>, Set<string>];
+function sameFigures(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const [fewer, more] = a.size <= b.size ? [a, b] : [b, a];
   for (const f of fewer) if (!more.has(f)) return false;
   return true;
 }
@@ -201,16 +201,19 @@ export function collapseNearDuplicates<T extends ScoredChunk>(ranked: T[], opts:
   const overlapRatio = opts.overlapRatio ?? 0.5;
   const textSimilarity = opts.textSimilarity ?? 0.8;
   const limit = opts.limit ?? Number.POSITIVE_INFINITY;
-  const kept: { chunk: T; shingles: Uint32Array }[] = [];
+  // (Figures are read only for texts found alike, once each.)
+  const kept: { chunk: T; shingles: Uint32Array; figures?: Set<string> }[] = [];
   for (const chunk of ranked) {
     if (kept.length >= limit) break;
     const sh = shingles(chunk.text);
+    let own: Set<string> | undefined;
     const duplicate = kept.some(
       (k) =>
         overlapShare(k.chunk, chunk) >= overlapRatio ||
-        (jaccard(k.shingles, sh, textSimilarity) >= textSimilarity && sameFigures(k.chunk.text, chunk.text)),
+        (jaccard(k.shingles, sh, textSimilarity) >= textSimilarity &&
+          sameFigures((k.figures ??= figures(k.chunk.text)), (own ??= figures(chunk.text)))),
     );
-    if (!duplicate) kept.push({ chunk, shingles: sh });
+    if (!duplicate) kept.push({ chunk, shingles: sh, ...(own ? { figures: own } : {}) });
   }
   return kept.map((k) => k.chunk);
 }
