@@ -61,14 +61,20 @@ export function continuedTableHeadings(pages: readonly string[], chunks: readonl
       .map((l) => l.trim())
       // (A rule or a line of symbols is neither a row nor a heading.)
       .filter((l) => /[\p{L}\p{N}]/u.test(l) && !isRunningLine(l, running));
+  // Each earlier page's lines, read once, last first (the walk goes back from a chunk).
+  const backwards = new Map<number, string[]>();
+  const linesBack = (page: number): string[] => {
+    let lines = backwards.get(page);
+    if (!lines) backwards.set(page, (lines = content(pages[page - 1] ?? '').reverse()));
+    return lines;
+  };
   return chunks.map((chunk) => {
     const lines = content(chunk.text);
     if (lines.length === 0 || lines.filter(isRowLine).length / lines.length < ROW_SHARE) return '';
     const heading: string[] = [];
     let chars = 0;
     for (let page = chunk.page; page >= Math.max(1, chunk.page - MAX_PAGES_BACK); page--) {
-      const text = pages[page - 1] ?? '';
-      const before = content(page === chunk.page ? text.slice(0, chunk.offset) : text).reverse();
+      const before = page === chunk.page ? content((pages[page - 1] ?? '').slice(0, chunk.offset)).reverse() : linesBack(page);
       // A page before that ends with words: the table starts on the chunk's page, after whatever that page ends with.
       if (page < chunk.page && before[0] !== undefined && isHeadingLine(before[0])) return '';
       for (const line of before) {
