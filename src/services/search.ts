@@ -15,7 +15,7 @@ import {
 } from '../domain/evidence.js';
 import { validateMarkers } from '../domain/markers.js';
 import { isContentsText, runningLineShapes, titleBlock } from '../domain/page-furniture.js';
-import { textSearchQuery, withoutExclusions } from '../domain/query.js';
+import { questionAsks, textSearchQuery, withoutExclusions } from '../domain/query.js';
 import { AppError, DependencyError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { deriveCleaned } from '../domain/derive-cleaned.js';
@@ -1050,9 +1050,9 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       // Each citation's document pages and line context, as the answer step read them (none when its page text is
       // unavailable).
       let readOf = new Map<number, CitationRead>();
-      const evidenceOf = (cs: Citation[]): Evidence =>
+      const evidenceOf = (cs: Citation[], question = asked): Evidence =>
         findEvidence(
-          asked,
+          question,
           cs.map((c): EvidencePassage => {
             const read = readOf.get(c.id);
             const running = read?.doc.running;
@@ -1078,9 +1078,24 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
             ...(opts.minSupport !== undefined ? { minSupport: opts.minSupport } : {}),
           },
         );
+      // A question of two asks ("..., and which ...?") whose passages do not answer it whole is answered when they
+      // answer one of its asks, on that ask's evidence, said to answer it in part (its support stays the whole
+      // question's, below HEDGED_SUPPORT): a passage that gives the sinks counted holds too few of the words of "...,
+      // and which regulation does the report cite?" to answer both. Not when the unit asked is missing; and in a
+      // project's own answer (perProject) only for a project the question names: a later ask leaves its subject to the
+      // first ("which regulation does the report cite" would be answered by any project's report).
+      const answeringEvidence = (cs: Citation[], whole: Evidence, askedOf = true): Evidence => {
+        const asks = questionAsks(asked);
+        if (whole.answered || whole.unitMissing !== undefined || asks.length < 2 || !askedOf) return whole;
+        for (const ask of asks) {
+          const part = evidenceOf(cs, ask);
+          if (part.answered) return { ...part, support: Math.min(part.support, whole.support) };
+        }
+        return whole;
+      };
       const widened = await widenToEvidence(asked, citations, ranked, scopeTexts(citations), expected);
       readOf = widened.read;
-      const evidence = widened.evidence ?? evidenceOf(citations);
+      const evidence = answeringEvidence(citations, widened.evidence ?? evidenceOf(citations));
       for (const q of evidence.quotes) {
         const c = citations[q.passageId - 1];
         if (c) c.quote = q.text;
@@ -1101,7 +1116,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           searchable.map(async (p) => {
             // Citations carry the registry as requested; the ranked chunks beside them carry the canonical one.
             const own = citations.filter((_, i) => ranked[i] !== undefined && projectKey(ranked[i] as ScoredChunk) === projectKey(p.ref));
-            const ownEvidence = evidenceOf(own);
+            const ownEvidence = answeringEvidence(own, evidenceOf(own), namedProjects.has(projectKey(p.ref)));
             const written =
               own.length === 0
                 ? { text: notFound([p]), model: opts.fallbackSummarizer.model }

@@ -546,6 +546,38 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(unnamed.answer).toMatch(/^The indexed documents of Verra 5533 and CDM 9199 do not appear to answer/);
   });
 
+  it('answers a question of two asks from the passages that answer one of them, saying it may answer only in part', async () => {
+    const projects = [asRequested(A)];
+    const second =
+      'which reinsurance company underwrote the remaining reversal liabilities after the national regulator audited the pooled insurance contracts of the grouped instances and their landowners';
+    const both = await service().search({
+      projects,
+      query: `What risk rating was assigned, and ${second}?`,
+    });
+    expect(both.answered).toBe(true);
+    expect(both.answer).toMatch(
+      /^The passages found may answer this only in part\. The non-permanence risk rating assigned for the buffer calculation is 12 percent \[\d\]\./u,
+    );
+    // One answer per project: the project the question names answers its ask; another project's passages do not
+    // answer the question's asks for it.
+    const each = await service().search({
+      projects: [asRequested(A), asRequested(B)],
+      query: `What risk rating was assigned to project 5533, and ${second}?`,
+      perProject: true,
+    });
+    const [ownA, ownB] = each.projects;
+    expect(ownA?.answered).toBe(true);
+    expect(ownA?.answer).toMatch(/^The passages found may answer this only in part\. The non-permanence risk rating/u);
+    expect(ownB?.answered).toBe(false);
+    // Neither ask answered: not found, as before.
+    const neither = await service().search({ projects, query: `Which auditor signed the insurance contracts, and ${second}?` });
+    expect(neither.answered).toBe(false);
+    // One ask alone, as a question: the same answer, without the hedge when its own support is enough.
+    const one = await service().search({ projects, query: 'What non-permanence risk rating was assigned for the buffer calculation?' });
+    expect(one.answered).toBe(true);
+    expect(one.answer.startsWith(ANSWER_HEDGE)).toBe(false);
+  });
+
   it('says first that an answer given on little evidence may answer the question only in part', async () => {
     const projects = [asRequested(A)];
     // The passage holds "crediting period" but nothing of a review or a regulator: answered, on little support.
