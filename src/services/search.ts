@@ -1084,8 +1084,8 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
       // and which regulation does the report cite?" to answer both. Not when the unit asked is missing; and in a
       // project's own answer (perProject) only for a project the question names: a later ask leaves its subject to the
       // first ("which regulation does the report cite" would be answered by any project's report).
+      const asks = questionAsks(asked);
       const answeringEvidence = (cs: Citation[], whole: Evidence, askedOf = true): Evidence => {
-        const asks = questionAsks(asked);
         if (whole.answered || whole.unitMissing !== undefined || asks.length < 2 || !askedOf) return whole;
         for (const ask of asks) {
           const part = evidenceOf(cs, ask);
