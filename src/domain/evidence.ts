@@ -106,6 +106,12 @@ const MAX_JOIN_GAP = 40;
 const NEXT_SENTENCE_SHARE = 0.6;
 /** Weight of the passage's retrieval score in a sentence's score. */
 const PASSAGE_WEIGHT = 0.4;
+/**
+ * The sentence before a short best sentence (at most SHORT_BEST_CHARS) starts its quote when its score is at least
+ * this share of the best one's: a higher bar than the next sentence's, since a quote is read from its start.
+ */
+const PREV_SENTENCE_SHARE = 0.8;
+const SHORT_BEST_CHARS = 200;
 /** An answer piece is kept when it scores at least this share of the best piece. */
 const PIECE_SHARE = 0.5;
 /**
@@ -364,6 +370,11 @@ function* linesFrom(text: string, from = 0): Generator<{ line: string; start: nu
 
 /** A line's own list or section marker: "(b) ", "a) ", "A.4.1.5 ", "2. ". */
 const LINE_MARKER = /^\s*(?:\(?[a-z\d]{1,3}\)|(?:[A-Z]\.)?\d+(?:\.\d+)*\.?)\s+/u;
+/** A text that opens an item of its own: a list or section marker, a bullet, or a numbered label ("Step 3: ", "Method 1: "). */
+const ITEM_START = new RegExp(
+  String.raw`^\s*(?:\(?[a-z\d]{1,3}\)\s|(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s|[${BULLET_GLYPHS}]|\p{Lu}[\p{L}-]*\s+\d+[a-z]?[:.)]\s)`,
+  'u',
+);
 
 /**
  * The end of what a colon announces: the lines after `from` up to the first that ends a sentence, within
@@ -1109,7 +1120,15 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
   const quoteBy = (
     own: Sentence[],
     key: (s: Sentence) => number,
-  ): { best: Sentence; start: number; end: number; terms: ReadonlySet<string>; coverage: number; label?: string | undefined } => {
+  ): {
+    best: Sentence;
+    start: number;
+    end: number;
+    terms: ReadonlySet<string>;
+    coverage: number;
+    label?: string | undefined;
+    joinedBefore?: boolean;
+  } => {
     // A table's or figure's caption names what is shown without stating it: it never leads a quote while its passage
     // has a sentence (it may still be the next sentence a quote takes along), unless rows of figures follow it. Then
     // it leads the quote of its table, whose rows state what it names ("Table C-1 Wood density, BEF and Root-shoot
@@ -1201,7 +1220,14 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     // - a group of a long span's lines that starts in the middle of its sentence ("those based on UNFCCC host-country
     //   thresholds ..."), the group before it ending without a sentence's end, takes that group ("Land in the project
     //   area consists of ...").
+    // And it starts the quote when the fact starts there: a short best sentence takes the sentence before it when that
+    // one holds question words of its own and scores nearly as well ("The Clarification Requests are stated ... in
+    // Appendix A. The validation of the Project resulted in ten Clarification Requests.", "The system uses special
+    // materials like high Cr-Mo steel ... Wherever ambient temperatures exist, use of plastics like FRP or PP is
+    // made."), unless the best sentence opens an item of its own ("Step 3: ...", "b) ..."), whose sentence before is
+    // another item's. The quote's core (composeAnswer) is then the best sentence alone.
     let start = best.start;
+    let joinedBefore = false;
     const prev = own[own.indexOf(best) - 1];
     if (prev && prev.title === undefined && !prev.caption && !prev.field && end - prev.start <= MAX_QUOTE_CHARS) {
       const said = textOf(best);
@@ -1213,8 +1239,19 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
         !spansOf(best.passage).some((h) => h.heading && h.start >= prev.end && h.start < best.start);
       const groupCut = /^\p{Ll}/u.test(said) && !ENDS_SENTENCE.test(textOf(prev)) && best.start - prev.end <= 2;
       if (refersBack || groupCut) start = prev.start;
+      else if (
+        prev.overlap > 0 &&
+        key(prev) >= PREV_SENTENCE_SHARE * key(best) &&
+        best.end - best.start <= SHORT_BEST_CHARS &&
+        !ITEM_START.test(said) &&
+        best.start - prev.end <= MAX_JOIN_GAP &&
+        !spansOf(best.passage).some((h) => h.heading && h.start >= prev.end && h.start < best.start)
+      ) {
+        start = prev.start;
+        joinedBefore = true;
+      }
     }
-    return { best, start, end, terms, coverage: weigh(terms) / total };
+    return { best, start, end, terms, coverage: weigh(terms) / total, joinedBefore };
   };
   const quotes: Quote[] = [];
   let support = 0;
@@ -1235,9 +1272,13 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     // Its core, stated when the whole does not fit (composeAnswer): its best sentence, or a list's lead-in with its
     // first line ("The baseline period will be either: a) a period of three years prior to the installation ...").
     // A caption states nothing alone: a table's quote has none.
-    let coreEnd = label === undefined && !best.caption && best.end < end ? trimSpan(p.text, { start, end: best.end })?.end : undefined;
-    const listed = label === undefined && !best.caption ? listCoreEnd(p.text.slice(start, end)) : null;
-    if (listed !== null && start + listed < (coreEnd ?? end)) coreEnd = start + listed;
+    const coreStart = pick.joinedBefore ? best.start : start;
+    let coreEnd =
+      label === undefined && !best.caption && (best.end < end || coreStart > start)
+        ? trimSpan(p.text, { start: coreStart, end: best.end })?.end
+        : undefined;
+    const listed = label === undefined && !best.caption ? listCoreEnd(p.text.slice(coreStart, end)) : null;
+    if (listed !== null && coreStart + listed < (coreEnd ?? end)) coreEnd = coreStart + listed;
     quotes.push({
       passageId: p.id,
       start,
@@ -1246,7 +1287,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
       coverage,
       score: best.score,
       ...(label ? { label } : {}),
-      ...(coreEnd !== undefined && coreEnd > start ? { core: p.text.slice(start, coreEnd) } : {}),
+      ...(coreEnd !== undefined && coreEnd > coreStart ? { core: p.text.slice(coreStart, coreEnd) } : {}),
     });
     // Support: the words of the quote that the question's words alone choose (the answer type only orders the
     // sentences: a figure is not evidence that the question is answered; nor do the titles' words, which only say

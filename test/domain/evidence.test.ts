@@ -172,6 +172,39 @@ describe('findEvidence', () => {
     expect(h.quotes[0]?.text).toBe('It is not economical to recover waste heat from flue gas, as these are very corrosive in nature.');
   });
 
+  it('starts the quote of a short best sentence with the sentence before it when that one scores nearly as well', () => {
+    // The GFL PDD, page 23: what the system is made of where it is hot and corrosive follows from the sentence before.
+    const text =
+      'A.4.3.11 Material of construction\nThe thermal oxidation system produces highly corrosive products of ' +
+      'combustion. The system\nuses special materials like high Cr-Mo steel or composite materials like Hastelloy, ' +
+      'where high\ntemperature and corrosion conditions exist. Wherever ambient temperatures exist, use of\nplastics ' +
+      'like FRP or PP is made.\nA.4.4 Brief explanation of how the anthropogenic emissions are to be reduced';
+    const question =
+      'Which plastics are used at ambient temperatures in the oxidation system, and what materials where conditions are hot and corrosive?';
+    const e = findEvidence(question, [{ id: 1, text, score: 0.8 }]);
+    expect(e.quotes[0]?.text).toMatch(/^The thermal oxidation system produces highly corrosive products of combustion\. The system\nuses/u);
+    // Its core, stated when the whole does not fit, is the best sentence alone.
+    expect(e.quotes[0]?.core).toBe(
+      'The system\nuses special materials like high Cr-Mo steel or composite materials like Hastelloy, where high\n' +
+        'temperature and corrosion conditions exist.',
+    );
+    // Not when the best sentence opens an item of its own: the sentence before is another item's.
+    const rules =
+      'The buffer pool contribution of each issuance is set by the credit class.\n' +
+      'The buffer pool contribution of each issuance is released after ten years.';
+    const asked = 'When is the buffer pool contribution of each issuance released?';
+    expect(findEvidence(asked, [{ id: 1, text: rules, score: 0.8 }]).quotes[0]?.text).toBe(rules);
+    const items = rules
+      .replace('The buffer pool contribution of each issuance is set', 'Rule 1: The buffer pool contribution of each issuance is set')
+      .replace(
+        'The buffer pool contribution of each issuance is released',
+        'Rule 2: The buffer pool contribution of each issuance is released',
+      );
+    expect(findEvidence(asked, [{ id: 1, text: items, score: 0.8 }]).quotes[0]?.text).toBe(
+      'Rule 2: The buffer pool contribution of each issuance is released after ten years.',
+    );
+  });
+
   it('cuts a run-together list into groups where its items start, not in the middle of the item that answers', () => {
     // VM0006, page 20: the bullets' text runs on without a sentence's end between them, so it is quoted by groups of
     // lines; the group that outgrew 250 characters was cut after "at minimum," and the quote began "15% forest cover".
