@@ -315,7 +315,7 @@ const CONTINUES = new RegExp(String.raw`^(?:${REFERRING_WORDS}|that|here)\b`, 'i
  * methodology ...", "This project ...") or nothing ("It is not economical to ...", REFERS_ELSEWHERE).
  */
 const REFERS_BACK = new RegExp(
-  String.raw`^(?:in other words|in (?:that|this|such an?|such) cases?|for (?:this|that|these) reasons?|to this end|as such|as a result|consequently|${REFERRING_WORDS})\b`,
+  String.raw`^(?:in\s+other\s+words|in\s+(?:that|this|such\s+an?|such)\s+cases?|for\s+(?:this|that|these)\s+reasons?|to\s+this\s+end|as\s+such|as\s+a\s+result|consequently|${REFERRING_WORDS.replace(/ /gu, String.raw`\s+`)})\b`,
   'iu',
 );
 const REFERS_ELSEWHERE =

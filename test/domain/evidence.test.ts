@@ -164,6 +164,17 @@ describe('findEvidence', () => {
       'be\nproduced and emitted to the atmosphere till the year 2040.';
     const e = findEvidence('Until what year could India keep producing HCFC-22, and with it by-product HFC-23?', [{ id: 1, text }]);
     expect(e.quotes[0]?.text).toMatch(/^This implies that HCFC 22 can be produced in India till the year 2040\. In other words, HFC 23/u);
+    // A line break inside the words that refer back (VM0006, page 26: "In other\nwords, ...").
+    const strata =
+      'conditions demand a different period.\nBy definition, degradation is a process that must have persisted for at ' +
+      'least 3 years. In other\nwords, forest land that transitions from a stratum with a larger carbon density stock ' +
+      'to a\nstratum with smaller carbon density stock can only be considered degradation if it has\npersisted for 3 years.';
+    const d = findEvidence('How long must a move to a stratum with smaller carbon density stock persist to count as degradation?', [
+      { id: 1, text: strata },
+    ]);
+    expect(d.quotes[0]?.text).toMatch(
+      /^By definition, degradation is a process that must have persisted for at least 3 years\. In other\nwords/u,
+    );
     // "It is not economical to ..." refers to nothing before it (the GFL PDD, page 21).
     const heat =
       'The make-up water into the cooling tank is adjusted so that the acids in the overflow stay at the desired level. ' +
