@@ -306,7 +306,7 @@ const PRIVATE_USE = /[\uE000-\uF8FF]/gu;
 const WHITESPACE = /\s/u;
 
 /** Words a sentence opens with when it refers back to the one before it ("This value ...", "These ...", "Thus ..."). */
-const REFERRING_WORDS = String.raw`this|these|those|it|they|such|the latter|the former|thus|hence|therefore|accordingly`;
+const REFERRING_WORDS = String.raw`this|these|those|it|they|such|the\s+latter|the\s+former|thus|hence|therefore|accordingly`;
 /** A sentence that goes on from the one before it: it opens with a word that refers back ("This value ...", "These ..."). */
 const CONTINUES = new RegExp(String.raw`^(?:${REFERRING_WORDS}|that|here)\b`, 'iu');
 /**
@@ -315,7 +315,7 @@ const CONTINUES = new RegExp(String.raw`^(?:${REFERRING_WORDS}|that|here)\b`, 'i
  * methodology ...", "This project ...") or nothing ("It is not economical to ...", REFERS_ELSEWHERE).
  */
 const REFERS_BACK = new RegExp(
-  String.raw`^(?:in\s+other\s+words|in\s+(?:that|this|such\s+an?|such)\s+cases?|for\s+(?:this|that|these)\s+reasons?|to\s+this\s+end|as\s+such|as\s+a\s+result|consequently|${REFERRING_WORDS.replace(/ /gu, String.raw`\s+`)})\b`,
+  String.raw`^(?:in\s+other\s+words|in\s+(?:that|this|such\s+an?|such)\s+cases?|for\s+(?:this|that|these)\s+reasons?|to\s+this\s+end|as\s+such|as\s+a\s+result|consequently|${REFERRING_WORDS})\b`,
   'iu',
 );
 const REFERS_ELSEWHERE =
