@@ -30,6 +30,24 @@ describe('titleBlock', () => {
     expect(titleBlock([], running)).toBe('');
     expect(titleBlock(['\n12\n'], new Set())).toBe('');
   });
+
+  it('takes on a title that runs on past its third line, and stops where it ends', () => {
+    // VM0006's first page: the title's last line starts with "and"; the version line does not go on from it.
+    const vm0006 =
+      'VCS Methodology\nVM0006\nMethodology for Carbon Accounting for Mosaic\nand Landscape-scale REDD Projects\nVersion 2.2\n17 March 2017';
+    expect(titleBlock([vm0006], new Set())).toBe(
+      'VCS Methodology\nVM0006\nMethodology for Carbon Accounting for Mosaic\nand Landscape-scale REDD Projects',
+    );
+    // The GFL PDD's: "at" and "of" on lines of their own join the plant and its owner to the title.
+    const pdd =
+      'CDM PROJECT DESIGN DOCUMENT (PDD)\nat\nHCFC 22 PLANT\nof\nGUJARAT FLUOROCHEMICALS LIMITED (GFL)\nRevision 3\nPrepared by PWC';
+    expect(titleBlock([pdd], new Set())).toBe(
+      'CDM PROJECT DESIGN DOCUMENT (PDD)\nat\nHCFC 22 PLANT\nof\nGUJARAT FLUOROCHEMICALS LIMITED (GFL)',
+    );
+    // At most eight lines.
+    const endless = ['A title of', ...Array.from({ length: 12 }, (_, i) => `part ${i} of`)].join('\n');
+    expect(titleBlock([endless], new Set()).split('\n')).toHaveLength(8);
+  });
 });
 
 describe('page furniture lines', () => {
