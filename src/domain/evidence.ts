@@ -371,10 +371,7 @@ function* linesFrom(text: string, from = 0): Generator<{ line: string; start: nu
 /** A line's own list or section marker: "(b) ", "a) ", "A.4.1.5 ", "2. ". */
 const LINE_MARKER = /^\s*(?:\(?[a-z\d]{1,3}\)|(?:[A-Z]\.)?\d+(?:\.\d+)*\.?)\s+/u;
 /** A text that opens an item of its own: a list or section marker, a bullet, or a numbered label ("Step 3: ", "Method 1: "). */
-const ITEM_START = new RegExp(
-  String.raw`^\s*(?:\(?[a-z\d]{1,3}\)\s|(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s|[${BULLET_GLYPHS}]|\p{Lu}[\p{L}-]*\s+\d+[a-z]?[:.)]\s)`,
-  'u',
-);
+const ITEM_START = new RegExp(String.raw`${LINE_MARKER.source}|^\s*(?:[${BULLET_GLYPHS}]|\p{Lu}[\p{L}-]*\s+\d+[a-z]?[:.)]\s)`, 'u');
 
 /**
  * The end of what a colon announces: the lines after `from` up to the first that ends a sentence, within
@@ -1231,12 +1228,10 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const prev = own[own.indexOf(best) - 1];
     if (prev && prev.title === undefined && !prev.caption && !prev.field && end - prev.start <= MAX_QUOTE_CHARS) {
       const said = textOf(best);
-      const refersBack =
-        REFERS_BACK.test(said) &&
-        !REFERS_ELSEWHERE.test(said) &&
-        prev.end - prev.start <= ANTECEDENT_CHARS &&
+      const adjoins =
         best.start - prev.end <= MAX_JOIN_GAP &&
         !spansOf(best.passage).some((h) => h.heading && h.start >= prev.end && h.start < best.start);
+      const refersBack = REFERS_BACK.test(said) && !REFERS_ELSEWHERE.test(said) && prev.end - prev.start <= ANTECEDENT_CHARS && adjoins;
       const groupCut = /^\p{Ll}/u.test(said) && !ENDS_SENTENCE.test(textOf(prev)) && best.start - prev.end <= 2;
       if (refersBack || groupCut) start = prev.start;
       else if (
@@ -1244,8 +1239,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
         key(prev) >= PREV_SENTENCE_SHARE * key(best) &&
         best.end - best.start <= SHORT_BEST_CHARS &&
         !ITEM_START.test(said) &&
-        best.start - prev.end <= MAX_JOIN_GAP &&
-        !spansOf(best.passage).some((h) => h.heading && h.start >= prev.end && h.start < best.start)
+        adjoins
       ) {
         start = prev.start;
         joinedBefore = true;
