@@ -1,4 +1,4 @@
-import { isRunningLine, runningLineShapes } from './page-furniture.js';
+import { isRunningLine, nonEmptyLines, runningLineShapes } from './page-furniture.js';
 
 /**
  * The headings of a table that runs on across pages, for the chunks of its later pages. A PDF repeats a long table's
@@ -56,11 +56,8 @@ export interface ChunkAt {
 export function continuedTableHeadings(pages: readonly string[], chunks: readonly ChunkAt[]): string[] {
   const running = runningLineShapes(pages);
   const content = (text: string): string[] =>
-    text
-      .split('\n')
-      .map((l) => l.trim())
-      // (A rule or a line of symbols is neither a row nor a heading.)
-      .filter((l) => /[\p{L}\p{N}]/u.test(l) && !isRunningLine(l, running));
+    // (A rule or a line of symbols is neither a row nor a heading.)
+    nonEmptyLines(text).filter((l) => /[\p{L}\p{N}]/u.test(l) && !isRunningLine(l, running));
   // Each earlier page's lines, read once, last first (the walk goes back from a chunk).
   const backwards = new Map<number, string[]>();
   const linesBack = (page: number): string[] => {

@@ -116,7 +116,8 @@ export function runningLineShapes(pages: readonly string[]): Set<string> {
   return out;
 }
 
-function nonEmptyLines(page: string): string[] {
+/** A text's lines, trimmed, blank ones left out. */
+export function nonEmptyLines(page: string): string[] {
   return page
     .split('\n')
     .map((l) => l.trim())
