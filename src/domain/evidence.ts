@@ -1228,10 +1228,11 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
     const prev = own[own.indexOf(best) - 1];
     if (prev && prev.title === undefined && !prev.caption && !prev.field && end - prev.start <= MAX_QUOTE_CHARS) {
       const said = textOf(best);
-      const adjoins =
+      // (Read only when the rest holds: the spans are walked for a heading between.)
+      const adjoins = (): boolean =>
         best.start - prev.end <= MAX_JOIN_GAP &&
         !spansOf(best.passage).some((h) => h.heading && h.start >= prev.end && h.start < best.start);
-      const refersBack = REFERS_BACK.test(said) && !REFERS_ELSEWHERE.test(said) && prev.end - prev.start <= ANTECEDENT_CHARS && adjoins;
+      const refersBack = REFERS_BACK.test(said) && !REFERS_ELSEWHERE.test(said) && prev.end - prev.start <= ANTECEDENT_CHARS && adjoins();
       const groupCut = /^\p{Ll}/u.test(said) && !ENDS_SENTENCE.test(textOf(prev)) && best.start - prev.end <= 2;
       if (refersBack || groupCut) start = prev.start;
       else if (
@@ -1239,7 +1240,7 @@ export function findEvidence(question: string, passages: readonly EvidencePassag
         key(prev) >= PREV_SENTENCE_SHARE * key(best) &&
         best.end - best.start <= SHORT_BEST_CHARS &&
         !ITEM_START.test(said) &&
-        adjoins
+        adjoins()
       ) {
         start = prev.start;
         joinedBefore = true;
