@@ -1,13 +1,12 @@
 import type { LookupAddress } from 'node:dns';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDownloader, DownloadError, type DownloaderOptions } from '../../../ingest/download/http-downloader.js';
-import { download } from '../../../ingest/stages/download.js';
-import type { StageContext } from '../../../ingest/types.js';
+import { createHttpDownloader, type DownloaderOptions } from '../../../src/adapters/download/http-downloader.js';
+import { createUrlPolicy } from '../../../src/adapters/download/url-policy.js';
 import { parseRetryAfter } from '../../../src/domain/retry-after.js';
-import { createUrlPolicy } from '../../../src/domain/url-policy.js';
+import { DownloadError } from '../../../src/ports/downloader.js';
+import { makePdf } from '../../ingest/support/make-pdf.js';
 import { startStaticServer, type StaticServer } from '../../support/static-server.js';
-import { makePdf } from '../support/make-pdf.js';
 
 const PDF = makePdf(['A small document used by the download tests.']);
 
@@ -127,7 +126,7 @@ afterAll(async () => {
 });
 
 function downloader(extra: Partial<DownloaderOptions> = {}) {
-  return createDownloader({
+  return createHttpDownloader({
     policy: createUrlPolicy([server.hostPort]),
     retries: 2,
     retryBaseDelayMs: 10,
@@ -156,7 +155,7 @@ describe('download: allow-list and address checks', () => {
 
   it('refuses hosts outside the allow-list without connecting', async () => {
     const before = server.requests.length;
-    const e = await failure(createDownloader({ policy: createUrlPolicy([]) }).download(`${server.baseUrl}/ok.pdf`));
+    const e = await failure(createHttpDownloader({ policy: createUrlPolicy([]) }).download(`${server.baseUrl}/ok.pdf`));
     expect(e.message).toMatch(/not in the download allow-list/);
     expect(e.kind).toBe('refused');
     expect(e.retryable).toBe(false);
@@ -172,7 +171,7 @@ describe('download: allow-list and address checks', () => {
   });
 
   it('refuses a loopback literal that is allowed only as a default (not named by the operator)', async () => {
-    const d = createDownloader({ policy: createUrlPolicy([], ['127.0.0.1']) });
+    const d = createHttpDownloader({ policy: createUrlPolicy([], ['127.0.0.1']) });
     const e = await failure(d.download(`${server.baseUrl}/ok.pdf`));
     expect(e.message).toMatch(/127\.0\.0\.1 .* is loopback; refused unless the host is named in DOWNLOAD_ALLOW_HOSTS/);
     expect(e.kind).toBe('refused');
@@ -186,14 +185,14 @@ describe('download: allow-list and address checks', () => {
     const policy = createUrlPolicy([], ['docs.registry.test']);
     const before = server.requests.length;
     for (const address of ['127.0.0.1', '10.1.2.3', '169.254.169.254', '0.0.0.0']) {
-      const d = createDownloader({ policy, lookup: to(address), retries: 0 });
+      const d = createHttpDownloader({ policy, lookup: to(address), retries: 0 });
       const e = await failure(d.download(`http://docs.registry.test:${port}/ok.pdf`));
       expect(e.message).toMatch(new RegExp(`address ${address.replace(/\./g, '\\.')} of host docs\\.registry\\.test is`));
       expect(e.kind).toBe('refused');
     }
     expect(server.requests.length).toBe(before);
     // The same name named explicitly by the operator may resolve to loopback (a local mirror).
-    const explicit = createDownloader({ policy: createUrlPolicy([`docs.registry.test:${port}`], []), lookup: to('127.0.0.1') });
+    const explicit = createHttpDownloader({ policy: createUrlPolicy([`docs.registry.test:${port}`], []), lookup: to('127.0.0.1') });
     const ok = await explicit.download(`http://docs.registry.test:${port}/ok.pdf`);
     expect(ok.bytes.equals(PDF)).toBe(true);
   });
@@ -204,7 +203,7 @@ describe('download: allow-list and address checks', () => {
         { address: '93.184.216.34', family: 4 },
         { address: '192.168.1.10', family: 4 },
       ])) as unknown as DownloaderOptions['lookup'];
-    const d = createDownloader({ policy: createUrlPolicy([], ['docs.registry.test']), lookup, retries: 0 });
+    const d = createHttpDownloader({ policy: createUrlPolicy([], ['docs.registry.test']), lookup, retries: 0 });
     const e = await failure(d.download('http://docs.registry.test/x.pdf'));
     expect(e.message).toMatch(/192\.168\.1\.10 .* is private/);
   });
@@ -348,33 +347,6 @@ describe('download: concurrency', () => {
   });
 
   it('rejects bad options with the value received', () => {
-    expect(() => createDownloader({ policy: createUrlPolicy(), concurrency: 0 })).toThrow(/concurrency must be an integer >= 1, got 0/);
-  });
-});
-
-describe('download stage', () => {
-  it('fails a uri that still holds a {...} placeholder with that reason, before any request', async () => {
-    const requested = server.requests.length;
-    const item = {
-      ref: { registry: 'Verra', projectId: 1 },
-      documentId: 'd',
-      uri: '{BASE}/pdf/VCS5533_project_description.pdf',
-      title: 'd.pdf',
-      documentType: 'Other',
-      uploadDate: null,
-      previous: null,
-    };
-    const ctx = { downloader: downloader() } as unknown as StageContext;
-    expect((await download(item, ctx)).outcome).toEqual({
-      kind: 'failed',
-      reason: 'download: the uri still holds the placeholder {BASE}: import the records again with --replace-base <url>',
-      downloadFailure: 'placeholder',
-    });
-    expect((await download({ ...item, uri: 'https://{HOST}/a.pdf' }, ctx)).outcome).toEqual({
-      kind: 'failed',
-      reason: 'download: the uri still holds the placeholder {HOST}',
-      downloadFailure: 'placeholder',
-    });
-    expect(server.requests.length).toBe(requested);
+    expect(() => createHttpDownloader({ policy: createUrlPolicy(), concurrency: 0 })).toThrow(/concurrency must be an integer >= 1, got 0/);
   });
 });
