@@ -242,7 +242,7 @@ describe('demo data', () => {
     }
   });
 
-  it("/readyz answers ready once the demo documents are indexed, and the search example of docs/api.md then answers as it shows", async () => {
+  it('/readyz answers ready once the demo documents are indexed, and the search example of docs/api.md then answers as it shows', async () => {
     const started = server;
     if (!started) throw new Error('the server of the previous test did not start');
     await expect
