@@ -7,7 +7,7 @@ import type { Logger } from '../src/logger.js';
 import type { CountryLookup } from '../src/ports/country-lookup.js';
 import type { Downloader } from '../src/ports/downloader.js';
 import type { Summarizer } from '../src/ports/summarizer.js';
-import { runIngest } from './pipeline.js';
+import { runIngest, type IngestSummary } from './pipeline.js';
 import { importRecords, readRecordFiles } from './records.js';
 import { createEnrichHook } from './stages/enrich.js';
 import { createPdfExtractor, type ExtractLimits } from './stages/extract.js';
@@ -92,8 +92,9 @@ async function loadDemoRecords(deps: DemoDeps, { baseUrl, demoDir }: SeedDemoOpt
 async function indexDemoDocuments(deps: DemoDeps, projects: ProjectRef[], opts: SeedDemoOptions): Promise<void> {
   const { baseUrl, logger, signal } = opts;
   const extractor = createPdfExtractor(opts.extractLimits);
+  let summary: IngestSummary;
   try {
-    const summary = await runIngest({
+    summary = await runIngest({
       deps,
       projects,
       logger,
@@ -103,10 +104,11 @@ async function indexDemoDocuments(deps: DemoDeps, projects: ProjectRef[], opts: 
       afterProject: createEnrichHook({ summarizer: deps.summarizer, countries: deps.countries, signal }),
       signal,
     });
-    logger.info({ documents: summary.documents }, 'demo documents indexed');
   } finally {
     await extractor.close();
   }
+  // Logged once the extraction processes are gone too: readiness follows this line at once.
+  logger.info({ documents: summary.documents }, 'demo documents indexed');
 }
 
 /**
