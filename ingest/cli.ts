@@ -44,7 +44,7 @@ export class UsageError extends Error {
   }
 }
 
-/** The worker's exit codes, as USAGE and the README state them. */
+/** The worker's exit codes, as USAGE and docs/ingestion.md state them. */
 export const EXIT = { ok: 0, fatal: 1, usage: 2, documentsFailed: 3, interrupted: 130 } as const;
 
 export const USAGE = `Usage: npm run ingest -- [options]

@@ -2,25 +2,42 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { demoDir, type ApiDeps } from '../src/deps.js';
 import { projectKey, type ProjectRef } from '../src/domain/project-ref.js';
 import type { Logger } from '../src/logger.js';
-import { buildDownloader, extractLimitsFromConfig } from './deps.js';
-import { runIngest } from './pipeline.js';
+import type { CountryLookup } from '../src/ports/country-lookup.js';
+import type { Downloader } from '../src/ports/downloader.js';
+import type { Summarizer } from '../src/ports/summarizer.js';
+import { runIngest, type IngestSummary } from './pipeline.js';
 import { importRecords, readRecordFiles } from './records.js';
 import { createEnrichHook } from './stages/enrich.js';
-import type { Downloader } from './types.js';
+import { createPdfExtractor, type ExtractLimits } from './stages/extract.js';
+import type { IngestDeps } from './types.js';
 
 /**
  * The API's one way into the worker (DEMO_DATA): the demo records and their documents, so a newcomer's first search
  * has something to cite.
  */
 
-export type DemoDeps = Pick<ApiDeps, 'config' | 'stores' | 'embedder' | 'summarizer' | 'countries'>;
+/** The API's stores and models: the demo indexing writes where the API reads. */
+export interface DemoDeps extends IngestDeps {
+  summarizer: Summarizer;
+  countries: CountryLookup;
+}
 
 export interface SeedDemoOptions {
   /** The address this server is reached at; `{BASE}` in the demo records' document uris becomes it. */
   baseUrl: string;
+  /** The repository's demo folder: records.jsonl and documents/. */
+  demoDir: string;
+  /**
+   * Fetches the documents the demo folder does not hold, built by the composition root (src/main.ts) with this
+   * server's own address allowed.
+   */
+  downloader: Downloader;
+  /** Limits of the extractor the indexing starts, and closes when it is done. @default DEFAULT_EXTRACT_LIMITS */
+  extractLimits?: Partial<ExtractLimits>;
+  /** Embed each chunk's sentences too (config SENTENCE_VECTORS). @default false */
+  sentenceVectors?: boolean;
   logger: Logger;
   /** Stops the background indexing (the API's shutdown), so it does not write into closed stores. */
   signal: AbortSignal;
@@ -34,7 +51,7 @@ export interface SeedDemoOptions {
  */
 export async function seedDemo(deps: DemoDeps, opts: SeedDemoOptions): Promise<{ indexing: Promise<void> }> {
   const { logger } = opts;
-  const projects = await loadDemoRecords(deps, opts.baseUrl, logger);
+  const projects = await loadDemoRecords(deps, opts, logger);
   const indexing =
     projects.length === 0
       ? Promise.resolve()
@@ -49,13 +66,13 @@ export async function seedDemo(deps: DemoDeps, opts: SeedDemoOptions): Promise<{
  * demo projects the store holds (just loaded, or from an earlier start), so their documents get indexed: a start
  * interrupted before indexing finished is completed by the next one, and unchanged documents are skipped.
  */
-async function loadDemoRecords(deps: DemoDeps, baseUrl: string, logger: Logger): Promise<ProjectRef[]> {
+async function loadDemoRecords(deps: DemoDeps, { baseUrl, demoDir }: SeedDemoOptions, logger: Logger): Promise<ProjectRef[]> {
   const file = path.join(demoDir, 'records.jsonl');
   if (!existsSync(file)) {
     logger.warn({ file }, 'DEMO_DATA is on but the demo records file is missing; starting without demo data');
     return [];
   }
-  const { records } = deps.stores;
+  const { records } = deps;
   if ((await records.count()) === 0) {
     const result = await importRecords(records, file, { replaceBase: baseUrl, logger });
     logger.info({ inserted: result.inserted, failed: result.failed.length, baseUrl }, 'demo data loaded');
@@ -70,23 +87,27 @@ async function loadDemoRecords(deps: DemoDeps, baseUrl: string, logger: Logger):
 
 /**
  * Indexes the demo projects' documents: the PDFs behind this server's own /demo/documents/ links are read from the
- * demo folder, other links downloaded (this server's address allowed explicitly, as an operator would with
- * DOWNLOAD_ALLOW_HOSTS).
+ * demo folder, other links fetched by the downloader the root built. The extractor lives as long as this run.
  */
 async function indexDemoDocuments(deps: DemoDeps, projects: ProjectRef[], opts: SeedDemoOptions): Promise<void> {
-  const { config } = deps;
   const { baseUrl, logger, signal } = opts;
-  const self = new URL(baseUrl);
-  const summary = await runIngest({
-    deps: { ...deps.stores, embedder: deps.embedder, countries: deps.countries },
-    projects,
-    logger,
-    sentenceVectors: config.SENTENCE_VECTORS,
-    downloader: demoFilesFirst(`${baseUrl}/demo/documents/`, buildDownloader(config, [self.host, `127.0.0.1:${self.port || '80'}`])),
-    extractLimits: extractLimitsFromConfig(config),
-    afterProject: createEnrichHook({ summarizer: deps.summarizer, countries: deps.countries, signal }),
-    signal,
-  });
+  const extractor = createPdfExtractor(opts.extractLimits);
+  let summary: IngestSummary;
+  try {
+    summary = await runIngest({
+      deps,
+      projects,
+      logger,
+      sentenceVectors: opts.sentenceVectors ?? false,
+      downloader: demoFilesFirst(`${baseUrl}/demo/documents/`, opts.demoDir, opts.downloader),
+      extractor,
+      afterProject: createEnrichHook({ summarizer: deps.summarizer, countries: deps.countries, signal }),
+      signal,
+    });
+  } finally {
+    await extractor.close();
+  }
+  // Logged once the extraction processes are gone too: readiness follows this line at once.
   logger.info({ documents: summary.documents }, 'demo documents indexed');
 }
 
@@ -95,7 +116,7 @@ async function indexDemoDocuments(deps: DemoDeps, projects: ProjectRef[], opts: 
  * when API_KEYS is set; the bytes and hash are those the URL serves, so a later worker run finds them unchanged.
  * Other uris go to `downloader`.
  */
-function demoFilesFirst(prefix: string, downloader: Downloader): Downloader {
+export function demoFilesFirst(prefix: string, demoDir: string, downloader: Downloader): Downloader {
   return {
     async download(uri, signal) {
       const name = uri.startsWith(prefix) ? uri.slice(prefix.length) : '';

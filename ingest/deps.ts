@@ -1,27 +1,34 @@
 import type { Config } from '../src/config.js';
 import type { Logger } from '../src/logger.js';
-import { buildEmbedder, buildStores, type BuildStoresOptions, type Stores } from '../src/deps.js';
+import { buildEmbedder, buildStores, extractLimitsFromConfig, type BuildStoresOptions, type Stores } from '../src/deps.js';
 import { createCountryLookup } from '../src/adapters/geo/country-lookup.js';
 import { createPgIngestQueue } from '../src/adapters/postgres/ingest-queue.js';
 import { createVerraClient } from '../src/adapters/verra/registry-client.js';
 import { canonicalRegistry } from '../src/domain/registries.js';
-import { createUrlPolicy } from '../src/domain/url-policy.js';
 import type { CountryLookup } from '../src/ports/country-lookup.js';
 import type { Embedder } from '../src/ports/embedder.js';
 import type { IngestQueue } from '../src/ports/ingest-queue.js';
 import type { RegistryClient } from '../src/ports/registry-client.js';
-import { createDownloader, type DownloaderOptions } from './download/http-downloader.js';
-import type { ExtractLimits } from './stages/extract.js';
-import type { Downloader, IngestDeps } from './types.js';
+import { createPdfExtractor } from './stages/extract.js';
+import type { IngestDeps, PdfExtractor } from './types.js';
 import { defined } from '../src/defined.js';
 
 /**
  * The worker's composition: the same adapter choices as the API (src/deps.ts buildStores / buildEmbedder /
  * buildSummarizer), so both processes always agree on where records, document state, text and vectors live; plus
- * the worker's own: the registry API client, the document downloader, the country lookup.
+ * the worker's own: the registry API client, the PDF extractor, the country lookup, the job queue.
  */
 
-export { buildEmbedder, buildStores, buildSummarizer, type BuildStoresOptions, type Stores } from '../src/deps.js';
+export {
+  buildDownloader,
+  buildEmbedder,
+  buildStores,
+  buildSummarizer,
+  downloaderOptionsFromConfig,
+  extractLimitsFromConfig,
+  type BuildStoresOptions,
+  type Stores,
+} from '../src/deps.js';
 
 export interface BuiltIngestDeps extends IngestDeps {
   countries: CountryLookup;
@@ -69,34 +76,9 @@ export function buildRegistryClient(registry: string, config: Pick<Config, 'VERR
   );
 }
 
-/**
- * Download limits and allow-list from the configuration (DOWNLOAD_*), the one place they are read; `extraHosts` are
- * allowed beside DOWNLOAD_ALLOW_HOSTS (the API allows its own address for its demo documents).
- */
-export function downloaderOptionsFromConfig(config: Config, extraHosts: readonly string[] = []): DownloaderOptions {
-  return {
-    policy: createUrlPolicy([...config.DOWNLOAD_ALLOW_HOSTS, ...extraHosts]),
-    maxBytes: config.DOWNLOAD_MAX_BYTES,
-    concurrency: config.DOWNLOAD_CONCURRENCY,
-    perHostConcurrency: config.DOWNLOAD_PER_HOST_CONCURRENCY,
-    timeoutMs: config.DOWNLOAD_TIMEOUT_MS,
-    retries: config.DOWNLOAD_RETRIES,
-  };
-}
-
-/** The HTTP document downloader under the DOWNLOAD_* settings. */
-export function buildDownloader(config: Config, extraHosts: readonly string[] = []): Downloader {
-  return createDownloader(downloaderOptionsFromConfig(config, extraHosts));
-}
-
-/** PDF extraction limits from the configuration (EXTRACT_*). */
-export function extractLimitsFromConfig(config: Config): ExtractLimits {
-  return {
-    timeoutMs: config.EXTRACT_TIMEOUT_MS,
-    maxMemoryMb: config.EXTRACT_MAX_MEMORY_MB,
-    maxPages: config.EXTRACT_MAX_PAGES,
-    maxTextChars: config.EXTRACT_MAX_TEXT_CHARS,
-  };
+/** The PDF text extractor under the EXTRACT_* limits; its owner closes it when the process ends. */
+export function buildPdfExtractor(config: Config): PdfExtractor {
+  return createPdfExtractor(extractLimitsFromConfig(config));
 }
 
 /**

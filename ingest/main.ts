@@ -17,8 +17,8 @@ import {
   buildRegistryClient,
   buildStores,
   buildSummarizer,
-  downloaderOptionsFromConfig,
-  extractLimitsFromConfig,
+  buildDownloader,
+  buildPdfExtractor,
   type Stores,
 } from './deps.js';
 import { runEnrichCommand, runExportCommand, runRegistryFetchCommand, runTransactionsCommand } from './derived-commands.js';
@@ -208,6 +208,7 @@ async function run(opts: CliOptions, config: Config, logger: Logger, logSink: Lo
   if (config.DATABASE_URL && !opts.inline) return enqueueRun(opts, config, logger, projects, signal);
 
   const deps = await buildIngestDeps(config, logger, { reindex: opts.reindex });
+  const extractor = buildPdfExtractor(config);
   let summarizer: Summarizer | null = null;
   try {
     summarizer = await buildSummarizer(config, logger);
@@ -222,8 +223,8 @@ async function run(opts: CliOptions, config: Config, logger: Logger, logSink: Lo
       ...(opts.all ? { all: true } : { projects: projects ?? [] }),
       logger,
       progress,
-      downloader: downloaderOptionsFromConfig(config),
-      extractLimits: extractLimitsFromConfig(config),
+      downloader: buildDownloader(config),
+      extractor,
       force: opts.reindex,
       sentenceVectors: config.SENTENCE_VECTORS,
       signal,
@@ -244,6 +245,7 @@ async function run(opts: CliOptions, config: Config, logger: Logger, logSink: Lo
     return EXIT.ok;
   } finally {
     logSink.detach();
+    await extractor.close();
     await summarizer?.close().catch(() => undefined);
     await deps.close();
   }

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { AppError, codeToStatus, toErrorBody, type ErrorCode } from '../src/errors.js';
-import { apiKeyMatcher, presentedApiKey } from '../src/http/middleware/auth.js';
+import { apiKeyMatcher, presentedApiKey } from '../src/api-keys.js';
 import type { IngestQueue } from '../src/ports/ingest-queue.js';
 import type { DocumentOutcome } from './types.js';
 

@@ -2,17 +2,16 @@ import PQueue from 'p-queue';
 import { DependencyError } from '../src/errors.js';
 import type { Logger } from '../src/logger.js';
 import { projectKey, type ProjectRef } from '../src/domain/project-ref.js';
-import { createUrlPolicy } from '../src/domain/url-policy.js';
 import { createBarProgress, createLogProgress, silentProgress, type ProgressReporter } from './progress.js';
 import { chunk, chunkTokenBudget } from './stages/chunk.js';
 import { discover } from './stages/discover.js';
-import { createDownloader, type DownloaderOptions } from './download/http-downloader.js';
 import { download } from './stages/download.js';
 import { embed } from './stages/embed.js';
-import { extract, sharedPdfExtractor, type ExtractLimits } from './stages/extract.js';
+import { extract } from './stages/extract.js';
 import { skipUnchanged } from './stages/unchanged.js';
 import { recordOutcome, upsert } from './stages/upsert.js';
-import type { DocumentOutcome, DocumentWorkItem, Downloader, IngestDeps, Stage, StageContext } from './types.js';
+import type { Downloader } from '../src/ports/downloader.js';
+import type { DocumentOutcome, DocumentWorkItem, IngestDeps, PdfExtractor, Stage, StageContext } from './types.js';
 
 /**
  * The worker's pipeline: discover -> download -> (unchanged?) -> extract -> chunk -> embed -> upsert.
@@ -38,10 +37,10 @@ export interface RunIngestOptions {
   logger: Logger;
   /** true: a bar on a TTY, log lines otherwise; false: nothing; or a reporter of your own. @default false */
   progress?: boolean | ProgressReporter;
-  /** A downloader, or options for one. @default registry hosts only, 50 MB, 4 at a time */
-  downloader?: Downloader | DownloaderOptions;
-  /** Limits of PDF text extraction (EXTRACT_*). @default DEFAULT_EXTRACT_LIMITS */
-  extractLimits?: Partial<ExtractLimits>;
+  /** Fetches the documents (the roots build one under the DOWNLOAD_* settings). */
+  downloader: Downloader;
+  /** Extracts their text (the roots build one under the EXTRACT_* limits, and close it). */
+  extractor: PdfExtractor;
   /** Re-embed documents even when unchanged (`--reindex`). @default false */
   force?: boolean;
   /** Embed each chunk's sentences beside it (the worker and the API pass config SENTENCE_VECTORS). @default false */
@@ -118,10 +117,6 @@ export async function runDocumentStages(
   );
 }
 
-function isDownloader(x: Downloader | DownloaderOptions): x is Downloader {
-  return typeof (x as Downloader).download === 'function';
-}
-
 function pickProgress(p: RunIngestOptions['progress'], logger: Logger): ProgressReporter {
   if (p === undefined || p === false) return silentProgress;
   if (p === true) return process.stderr.isTTY ? createBarProgress() : createLogProgress(logger);
@@ -147,12 +142,7 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
 
   await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });
 
-  const downloader =
-    opts.downloader === undefined
-      ? createDownloader({ policy: createUrlPolicy() })
-      : isDownloader(opts.downloader)
-        ? opts.downloader
-        : createDownloader(opts.downloader);
+  const { downloader } = opts;
 
   // A fatal error (a store down) stops the run: no new document starts, the error is rethrown at the end.
   const abort = new AbortController();
@@ -167,7 +157,7 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
   const ctx: StageContext = {
     deps,
     downloader,
-    extractor: sharedPdfExtractor(opts.extractLimits),
+    extractor: opts.extractor,
     logger,
     force: opts.force ?? false,
     chunkMaxTokens: chunkTokenBudget(deps.embedder.maxInputTokens),

@@ -4,6 +4,7 @@ import type { TextChunk } from '../src/domain/chunking.js';
 import type { CountryLookup } from '../src/ports/country-lookup.js';
 import type { DocumentState, DocumentStateStore } from '../src/ports/document-state-store.js';
 import type { DocumentTextStore } from '../src/ports/document-text-store.js';
+import type { DownloadedContent, Downloader } from '../src/ports/downloader.js';
 import type { Embedder } from '../src/ports/embedder.js';
 import type { ListedDocument } from '../src/ports/ingest-queue.js';
 import type { RecordStore } from '../src/ports/record-store.js';
@@ -34,24 +35,7 @@ export type DocumentOutcome =
    */
   | { kind: 'failed'; reason: string; retryable?: boolean; downloadFailure?: string };
 
-export interface DownloadedContent {
-  bytes: Buffer;
-  contentType: string | null;
-  /** sha256 of the bytes, hex. */
-  contentHash: string;
-  /** After redirects. */
-  finalUrl: string;
-}
-
-/** Fetches a document's bytes (ingest/download/http-downloader.ts over HTTP; the API's demo reads its own files). */
-export interface Downloader {
-  /** The document's bytes, or throws DownloadError with a reason fit for the document's state. */
-  download(uri: string, signal?: AbortSignal): Promise<DownloadedContent>;
-  /** Waits for downloads in flight to finish. */
-  onIdle(): Promise<void>;
-}
-
-/** Extracts a PDF's text per page (ingest/stages/extract.ts runs it in child processes under the EXTRACT_* limits). */
+/** Extracts a PDF's text per page (ingest/stages/extract.ts createPdfExtractor: child processes under the EXTRACT_* limits). */
 export interface PdfExtractor {
   extract(bytes: Uint8Array): Promise<ExtractResult>;
   /** Ends the extraction processes; extractions in flight fail. */
@@ -88,8 +72,8 @@ export interface ProjectWork {
 export interface StageContext {
   deps: IngestDeps;
   downloader: Downloader;
-  /** Extracts PDF text in child processes under the EXTRACT_* limits; absent: the process's default extractor. */
-  extractor?: PdfExtractor;
+  /** Extracts PDF text in child processes under the EXTRACT_* limits; owned (and closed) by whoever built it. */
+  extractor: PdfExtractor;
   logger: Logger;
   /** Re-embed even when a document is unchanged. */
   force: boolean;

@@ -9,14 +9,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../src/config.js';
 import { createLogger, type Logger } from '../src/logger.js';
-import {
-  buildDownloader,
-  buildIngestDeps,
-  buildIngestQueue,
-  buildSummarizer,
-  extractLimitsFromConfig,
-  type BuiltIngestDeps,
-} from './deps.js';
+import { buildDownloader, buildIngestDeps, buildIngestQueue, buildPdfExtractor, buildSummarizer, type BuiltIngestDeps } from './deps.js';
 import { createWorkerMetrics, startMetricsListener, type MetricsListener } from './metrics.js';
 import { createWorkerHandlers } from './worker.js';
 import type { IngestQueue } from '../src/ports/ingest-queue.js';
@@ -64,6 +57,7 @@ async function runWorker(
   let queue: IngestQueue | null = null;
   let summarizer: Summarizer | null = null;
   let listener: MetricsListener | null = null;
+  const extractor = buildPdfExtractor(config);
   try {
     deps = await buildIngestDeps(config, logger);
     await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });
@@ -82,7 +76,7 @@ async function runWorker(
     const handlers = createWorkerHandlers({
       deps,
       downloader: buildDownloader(config),
-      extractLimits: extractLimitsFromConfig(config),
+      extractor,
       summarizer,
       logger,
       sentenceVectors: config.SENTENCE_VECTORS,
@@ -99,6 +93,7 @@ async function runWorker(
   } finally {
     await queue?.close().catch((err: unknown) => logger.warn({ err }, 'closing the queue failed'));
     await listener?.close();
+    await extractor.close();
     await summarizer?.close().catch(() => undefined);
     await deps?.close();
   }

@@ -8,9 +8,9 @@ import { runDocumentStages } from './pipeline.js';
 import { chunkTokenBudget } from './stages/chunk.js';
 import { projectContextOf } from './stages/discover.js';
 import { createEnrichHook } from './stages/enrich.js';
-import { sharedPdfExtractor, type ExtractLimits } from './stages/extract.js';
 import { recordOutcome } from './stages/upsert.js';
-import type { DocumentWorkItem, Downloader, IngestDeps, StageContext } from './types.js';
+import type { Downloader } from '../src/ports/downloader.js';
+import type { DocumentWorkItem, IngestDeps, PdfExtractor, StageContext } from './types.js';
 
 /**
  * What a queue worker (`npm run worker`) does with a claimed job: the same stages as the in-process run
@@ -21,7 +21,8 @@ import type { DocumentWorkItem, Downloader, IngestDeps, StageContext } from './t
 export interface WorkerHandlerOptions {
   deps: IngestDeps;
   downloader: Downloader;
-  extractLimits?: Partial<ExtractLimits>;
+  /** Built and closed by the caller (ingest/worker-main.ts), under the EXTRACT_* limits. */
+  extractor: PdfExtractor;
   summarizer: Summarizer;
   logger: Logger;
   sentenceVectors?: boolean;
@@ -45,7 +46,7 @@ export function createWorkerHandlers(opts: WorkerHandlerOptions): IngestJobHandl
     const ctx: StageContext = {
       deps,
       downloader: opts.downloader,
-      extractor: sharedPdfExtractor(opts.extractLimits),
+      extractor: opts.extractor,
       logger,
       force: job.force,
       chunkMaxTokens: chunkTokenBudget(deps.embedder.maxInputTokens),

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config, EmbedderSpec, LlmSpec } from './config.js';
 import type { Logger } from './logger.js';
+import { createHttpDownloader, type DownloaderOptions } from './adapters/download/http-downloader.js';
+import { createUrlPolicy } from './adapters/download/url-policy.js';
 import { createCountryLookup } from './adapters/geo/country-lookup.js';
 import { createPgPool, type PgPool } from './adapters/postgres/database.js';
 import { createPgDocumentStateStore } from './adapters/postgres/document-state-store.js';
@@ -27,6 +29,7 @@ import type { AppDeps, ReadinessCheck } from './http/types.js';
 import type { CountryLookup } from './ports/country-lookup.js';
 import type { DocumentStateStore } from './ports/document-state-store.js';
 import type { DocumentTextStore } from './ports/document-text-store.js';
+import type { Downloader } from './ports/downloader.js';
 import type { Embedder } from './ports/embedder.js';
 import type { RecordStore } from './ports/record-store.js';
 import type { Reranker } from './ports/reranker.js';
@@ -47,6 +50,41 @@ import { createSearchService, type SearchService, type SearchServiceOptions } fr
 
 /** The repository's demo folder (this file is src/deps.ts). */
 export const demoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../demo');
+
+/**
+ * Download limits and allow-list from the configuration (DOWNLOAD_*), the one place they are read; `extraHosts` are
+ * allowed beside DOWNLOAD_ALLOW_HOSTS (the API allows its own address for its demo documents).
+ */
+export function downloaderOptionsFromConfig(config: Config, extraHosts: readonly string[] = []): DownloaderOptions {
+  return {
+    policy: createUrlPolicy([...config.DOWNLOAD_ALLOW_HOSTS, ...extraHosts]),
+    maxBytes: config.DOWNLOAD_MAX_BYTES,
+    concurrency: config.DOWNLOAD_CONCURRENCY,
+    perHostConcurrency: config.DOWNLOAD_PER_HOST_CONCURRENCY,
+    timeoutMs: config.DOWNLOAD_TIMEOUT_MS,
+    retries: config.DOWNLOAD_RETRIES,
+  };
+}
+
+/** The HTTP document downloader under the DOWNLOAD_* settings (the worker's, and the API's demo seeding's). */
+export function buildDownloader(config: Config, extraHosts: readonly string[] = []): Downloader {
+  return createHttpDownloader(downloaderOptionsFromConfig(config, extraHosts));
+}
+
+/** PDF extraction limits from the configuration (EXTRACT_*), in the shape of ingest/stages/extract.ts ExtractLimits. */
+export function extractLimitsFromConfig(config: Config): {
+  timeoutMs: number;
+  maxMemoryMb: number;
+  maxPages: number;
+  maxTextChars: number;
+} {
+  return {
+    timeoutMs: config.EXTRACT_TIMEOUT_MS,
+    maxMemoryMb: config.EXTRACT_MAX_MEMORY_MB,
+    maxPages: config.EXTRACT_MAX_PAGES,
+    maxTextChars: config.EXTRACT_MAX_TEXT_CHARS,
+  };
+}
 
 export interface Stores {
   records: RecordStore;
@@ -321,6 +359,7 @@ export async function buildSearch(
 
 /** What the API process runs on: the HTTP layer's deps, the stores and models behind them, and one close. */
 export interface ApiDeps extends AppDeps {
+  config: Config;
   stores: Stores;
   embedder: Embedder;
   summarizer: Summarizer;

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { buildDeps } from './deps.js';
+import { buildDeps, buildDownloader, demoDir, extractLimitsFromConfig } from './deps.js';
 import { NotReadyError } from './errors.js';
 import { createApp } from './http/app.js';
 import type { ReadinessCheck } from './http/types.js';
@@ -89,7 +89,21 @@ async function main(): Promise<void> {
     try {
       // The documents are indexed in the background; seedDemo logs a failure there itself (and readiness then
       // stops waiting: the stores serve, without the demo).
-      const { indexing } = await seedDemo(deps, { baseUrl, logger, signal: background.signal });
+      const self = new URL(baseUrl);
+      // This server's own address is allowed, as an operator would with DOWNLOAD_ALLOW_HOSTS.
+      const downloader = buildDownloader(config, [self.host, `127.0.0.1:${self.port || '80'}`]);
+      const { indexing } = await seedDemo(
+        { ...deps.stores, embedder: deps.embedder, summarizer: deps.summarizer, countries: deps.countries },
+        {
+          baseUrl,
+          demoDir,
+          downloader,
+          extractLimits: extractLimitsFromConfig(config),
+          sentenceVectors: config.SENTENCE_VECTORS,
+          logger,
+          signal: background.signal,
+        },
+      );
       void indexing.finally(() => {
         demoPending = false;
       });

@@ -32,7 +32,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildIngestDeps, downloaderOptionsFromConfig } from '../../ingest/deps.js';
+import { buildDownloader, buildIngestDeps, buildPdfExtractor } from '../../ingest/deps.js';
 import { runIngest } from '../../ingest/pipeline.js';
 import { importRecords } from '../../ingest/records.js';
 import { loadConfig, parseEmbedderSetting } from '../../src/config.js';
@@ -202,7 +202,8 @@ async function evaluateEmbedder(
         all: true,
         logger,
         progress: true,
-        downloader: downloaderOptionsFromConfig(config),
+        downloader: buildDownloader(config),
+        extractor: buildPdfExtractor(config),
         sentenceVectors: config.SENTENCE_VECTORS,
       });
       process.stderr.write(

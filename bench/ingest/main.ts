@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runIngest } from '../../ingest/pipeline.js';
 import { chunkTokenBudget } from '../../ingest/stages/chunk.js';
-import { extractPdfPages } from '../../ingest/stages/extract.js';
+import { createPdfExtractor } from '../../ingest/stages/extract.js';
 import { createEmbedder } from '../../src/deps.js';
 import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/document-state-store.js';
@@ -23,12 +23,16 @@ import { createSqliteVectorIndex } from '../../src/adapters/sqlite/vector-index.
 import { loadConfig } from '../../src/config.js';
 import { chunkPages } from '../../src/domain/chunking.js';
 import { evidenceSentences } from '../../src/domain/sentences.js';
-import { createUrlPolicy } from '../../src/domain/url-policy.js';
+import { createHttpDownloader } from '../../src/adapters/download/http-downloader.js';
+import { createUrlPolicy } from '../../src/adapters/download/url-policy.js';
 import { createLogger } from '../../src/logger.js';
 import { corpusPath } from '../../test/support/corpus.js';
 import { startStaticServer } from '../../test/support/static-server.js';
 import PQueue from 'p-queue';
 import { BATCHES_IN_FLIGHT } from '../../ingest/stages/embed.js';
+
+/** One extraction pool for the whole run (its idle processes do not keep the benchmark alive). */
+const extractor = createPdfExtractor();
 
 const { values } = parseArgs({
   options: {
@@ -102,7 +106,7 @@ for (const spec of (values.embedders ?? 'use')
   const texts: string[] = [];
   let chunkCount = 0;
   for (const f of files) {
-    const r = await extractPdfPages(readFileSync(corpusPath('pdf', f)));
+    const r = await extractor.extract(readFileSync(corpusPath('pdf', f)));
     if (!r.ok) continue;
     for (const c of chunkPages(r.pages, { maxTokens: budget })) {
       texts.push(c.text, ...(sentenceVectors ? evidenceSentences(c.text) : []));
@@ -126,7 +130,8 @@ for (const spec of (values.embedders ?? 'use')
     deps,
     projects: [ref],
     logger,
-    downloader: { policy: createUrlPolicy([server.hostPort]) },
+    downloader: createHttpDownloader({ policy: createUrlPolicy([server.hostPort]) }),
+    extractor,
     sentenceVectors,
   });
   if (summary.documents.failed > 0) console.log('failures:', summary.failures);

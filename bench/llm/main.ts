@@ -25,12 +25,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { extractPdfPages } from '../../ingest/stages/extract.js';
+import { createPdfExtractor } from '../../ingest/stages/extract.js';
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
 import { createLlamaChatModel } from '../../src/adapters/summarizers/llama.js';
 import { createLlmSummarizer, UngroundedAnswerError } from '../../src/adapters/summarizers/llm.js';
 import { normalizedTerms } from '../../src/domain/query.js';
 import type { CitedPassage, Summarizer } from '../../src/ports/summarizer.js';
+
+/** One extraction pool for the whole run (its idle processes do not keep the benchmark alive). */
+const extractor = createPdfExtractor();
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const corpusDir = process.env.CORPUS_DIR ?? path.resolve(repoRoot, '../shared/corpus');
@@ -98,7 +101,7 @@ async function buildCases(file: string, n: number): Promise<Case[]> {
   for (const [i, q] of picked.entries()) {
     let pages = pdfPages.get(q.file);
     if (!pages) {
-      const extracted = await extractPdfPages(readFileSync(path.join(corpusDir, 'pdf', q.file)));
+      const extracted = await extractor.extract(readFileSync(path.join(corpusDir, 'pdf', q.file)));
       if (!extracted.ok) throw new Error(`${q.file}: ${extracted.reason}`);
       pages = extracted.pages.map(flat);
       pdfPages.set(q.file, pages);

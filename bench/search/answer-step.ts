@@ -12,9 +12,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extractPdfPages } from '../../ingest/stages/extract.js';
+import { createPdfExtractor } from '../../ingest/stages/extract.js';
 import { composeAnswer, findEvidence, forgetPassageReadings, warmPassage } from '../../src/domain/evidence.js';
 import { runningLineShapes, titleBlock } from '../../src/domain/page-furniture.js';
+
+/** One extraction pool for the whole run (its idle processes do not keep the benchmark alive). */
+const extractor = createPdfExtractor();
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const corpusDir = process.env.CORPUS_DIR ?? path.resolve(repoRoot, '../shared/corpus');
@@ -37,7 +40,7 @@ async function main(): Promise<void> {
   const pages: string[] = [];
   const titles: string[] = [];
   for (const f of FILES) {
-    const r = await extractPdfPages(new Uint8Array(readFileSync(path.join(corpusDir, 'pdf', f))));
+    const r = await extractor.extract(new Uint8Array(readFileSync(path.join(corpusDir, 'pdf', f))));
     if (!r.ok) throw new Error(`${f}: ${r.reason}`);
     pages.push(...r.pages.filter((p) => p.length >= 1800));
     titles.push(titleBlock(r.pages, runningLineShapes(r.pages)));

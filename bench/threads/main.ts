@@ -13,12 +13,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chunkTokenBudget } from '../../ingest/stages/chunk.js';
-import { extractPdfPages } from '../../ingest/stages/extract.js';
+import { createPdfExtractor } from '../../ingest/stages/extract.js';
 import type { EmbedderSpec } from '../../src/config.js';
 import { createEmbedder } from '../../src/deps.js';
 import { chunkPages } from '../../src/domain/chunking.js';
 import type { Embedder } from '../../src/ports/embedder.js';
 import { corpusPath } from '../../test/support/corpus.js';
+
+/** One extraction pool for the whole run (its idle processes do not keep the benchmark alive). */
+const extractor = createPdfExtractor();
 
 const { values } = parseArgs({
   options: {
@@ -35,7 +38,7 @@ const files = readdirSync(corpusPath('pdf'))
   .map((x) => x.f);
 const pages: string[][] = [];
 for (const f of files) {
-  const r = await extractPdfPages(readFileSync(corpusPath('pdf', f)));
+  const r = await extractor.extract(readFileSync(corpusPath('pdf', f)));
   if (r.ok) pages.push(r.pages);
 }
 

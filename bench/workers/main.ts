@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import PQueue from 'p-queue';
 import { chunkTokenBudget } from '../../ingest/stages/chunk.js';
 import { BATCHES_IN_FLIGHT } from '../../ingest/stages/embed.js';
-import { extractPdfPages } from '../../ingest/stages/extract.js';
+import { createPdfExtractor } from '../../ingest/stages/extract.js';
 import { createPgPool } from '../../src/adapters/postgres/database.js';
 import { loadConfig } from '../../src/config.js';
 import { createEmbedder } from '../../src/deps.js';
@@ -29,6 +29,9 @@ import { corpusPath } from '../../test/support/corpus.js';
 import { createFreshDatabase } from '../../test/support/pg-database.js';
 import { runScript, startLogged } from '../../test/support/processes.js';
 import { startStaticServer } from '../../test/support/static-server.js';
+
+/** One extraction pool for the whole run (its idle processes do not keep the benchmark alive). */
+const extractor = createPdfExtractor();
 
 const { values } = parseArgs({
   options: {
@@ -88,7 +91,7 @@ await embedder.embed(['warm up the model with a sentence of ordinary length abou
 const texts: string[] = [];
 let chunkCount = 0;
 for (const f of files) {
-  const r = await extractPdfPages(readFileSync(corpusPath('pdf', f)));
+  const r = await extractor.extract(readFileSync(corpusPath('pdf', f)));
   if (!r.ok) continue;
   for (const c of chunkPages(r.pages, { maxTokens: chunkTokenBudget(embedder.maxInputTokens) })) {
     texts.push(c.text, ...(config.SENTENCE_VECTORS ? evidenceSentences(c.text) : []));

@@ -1,4 +1,4 @@
-import { DownloadError } from '../download/http-downloader.js';
+import { DownloadError } from '../../src/ports/downloader.js';
 import { URI_PLACEHOLDER } from '../records.js';
 import type { DocumentWorkItem, Stage } from '../types.js';
 

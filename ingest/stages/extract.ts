@@ -215,37 +215,25 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
   };
 }
 
-const shared = new Map<string, PdfExtractor>();
-
 /**
- * The process's extractor for these limits, kept across runs: a child takes seconds to load pdf.js (under tsx), so
- * runs in one process (the API's demo indexing, tests) reuse its idle children, which never keep the process alive.
+ * Text per physical page of a PDF. Without an extractor (tests and benchmarks that read a few files), a pool with the
+ * default limits is started for the call and closed after it; the pipeline, the queue worker and the demo seeding
+ * pass the one their composition root built.
  */
-export function sharedPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfExtractor {
-  const limits: ExtractLimits = { ...DEFAULT_EXTRACT_LIMITS, ...overrides };
-  const key = JSON.stringify([limits.timeoutMs, limits.maxMemoryMb, limits.maxPages, limits.maxTextChars]);
-  let extractor = shared.get(key);
-  if (!extractor) {
-    extractor = createPdfExtractor(limits);
-    shared.set(key, extractor);
+export async function extractPdfPages(bytes: Uint8Array, extractor?: PdfExtractor): Promise<ExtractResult> {
+  if (extractor) return extractor.extract(bytes);
+  const own = createPdfExtractor();
+  try {
+    return await own.extract(bytes);
+  } finally {
+    await own.close();
   }
-  return extractor;
-}
-
-/** The process's extractor with the default limits, for callers without their own (tests, benchmarks). */
-export function defaultPdfExtractor(): PdfExtractor {
-  return sharedPdfExtractor();
-}
-
-/** Text per physical page of a PDF, under the default limits (or those of `extractor`). */
-export async function extractPdfPages(bytes: Uint8Array, extractor: PdfExtractor = defaultPdfExtractor()): Promise<ExtractResult> {
-  return extractor.extract(bytes);
 }
 
 /** Stage: downloaded bytes to page texts. */
 export const extract: Stage = async (item, ctx) => {
   if (!item.content) throw new Error(`extract: document ${item.documentId} has no downloaded content`);
-  const r = await extractPdfPages(item.content.bytes, ctx.extractor ?? defaultPdfExtractor());
+  const r = await ctx.extractor.extract(item.content.bytes);
   if (!r.ok) {
     return {
       ...item,

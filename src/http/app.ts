@@ -13,9 +13,11 @@ import { registerDemoDocuments } from './routes/demo-documents.js';
 import { HEALTH_PATHS, registerHealth } from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
 import { WEB_ASSETS_PREFIX, WEB_PAGE_PATH, registerWebPage } from './routes/web-page.js';
-import type { AppDeps, AppEnv } from './types.js';
+import type { AppDeps } from './types.js';
+import type { AppEnv } from './env.js';
 
-export type { AppDeps, AppEnv } from './types.js';
+export type { AppDeps } from './types.js';
+export type { AppEnv } from './env.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 

@@ -2,7 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import type { AppEnv } from './types.js';
+import type { AppEnv } from './env.js';
 
 export const METRICS_PATH = '/metrics';
 

@@ -1,25 +1,8 @@
 import type { ApiMetrics } from './metrics.js';
-import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { DiscoveryService } from '../services/discovery.js';
 import type { MetadataService } from '../services/metadata.js';
-import type { PreparedQuery, SearchService } from '../services/search.js';
-
-/** Per-request values set by the request-context middleware; every handler can rely on them. */
-export interface AppVariables {
-  requestId: string;
-  logger: Logger;
-  /** Which configured API key the request presented (`key1`, `key2`, ...), once auth has accepted it. */
-  apiKeyId?: string;
-  /** The request body as parsed by the jsonBody middleware (once; routes validate this value). */
-  jsonBody?: unknown;
-  /** The batch-search question whose embedding was started while the request was validated. */
-  preparedQuery?: PreparedQuery;
-}
-
-export interface AppEnv {
-  Variables: AppVariables;
-}
+import type { SearchService } from '../services/search.js';
 
 /** A backing service /readyz checks; `check` throws (ideally a DependencyError) when it cannot be used. */
 export interface ReadinessCheck {
@@ -28,10 +11,26 @@ export interface ReadinessCheck {
 }
 
 /**
+ * The settings the HTTP layer reads (names as in src/config.ts, which src/deps.ts passes whole): limits, keys and
+ * the public address. The configuration module itself stays with the composition roots.
+ */
+export interface HttpSettings {
+  API_KEYS: readonly string[];
+  AUTH_FAILURES_PER_MINUTE: number;
+  RATE_LIMIT_PER_MINUTE: number;
+  METRICS_PUBLIC: boolean;
+  MAX_BODY_BYTES: number;
+  MAX_BATCH_PROJECTS: number;
+  SEARCH_DEFAULT_TOP_K: number;
+  SEARCH_MAX_TOP_K: number;
+  PUBLIC_BASE_URL?: string | undefined;
+}
+
+/**
  * What the HTTP layer needs, built by src/deps.ts (or by a test). Services, not adapters: routes never see a store.
  */
 export interface AppDeps {
-  config: Config;
+  config: HttpSettings;
   logger: Logger;
   metadata: MetadataService;
   /** Batch document search; when absent the route answers 503 `unavailable` (e.g. a metadata-only deployment). */

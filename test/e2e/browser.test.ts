@@ -215,7 +215,7 @@ describeWithService(
       expect(cited.text).toContain(cited.quote);
       await hasText(item.locator('mark'), cited.quote.replace(/\s+/g, ' ').slice(0, 40));
       await shot(page, '4-citation');
-      // The README's picture (docs/search-page.png): the answer and its first sources, at a laptop's size.
+      // The search page's picture (docs/search-page.png, in docs/search-page.md): the answer and its first sources, at a laptop's size.
       await page.setViewportSize({ width: 1000, height: 930 });
       await page.locator('#ask-title').scrollIntoViewIfNeeded();
       await page.evaluate('window.scrollTo(0, 0)');

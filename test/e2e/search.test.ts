@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildIngestDeps, downloaderOptionsFromConfig, type BuiltIngestDeps } from '../../ingest/deps.js';
+import { buildDownloader, buildIngestDeps, buildPdfExtractor, type BuiltIngestDeps } from '../../ingest/deps.js';
 import { runIngest } from '../../ingest/pipeline.js';
 import { loadConfig } from '../../src/config.js';
 import { extractMarkers } from '../../src/domain/markers.js';
@@ -102,6 +102,7 @@ describeWithService(
           raw: record(990002, [{ name: REPORT, type: 'Validation Report' }], files.baseUrl),
         },
       ]);
+      const extractor = buildPdfExtractor(config);
       const summary = await runIngest({
         deps,
         projects: [
@@ -109,8 +110,9 @@ describeWithService(
           { registry: 'Verra', projectId: 990002 },
         ],
         logger,
-        downloader: downloaderOptionsFromConfig(config),
-      });
+        downloader: buildDownloader(config),
+        extractor,
+      }).finally(() => extractor.close());
       expect(summary.failures).toEqual([]);
       expect(summary.documents.indexed).toBe(3);
       api = await startSearchServer(config, deps, logger);

@@ -242,7 +242,7 @@ describe('demo data', () => {
     }
   });
 
-  it("/readyz answers ready once the demo documents are indexed, and the README's search example then answers as it shows", async () => {
+  it('/readyz answers ready once the demo documents are indexed, and the search example of docs/api.md then answers as it shows', async () => {
     const started = server;
     if (!started) throw new Error('the server of the previous test did not start');
     await expect
@@ -251,7 +251,7 @@ describe('demo data', () => {
     const ready = await fetch(`${started.baseUrl}/readyz`);
     expect(ready.status).toBe(200);
     expect(((await ready.json()) as { checks: Record<string, string> }).checks['demo documents']).toBe('ok');
-    // The README's search example, as it shows it answered.
+    // The search example of docs/api.md, as it shows it answered.
     const res = await post(started.baseUrl, '/projects-documents/batch-search', {
       projectList: [
         { project_id: 900001, registry: 'Verra' },
@@ -265,7 +265,7 @@ describe('demo data', () => {
     expect(body.answered).toBe(true);
     expect(body.answer).toContain('All findings are closed. Andes Assurance Partners issues a positive validation opinion');
     expect(body.answer).toContain('The validation raised three corrective action requests (CARs) and two clarification requests (CLs)');
-    // The README's perProject example: each project's answer names its proponent as its documents do, or says they
+    // The perProject example of docs/api.md: each project's answer names its proponent as its documents do, or says they
     // do not (900004's record names a proponent its documents never mention).
     const perProject = await post(started.baseUrl, '/projects-documents/batch-search', {
       projectList: [900001, 900002, 900004].map((id) => ({ project_id: id, registry: 'Verra' })),

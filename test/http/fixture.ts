@@ -10,7 +10,8 @@ import { openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/datab
 import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
 import { loadConfig } from '../../src/config.js';
 import { createApp } from '../../src/http/app.js';
-import type { AppDeps, AppEnv } from '../../src/http/types.js';
+import type { AppDeps } from '../../src/http/types.js';
+import type { AppEnv } from '../../src/http/env.js';
 import type { Logger } from '../../src/logger.js';
 import type { RecordStore } from '../../src/ports/record-store.js';
 import { createMetadataService } from '../../src/services/metadata.js';

@@ -10,7 +10,9 @@ import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.
 import { createSqliteVectorIndex } from '../../src/adapters/sqlite/vector-index.js';
 import { chunkIdFor, documentIdFor } from '../../src/domain/chunking.js';
 import type { ProjectRef } from '../../src/domain/project-ref.js';
-import { createUrlPolicy } from '../../src/domain/url-policy.js';
+import { createHttpDownloader } from '../../src/adapters/download/http-downloader.js';
+import { createUrlPolicy } from '../../src/adapters/download/url-policy.js';
+import { createPdfExtractor } from '../../ingest/stages/extract.js';
 import { createLogger } from '../../src/logger.js';
 import type { Embedder } from '../../src/ports/embedder.js';
 import { startStaticServer, type StaticServer } from '../support/static-server.js';
@@ -66,6 +68,9 @@ function record(ref: ProjectRef, docs: { name: string; path: string; type?: stri
   };
 }
 
+/** One extraction pool for the file, as a root owns one for its process. */
+const extractor = createPdfExtractor();
+
 async function run(
   projects: ProjectRef[],
   extra: { afterProject?: (ref: ProjectRef, ctx: AfterProjectContext) => Promise<void> } = {},
@@ -74,7 +79,8 @@ async function run(
     deps,
     projects,
     logger,
-    downloader: { policy: createUrlPolicy([server.hostPort]), retries: 0, timeoutMs: 5000 },
+    downloader: createHttpDownloader({ policy: createUrlPolicy([server.hostPort]), retries: 0, timeoutMs: 5000 }),
+    extractor,
     sentenceVectors: true,
     ...extra,
   });
@@ -122,6 +128,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await extractor.close();
   await deps?.embedder.close();
   db?.close();
   await server?.close();
@@ -250,8 +257,9 @@ describe('runIngest', () => {
   });
 
   it('processes every stored project with all: true, and nothing without projects', async () => {
-    expect((await runIngest({ deps, logger })).documents.total).toBe(0);
-    const summary = await runIngest({ deps, all: true, logger, downloader: { policy: createUrlPolicy([server.hostPort]) } });
+    const downloader = createHttpDownloader({ policy: createUrlPolicy([server.hostPort]) });
+    expect((await runIngest({ deps, logger, downloader, extractor })).documents.total).toBe(0);
+    const summary = await runIngest({ deps, all: true, logger, downloader, extractor });
     expect(summary.projects).toBe(2);
     expect(summary.documents.unchanged).toBe(2);
   });
@@ -267,6 +275,7 @@ describe('runIngest', () => {
         },
       },
     };
-    await expect(runIngest({ deps: broken, projects: [A], logger })).rejects.toThrow(/database is locked/);
+    const downloader = createHttpDownloader({ policy: createUrlPolicy([server.hostPort]) });
+    await expect(runIngest({ deps: broken, projects: [A], logger, downloader, extractor })).rejects.toThrow(/database is locked/);
   });
 });

@@ -13,7 +13,9 @@ import { createSqliteVectorIndex } from '../../src/adapters/sqlite/vector-index.
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
 import { deriveCleaned } from '../../src/domain/derive-cleaned.js';
 import type { ProjectRef } from '../../src/domain/project-ref.js';
-import { createUrlPolicy } from '../../src/domain/url-policy.js';
+import { createHttpDownloader } from '../../src/adapters/download/http-downloader.js';
+import { createUrlPolicy } from '../../src/adapters/download/url-policy.js';
+import { createPdfExtractor } from '../../ingest/stages/extract.js';
 import { createLogger } from '../../src/logger.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
 import { makePdf } from '../ingest/support/make-pdf.js';
@@ -139,12 +141,14 @@ function serve(req: IncomingMessage, res: ServerResponse): boolean {
   return true;
 }
 
+const extractor = createPdfExtractor();
 const run = () =>
   runIngest({
     deps,
     projects: [VINTAGE, SMALL, NO_TABLE],
     logger,
-    downloader: { policy: createUrlPolicy([server.hostPort]), retries: 0, timeoutMs: 20_000 },
+    downloader: createHttpDownloader({ policy: createUrlPolicy([server.hostPort]), retries: 0, timeoutMs: 20_000 }),
+    extractor,
     afterProject: createEnrichHook({ summarizer, countries }),
   });
 
@@ -185,6 +189,7 @@ describe('derived fields through the ingest pipeline', () => {
   }, 120_000);
 
   afterAll(async () => {
+    await extractor.close();
     await deps?.embedder.close();
     await deps?.texts.close();
     await deps?.states.close();

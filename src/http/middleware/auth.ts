@@ -1,46 +1,13 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { apiKeyMatcher, presentedApiKey } from '../../api-keys.js';
 import { AppError } from '../../errors.js';
-import type { AppEnv } from '../types.js';
+import type { AppEnv } from '../env.js';
 
 export interface ApiKeyAuthOptions {
   /** Accepted keys; an empty list turns authentication off (CONTRACT 4). */
   keys: readonly string[];
   /** Paths served without a key (health checks). */
   isPublic?: (path: string) => boolean;
-}
-
-const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
-
-/** The key from `Authorization: Bearer <key>` or `X-API-Key: <key>`, or undefined. */
-export function presentedApiKey(header: (name: string) => string | undefined): string | undefined {
-  const auth = header('authorization');
-  if (auth !== undefined) {
-    const m = /^Bearer[ \t]+(.+)$/i.exec(auth.trim());
-    if (m?.[1] !== undefined) return m[1].trim();
-  }
-  const key = header('x-api-key');
-  return key === undefined || key.trim() === '' ? undefined : key.trim();
-}
-
-/**
- * Matches a presented key against the configured ones: the index of the key it matches, or -1. Keys are compared as
- * SHA-256 digests with timingSafeEqual, and every key is compared, so the time taken says nothing about how much of a
- * key was right or which key was close. The worker's metrics listener uses it too.
- */
-export function apiKeyMatcher(keys: readonly string[]): { enabled: boolean; match(presented: string): number } {
-  const digests = keys.filter((k) => k.length > 0).map(digest);
-  return {
-    enabled: digests.length > 0,
-    match(presented) {
-      const candidate = digest(presented);
-      let matched = -1;
-      digests.forEach((d, i) => {
-        if (timingSafeEqual(candidate, d)) matched = i;
-      });
-      return matched;
-    },
-  };
 }
 
 /** Requires one of the configured API keys (apiKeyMatcher). */

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../../errors.js';
 import { quoted } from '../echo.js';
-import type { AppEnv } from '../types.js';
+import type { AppEnv } from '../env.js';
 
 /**
  * application/json or application/<x>+json, with parameters such as `; charset=utf-8`. The same pattern as

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../../errors.js';
-import type { AppEnv } from '../types.js';
+import type { AppEnv } from '../env.js';
 import { requireJsonContentType } from './content-type.js';
 
 export interface JsonBodyOptions {

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { AppError } from '../../errors.js';
-import type { AppEnv } from '../types.js';
+import type { AppEnv } from '../env.js';
 
 export interface RateLimitOptions {
   /** Requests per minute per client; 0 turns the limiter off. */

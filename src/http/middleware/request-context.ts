@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from '../../logger.js';
-import type { AppEnv } from '../types.js';
+import type { AppEnv } from '../env.js';
 
 /** An incoming id is kept only when it is short and harmless in a log line and a header. */
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;

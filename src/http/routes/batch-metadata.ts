@@ -4,7 +4,8 @@ import { orderedObjectOfJson, serializedJson } from '../respond.js';
 import { standardErrorResponses } from '../schemas/error.js';
 import { projectListOneOf, projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
 import { cleanedRecordSchema, rawRecordResponseSchema } from '../schemas/records.js';
-import type { AppDeps, AppEnv } from '../types.js';
+import type { AppDeps } from '../types.js';
+import type { AppEnv } from '../env.js';
 import { rawFlagSchema } from './metadata.js';
 
 export const BATCH_METADATA_PATH = '/project-documents/batch-metadata';

@@ -7,7 +7,8 @@ import { SEARCH_MODES, type SearchMode } from '../../services/search.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { standardErrorResponses } from '../schemas/error.js';
 import { projectListOneOf, projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
-import type { AppDeps, AppEnv } from '../types.js';
+import type { AppDeps } from '../types.js';
+import type { AppEnv } from '../env.js';
 
 /** SPEC 4.3: the documented path (plural `projects-documents`). */
 export const BATCH_SEARCH_PATH = '/projects-documents/batch-search';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { AppError } from '../../errors.js';
 import { quoted } from '../echo.js';
-import type { AppEnv } from '../types.js';
+import type { AppEnv } from '../env.js';
 
 export const DEMO_DOCUMENTS_PREFIX = '/demo/documents/';
 

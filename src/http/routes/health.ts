@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { AppError, NotReadyError } from '../../errors.js';
-import type { AppDeps, AppEnv } from '../types.js';
+import type { AppDeps } from '../types.js';
+import type { AppEnv } from '../env.js';
 
 export const HEALTH_PATHS = ['/healthz', '/readyz'] as const;
 

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppDeps, AppEnv } from '../types.js';
+import type { AppDeps } from '../types.js';
+import type { AppEnv } from '../env.js';
 import { registerBatchMetadata } from './batch-metadata.js';
 import { registerBatchSearch } from './batch-search.js';
 import { registerMetadata } from './metadata.js';

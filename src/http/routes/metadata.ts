@@ -6,7 +6,8 @@ import { serializedJson } from '../respond.js';
 import { errorResponse, standardErrorResponses } from '../schemas/error.js';
 import { projectIdAnyOf, projectRefShape, resolveProject, toParsedRef } from '../schemas/project-ref.js';
 import { cleanedRecordSchema, rawRecordResponseSchema } from '../schemas/records.js';
-import type { AppDeps, AppEnv } from '../types.js';
+import type { AppDeps } from '../types.js';
+import type { AppEnv } from '../env.js';
 
 export const METADATA_PATH = '/project-documents/metadata';
 

@@ -4,7 +4,8 @@ import { AppError } from '../../errors.js';
 import { DEFAULT_DISCOVERY_LIMIT, MAX_DISCOVERY_LIMIT } from '../../services/discovery.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { standardErrorResponses } from '../schemas/error.js';
-import type { AppDeps, AppEnv } from '../types.js';
+import type { AppDeps } from '../types.js';
+import type { AppEnv } from '../env.js';
 import { defined } from '../../defined.js';
 
 /** CONTRACT 2, "Project discovery". */

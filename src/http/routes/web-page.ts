@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { COUNTRY_NAMES } from '../../domain/countries.js';
 import { knownRegistryNames } from '../../domain/registries.js';
-import type { AppEnv } from '../types.js';
+import type { AppEnv } from '../env.js';
 
 /** The search page (GET /) and its two assets; served without an API key (they hold no data: the page asks for one). */
 export const WEB_PAGE_PATH = '/';

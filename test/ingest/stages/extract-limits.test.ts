@@ -11,7 +11,8 @@ import { createSqliteDocumentTextStore } from '../../../src/adapters/sqlite/docu
 import { createSqliteRecordStore } from '../../../src/adapters/sqlite/record-store.js';
 import { createSqliteVectorIndex } from '../../../src/adapters/sqlite/vector-index.js';
 import type { ProjectRef } from '../../../src/domain/project-ref.js';
-import { createUrlPolicy } from '../../../src/domain/url-policy.js';
+import { createHttpDownloader } from '../../../src/adapters/download/http-downloader.js';
+import { createUrlPolicy } from '../../../src/adapters/download/url-policy.js';
 import { createLogger } from '../../../src/logger.js';
 import { startStaticServer, type StaticServer } from '../../support/static-server.js';
 import { hugePagePdf, hugeStringPdf, manyPagesPdf } from '../support/hostile-pdf.js';
@@ -130,7 +131,9 @@ describe('a run with PDF bombs', () => {
     ]);
   }, 120_000);
 
+  const extractor = createPdfExtractor({ maxPages: 1000, maxMemoryMb: 300 });
   afterAll(async () => {
+    await extractor.close();
     await deps?.embedder.close();
     db?.close();
     await server?.close();
@@ -143,8 +146,8 @@ describe('a run with PDF bombs', () => {
       deps,
       projects: [ref],
       logger,
-      downloader: { policy: createUrlPolicy([server.hostPort]), retries: 0, timeoutMs: 10_000 },
-      extractLimits: { maxPages: 1000, maxMemoryMb: 300 },
+      downloader: createHttpDownloader({ policy: createUrlPolicy([server.hostPort]), retries: 0, timeoutMs: 10_000 }),
+      extractor,
       prepareConcurrency: 1,
     });
     expect(summary.documents).toMatchObject({ total: 3, indexed: 1, failed: 2 });

@@ -1,10 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { extractPdfPages, extract } from '../../../ingest/stages/extract.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPdfExtractor, extract } from '../../../ingest/stages/extract.js';
 import type { DocumentWorkItem, StageContext } from '../../../ingest/types.js';
 import { corpusAvailable, corpusPath } from '../../support/corpus.js';
 import { describeWithService } from '../../support/services.js';
 import { makePdf } from '../support/make-pdf.js';
+
+/** One extraction pool for the file, closed after it (as a composition root owns one for its process). */
+const extractor = createPdfExtractor();
+afterAll(async () => {
+  await extractor.close();
+});
 
 interface Question {
   id: string;
@@ -34,7 +40,7 @@ describeWithService('extract on corpus PDFs', { available: corpusAvailable, why:
 
   beforeAll(async () => {
     for (const file of Object.keys(PAGE_COUNTS)) {
-      const r = await extractPdfPages(readFileSync(corpusPath('pdf', file)));
+      const r = await extractor.extract(readFileSync(corpusPath('pdf', file)));
       if (!r.ok) throw new Error(`${file}: ${r.reason}`);
       pages.set(file, r.pages);
     }
@@ -83,7 +89,7 @@ describeWithService('extract on corpus PDFs', { available: corpusAvailable, why:
 describe('extract on broken and unusual input', () => {
   it('fails a truncated PDF with the parser reason', async () => {
     const full = corpusAvailable ? readFileSync(corpusPath('pdf', 'methodology_VM0001.pdf')) : makePdf(['some text on a page'.repeat(5)]);
-    const r = await extractPdfPages(full.subarray(0, Math.floor(full.length / 2)));
+    const r = await extractor.extract(full.subarray(0, Math.floor(full.length / 2)));
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.kind).toBe('failed');
@@ -92,17 +98,17 @@ describe('extract on broken and unusual input', () => {
   });
 
   it('fails bytes that only start like a PDF', async () => {
-    const r = await extractPdfPages(Buffer.from('%PDF-1.7\nthis is not a pdf body'));
+    const r = await extractor.extract(Buffer.from('%PDF-1.7\nthis is not a pdf body'));
     expect(r).toMatchObject({ ok: false, kind: 'failed' });
   });
 
   it('marks a PDF without a text layer as needs_ocr', async () => {
-    const r = await extractPdfPages(makePdf(['', '', ''], { textLayer: false }));
+    const r = await extractor.extract(makePdf(['', '', ''], { textLayer: false }));
     expect(r).toEqual({ ok: false, kind: 'needs_ocr', reason: 'no text layer on any of 3 page(s); OCR needed' });
   });
 
   it('returns normalised text of each page, empty pages included, in order', async () => {
-    const r = await extractPdfPages(makePdf(['First page\twith a tab and VM0007.', '', 'Third page: 26752 tCO2e per year.']));
+    const r = await extractor.extract(makePdf(['First page\twith a tab and VM0007.', '', 'Third page: 26752 tCO2e per year.']));
     expect(r).toEqual({ ok: true, pages: ['First page with a tab and VM0007.', '', 'Third page: 26752 tCO2e per year.'] });
   });
 
@@ -118,7 +124,8 @@ describe('extract on broken and unusual input', () => {
       previous: null,
       content: { bytes, contentType: 'application/pdf', contentHash: 'h', finalUrl: 'x' },
     };
-    const ctx = {} as StageContext;
+    // The stage reads only the extractor.
+    const ctx = { extractor } as unknown as StageContext;
     const ok = await extract(item, ctx);
     expect(ok.pages).toEqual(['Readable text on the only page of this document.']);
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');

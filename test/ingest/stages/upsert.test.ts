@@ -107,7 +107,14 @@ for (const backend of backends()) {
         embedder,
       };
       await env.index.open(EMBEDDER);
-      ctx = { deps, logger: undefined as never, downloader: undefined as never, force: false, chunkMaxTokens: 100 };
+      ctx = {
+        deps,
+        logger: undefined as never,
+        downloader: undefined as never,
+        extractor: undefined as never,
+        force: false,
+        chunkMaxTokens: 100,
+      };
     });
     afterAll(async () => {
       await env.done();

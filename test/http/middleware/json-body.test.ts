@@ -2,8 +2,8 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../src/http/middleware/json-body.js';
-import { createTestApp, type TestApp } from './fixture.js';
+import { MAX_JSON_DEPTH } from '../../../src/http/middleware/json-body.js';
+import { createTestApp, type TestApp } from '../fixture.js';
 
 /**
  * The JSON body guards on a real Node server, where the body is read from the IncomingMessage itself (app.request

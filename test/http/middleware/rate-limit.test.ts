@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/errors.js';
-import { rateLimit } from '../../src/http/middleware/rate-limit.js';
-import type { AppEnv } from '../../src/http/types.js';
+import { AppError } from '../../../src/errors.js';
+import { rateLimit } from '../../../src/http/middleware/rate-limit.js';
+import type { AppEnv } from '../../../src/http/env.js';
 
 /** The limiter alone, on a clock the test moves, behind the same AppError -> status mapping the app uses. */
 function limited(perMinute: number, clock: { t: number }, clientOf: (c: { req: { header(n: string): string | undefined } }) => string) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, errorOf, postJson, topLevelKeysInOrder, type TestApp } from './fixture.js';
+import { createTestApp, errorOf, postJson, topLevelKeysInOrder, type TestApp } from '../fixture.js';
 
 const PATH = '/project-documents/batch-metadata';
 const SINGLE = '/project-documents/metadata';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressRange, checkUrl, createUrlPolicy, parseHostRule } from '../../src/domain/url-policy.js';
+import { addressRange, checkUrl, createUrlPolicy, parseHostRule } from '../../../src/adapters/download/url-policy.js';
 
 describe('addressRange', () => {
   it.each([

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, formatEmbedderSpec, loadConfig, parseEmbedderSetting } from '../../../src/config.js';
-import { createEmbedder } from '../../../src/deps.js';
-import { startOpenAIReplayServer, type OpenAIReplayServer } from '../../support/openai-replay-server.js';
+import { ConfigError, formatEmbedderSpec, loadConfig, parseEmbedderSetting } from '../src/config.js';
+import { createEmbedder } from '../src/deps.js';
+import { startOpenAIReplayServer, type OpenAIReplayServer } from './support/openai-replay-server.js';
 
 describe('EMBEDDER, parsed by the configuration', () => {
   it.each([

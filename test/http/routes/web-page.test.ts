@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_HEDGE } from '../../src/services/search.js';
-import { createTestApp, errorOf, type TestApp } from './fixture.js';
+import { ANSWER_HEDGE } from '../../../src/services/search.js';
+import { createTestApp, errorOf, type TestApp } from '../fixture.js';
 
 describe('GET / (the search page)', () => {
   let t: TestApp;

@@ -2,15 +2,15 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js';
-import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
-import { createLogger } from '../../src/logger.js';
-import { createSearchService } from '../../src/services/search.js';
-import type { Embedder } from '../../src/ports/embedder.js';
-import type { Summarizer } from '../../src/ports/summarizer.js';
-import { BATCH_SEARCH_ALIAS_PATH, BATCH_SEARCH_PATH } from '../../src/http/routes/batch-search.js';
-import { createSearchFixture, searchOptions, type SearchFixture } from '../services/support/fixtures.js';
-import { createTestApp, errorOf, postJson, type TestApp } from './fixture.js';
+import { createPassThroughReranker } from '../../../src/adapters/rerankers/none.js';
+import { createExtractiveSummarizer } from '../../../src/adapters/summarizers/extractive.js';
+import { createLogger } from '../../../src/logger.js';
+import { createSearchService } from '../../../src/services/search.js';
+import type { Embedder } from '../../../src/ports/embedder.js';
+import type { Summarizer } from '../../../src/ports/summarizer.js';
+import { BATCH_SEARCH_ALIAS_PATH, BATCH_SEARCH_PATH } from '../../../src/http/routes/batch-search.js';
+import { createSearchFixture, searchOptions, type SearchFixture } from '../../services/support/fixtures.js';
+import { createTestApp, errorOf, postJson, type TestApp } from '../fixture.js';
 
 const logger = createLogger({ level: 'silent', name: 'test' });
 

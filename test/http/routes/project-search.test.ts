@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/document-state-store.js';
-import type { DocumentStateStore } from '../../src/ports/document-state-store.js';
-import type { RecordStore } from '../../src/ports/record-store.js';
-import { createDiscoveryService } from '../../src/services/discovery.js';
-import { createTestApp, errorOf, postJson, type TestApp } from './fixture.js';
+import { createSqliteDocumentStateStore } from '../../../src/adapters/sqlite/document-state-store.js';
+import type { DocumentStateStore } from '../../../src/ports/document-state-store.js';
+import type { RecordStore } from '../../../src/ports/record-store.js';
+import { createDiscoveryService } from '../../../src/services/discovery.js';
+import { createTestApp, errorOf, postJson, type TestApp } from '../fixture.js';
 
 interface SearchBody {
   projects: Array<{ projectId: number; registry: string; name: string; location: string; indexedDocuments: number }>;

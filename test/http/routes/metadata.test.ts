@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, errorOf, EVAL_RECORDS, postJson, type TestApp } from './fixture.js';
+import { createTestApp, errorOf, EVAL_RECORDS, postJson, type TestApp } from '../fixture.js';
 
 const PATH = '/project-documents/metadata';
 const rawById = new Map<string, Record<string, unknown>>(

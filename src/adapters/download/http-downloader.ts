@@ -4,10 +4,10 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import PQueue from 'p-queue';
-import { isRetryableStatus, RETRYABLE_NET_CODES, retryPolicy, withRetry, type RetryPolicy } from '../../src/http-retry.js';
-import { parseRetryAfter } from '../../src/domain/retry-after.js';
-import { checkAddress, checkUrl, type HostRule, type UrlPolicy } from '../../src/domain/url-policy.js';
-import type { DownloadedContent, Downloader } from '../types.js';
+import { parseRetryAfter } from '../../domain/retry-after.js';
+import { isRetryableStatus, RETRYABLE_NET_CODES, retryPolicy, withRetry, type RetryPolicy } from '../../http-retry.js';
+import { DownloadError, type DownloadedContent, type Downloader } from '../../ports/downloader.js';
+import { checkAddress, checkUrl, type HostRule, type UrlPolicy } from './url-policy.js';
 
 /**
  * Downloads documents from outside URIs, defensively: http(s) to allow-listed hosts only, every resolved address
@@ -36,32 +36,6 @@ export interface DownloaderOptions extends Partial<RetryPolicy> {
   onRetry?: (info: { uri: string; attempt: number; delayMs: number; reason: string }) => void;
 }
 
-/**
- * What kind of failure a download was, as a bounded label for metrics (the message names URLs and sizes):
- * `http_<status>`, `timeout`, `network`, `too_large`, `refused` (URL policy), `redirect`, `not_pdf`, `other`.
- */
-export type DownloadFailureKind = `http_${number}` | 'timeout' | 'network' | 'too_large' | 'refused' | 'redirect' | 'not_pdf' | 'other';
-
-/** A failed download, saying whether trying again can help and how long the server asked us to wait. */
-export class DownloadError extends Error {
-  readonly retryable: boolean;
-  readonly retryAfterMs: number | null;
-  /** `skipped`: the URI names something that is not a PDF (recorded, not an error). */
-  readonly outcome: 'failed' | 'skipped';
-  readonly kind: DownloadFailureKind;
-  constructor(
-    message: string,
-    opts: { kind?: DownloadFailureKind; retryable?: boolean; retryAfterMs?: number | null; outcome?: 'failed' | 'skipped' } = {},
-  ) {
-    super(message);
-    this.name = 'DownloadError';
-    this.kind = opts.kind ?? 'other';
-    this.retryable = opts.retryable ?? false;
-    this.retryAfterMs = opts.retryAfterMs ?? null;
-    this.outcome = opts.outcome ?? 'failed';
-  }
-}
-
 /** The options with their defaults applied and checked: what one attempt needs. */
 interface Settings {
   policy: UrlPolicy;
@@ -73,7 +47,7 @@ interface Settings {
 }
 
 /** Creates a downloader; options are checked here once. */
-export function createDownloader(opts: DownloaderOptions): Downloader {
+export function createHttpDownloader(opts: DownloaderOptions): Downloader {
   const settings: Settings = {
     policy: opts.policy,
     maxBytes: opts.maxBytes ?? 50 * 1024 * 1024,

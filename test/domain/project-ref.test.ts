@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { distinctProjects, distinctRefs, projectKey, sameProject } from '../../src/domain/project-ref.js';
+
+const A = { registry: 'Verra', projectId: 4086 };
+const B = { registry: 'CDM', projectId: 4086 };
+
+describe('project refs', () => {
+  it('keys a project by registry and id, so one id under two registries is two projects', () => {
+    expect(projectKey(A)).toBe('Verra:4086');
+    expect(sameProject(A, { registry: 'Verra', projectId: 4086 })).toBe(true);
+    expect(sameProject(A, B)).toBe(false);
+  });
+
+  it('keeps the first occurrence of each project, in order', () => {
+    expect(distinctRefs([A, B, { ...A }, B])).toEqual([A, B]);
+    const asked = [
+      { ref: B, requestedRegistry: 'cdm' },
+      { ref: A, requestedRegistry: 'verra' },
+      { ref: B, requestedRegistry: 'UNFCCC' },
+    ];
+    expect(distinctProjects(asked).map((p) => p.requestedRegistry)).toEqual(['cdm', 'verra']);
+  });
+});
