@@ -64,7 +64,7 @@ export default tseslint.config(
   // Layering. Later blocks for the same file replace the rule, so each block lists every ban its files need.
   restrict(['src/**/*.ts'], [ADAPTERS_ONLY_IN_ROOTS, NOT_INTO_WORKER], ['src/deps.ts', 'src/main.ts', 'src/adapters/**']),
   restrict(
-    ['src/main.ts'],
+    ['src/main.ts', 'src/mcp/main.ts'],
     [ADAPTERS_ONLY_IN_ROOTS, ban(String.raw`(^|/)ingest/(?!demo\.js$)`, 'The API reaches the worker only through ingest/demo.ts.')],
   ),
   restrict(['src/domain/**/*.ts'], NOT_FROM_DOMAIN),
@@ -72,5 +72,7 @@ export default tseslint.config(
   restrict(['src/services/**/*.ts'], [...NOT_FROM_SERVICES, NOT_INTO_WORKER]),
   restrict(['src/adapters/**/*.ts'], NOT_FROM_ADAPTERS),
   restrict(['src/http/**/*.ts'], [ADAPTERS_ONLY_IN_ROOTS, NOT_INTO_WORKER]),
+  // The MCP layer is the HTTP layer's sibling: it calls services; its entry (src/mcp/main.ts) composes like src/main.ts.
+  restrict(['src/mcp/**/*.ts'], [ADAPTERS_ONLY_IN_ROOTS, NOT_INTO_WORKER], ['src/mcp/main.ts']),
   restrict(['ingest/**/*.ts'], [ADAPTERS_ONLY_IN_ROOTS], ['ingest/deps.ts']),
 );

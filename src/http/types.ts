@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { DiscoveryService } from '../services/discovery.js';
 import type { MetadataService } from '../services/metadata.js';
+import type { PassageService } from '../services/passages.js';
 import type { PreparedQuery, SearchService } from '../services/search.js';
 
 /** Per-request values set by the request-context middleware; every handler can rely on them. */
@@ -38,6 +39,8 @@ export interface AppDeps {
   search?: SearchService;
   /** Project discovery (POST /projects/search); when absent the route answers 503 `unavailable`. */
   discovery?: DiscoveryService;
+  /** Passages across every project (the MCP `search` and `fetch` tools); when absent they answer `unavailable`. */
+  passages?: PassageService;
   /** Checked in order by GET /readyz; the first failure names the store in a 503. */
   readiness: readonly ReadinessCheck[];
   /** Folder served read-only at GET /demo/documents/<name>.pdf; unset serves nothing. */

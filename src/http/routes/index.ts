@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../types.js';
 import { registerBatchMetadata } from './batch-metadata.js';
 import { registerBatchSearch } from './batch-search.js';
+import { registerMcp } from './mcp.js';
 import { registerMetadata } from './metadata.js';
 import { registerProjectSearch } from './project-search.js';
 
@@ -11,4 +12,5 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   registerBatchMetadata(app, deps);
   registerBatchSearch(app, deps);
   registerProjectSearch(app, deps);
+  registerMcp(app, deps);
 }
