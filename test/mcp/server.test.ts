@@ -72,7 +72,11 @@ describe('MCP server in process on the demo data', () => {
 
   /** What the HTTP API answers for the same request: status and error message. */
   async function httpError(p: string, body: unknown): Promise<{ status: number; message: string }> {
-    const res = await createApp(deps).request(p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await createApp(deps).request(p, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, message: ((await res.json()) as { error: { message: string } }).error.message };
   }
 
@@ -103,7 +107,11 @@ describe('MCP server in process on the demo data', () => {
     const body = cleaned.structuredContent as { registry: string; raw: boolean; record: Record<string, unknown> };
     expect(body.registry).toBe('verra');
     expect(body.raw).toBe(false);
-    expect(body.record).toMatchObject({ name: 'Rio Verde Valley Agroforestry Restoration (demo)', registry: 'verra', resourceIdentifier: 900001 });
+    expect(body.record).toMatchObject({
+      name: 'Rio Verde Valley Agroforestry Restoration (demo)',
+      registry: 'verra',
+      resourceIdentifier: 900001,
+    });
     expect(body.record.location).toBe('Colombia');
     expect(textOf(cleaned)).toMatch(/^Rio Verde Valley Agroforestry Restoration \(demo\) \(verra 900001\)\nLocation: Colombia/);
 
@@ -147,13 +155,23 @@ describe('MCP server in process on the demo data', () => {
 
     const fetched = await call(client, 'fetch', { id: top?.id });
     expect(fetched.isError).toBeFalsy();
-    const passage = fetched.structuredContent as { id: string; title: string; text: string; url: string; metadata: Record<string, unknown> };
+    const passage = fetched.structuredContent as {
+      id: string;
+      title: string;
+      text: string;
+      url: string;
+      metadata: Record<string, unknown>;
+    };
     expect(JSON.parse(textOf(fetched))).toEqual(passage);
     expect(passage.id).toBe(top?.id);
     expect(passage.title).toBe(top?.title);
     expect(passage.url).toBe(top?.url);
     expect(passage.text.toLowerCase()).toContain('cookstove');
-    expect(passage.metadata).toMatchObject({ registry: 'Verra', projectId: 900002, documentTitle: 'PD_DRAFT_900002_kisaru_cookstoves.pdf' });
+    expect(passage.metadata).toMatchObject({
+      registry: 'Verra',
+      projectId: 900002,
+      documentTitle: 'PD_DRAFT_900002_kisaru_cookstoves.pdf',
+    });
     expect(passage.url).toBe(`${String(passage.metadata.uri)}#page=${String(passage.metadata.page)}`);
   });
 
@@ -201,7 +219,9 @@ describe('MCP server in process on the demo data', () => {
 
     deps = await buildDeps(config, logger);
     // A later start indexes the demo projects again; their unchanged documents keep their ids.
-    await (await seedDemo(deps, { baseUrl: 'http://127.0.0.1:3999', logger, signal: new AbortController().signal })).indexing;
+    await (
+      await seedDemo(deps, { baseUrl: 'http://127.0.0.1:3999', logger, signal: new AbortController().signal })
+    ).indexing;
     client = await connect(deps);
     const after = (await call(client, 'search', { query })).structuredContent as { results: { id: string }[] };
     expect(after.results.map((r) => r.id)).toEqual(before.results.map((r) => r.id));
