@@ -35,6 +35,9 @@ describe('layering lint rules', () => {
     ['ingest/stages/x.ts', "import { createVerraClient } from '../../src/adapters/verra/registry-client.js';", /composition roots/],
     ['src/http/app.ts', "import { runIngest } from '../../ingest/pipeline.js';", /only through ingest\/demo\.ts/],
     ['src/main.ts', "import { runIngest } from '../ingest/pipeline.js';", /only through ingest\/demo\.ts/],
+    ['src/mcp/tools/x.ts', "import { createSqliteRecordStore } from '../../adapters/sqlite/record-store.js';", /composition roots/],
+    ['src/mcp/server.ts', "import { seedDemo } from '../../ingest/demo.js';", /only through ingest\/demo\.ts/],
+    ['src/mcp/main.ts', "import { runIngest } from '../../ingest/pipeline.js';", /only through ingest\/demo\.ts/],
   ];
   it.each(violations)('%s: %s is reported', async (file, code, message) => {
     const messages = await restricted(file, code);
@@ -49,6 +52,8 @@ describe('layering lint rules', () => {
     ['src/deps.ts', "import { createSqliteRecordStore } from './adapters/sqlite/record-store.js';"],
     ['ingest/deps.ts', "import { createVerraClient } from '../src/adapters/verra/registry-client.js';"],
     ['src/main.ts', "import { seedDemo } from '../ingest/demo.js';"],
+    ['src/mcp/main.ts', "import { seedDemo } from '../../ingest/demo.js';"],
+    ['src/mcp/tools/x.ts', "import type { SearchService } from '../../services/search.js';"],
   ];
   it.each(allowed)('%s: %s is allowed', async (file, code) => {
     expect(await restricted(file, code)).toEqual([]);
