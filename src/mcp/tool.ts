@@ -1,3 +1,4 @@
+import { getOpenApiMetadata } from '@asteasolutions/zod-to-openapi';
 import { z } from '@hono/zod-openapi';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, DependencyError } from '../errors.js';
@@ -34,16 +35,25 @@ export function defineTool<Input extends z.ZodType>(tool: McpTool<Input>): McpTo
 }
 
 /**
- * A zod schema as the JSON Schema tools/list publishes. Draft 7, which clients' validators (Ajv's default among
+ * A zod schema as the JSON Schema tools/list publishes, with the fields' descriptions. Draft 7, which clients' validators (Ajv's default among
  * them) read; the input side of each schema for both arguments and results, because the output side closes every
  * object (`additionalProperties: false`) and a result carrying a field added later (an additive contract change)
  * would then fail a client's check.
  */
 export function jsonSchemaOf(schema: z.ZodType): Tool['inputSchema'] {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
+  const json = z.toJSONSchema(schema, {
+    target: 'draft-7',
+    io: 'input',
+    unrepresentable: 'any',
+    // The routes document their fields for the OpenAPI document (`.openapi({description})`); the same words tell an
+    // assistant what each argument means.
+    override: (ctx) => {
+      if (!(ctx.zodSchema instanceof z.ZodType)) return;
+      const description = getOpenApiMetadata(ctx.zodSchema).description;
+      if (typeof description === 'string' && ctx.jsonSchema.description === undefined) ctx.jsonSchema.description = description;
+    },
+  });
+  const { $schema: _ignored, ...rest } = json as Record<string, unknown>;
   if (rest.type !== 'object') throw new TypeError(`an MCP tool schema must describe an object (got ${JSON.stringify(rest.type)})`);
   return rest as Tool['inputSchema'];
 }

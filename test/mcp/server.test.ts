@@ -90,6 +90,9 @@ describe('MCP server in process on the demo data', () => {
     }
     const ask = tools.find((t) => t.name === 'ask');
     expect(ask?.inputSchema.required).toEqual(['projects', 'question']);
+    // The fields carry the words the HTTP routes document them with.
+    const searchProjects = tools.find((t) => t.name === 'search_projects');
+    expect((searchProjects?.inputSchema.properties?.query as { description?: string }).description).toMatch(/case and accents are ignored/);
   });
 
   it('search_projects finds a project by a word, with its indexed documents', async () => {
