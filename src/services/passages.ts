@@ -67,6 +67,8 @@ export function createPassageService(opts: PassageServiceOptions): PassageServic
         projects: refs.map((ref) => ({ ref, requestedRegistry: ref.registry })),
         query,
         topK: limit,
+        // Only the citations are used: no LLM answer is waited for.
+        extractiveAnswer: true,
         ...(signal ? { signal } : {}),
       });
       return result.citations.map((c) => ({
