@@ -31,7 +31,7 @@ import { buildSearch } from '../../src/deps.js';
 import { documentIdFor } from '../../src/domain/chunking.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
-import { createMcpServer } from '../../src/mcp/server.js';
+import { createMcpServer, createMcpToolset } from '../../src/mcp/server.js';
 import type { ChunkWithVector } from '../../src/ports/vector-index.js';
 import { createDiscoveryService } from '../../src/services/discovery.js';
 import { createMetadataService } from '../../src/services/metadata.js';
@@ -157,13 +157,13 @@ async function main(): Promise<void> {
       discovery: createDiscoveryService({ records, documents: states }),
       passages: createPassageService({ search, documents: states, texts }),
     };
-    const mcpDeps = { config, logger, ...services };
+    const mcpDeps = { config, ...services };
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(mcpDeps).connect(serverSide);
+    await createMcpServer(createMcpToolset(mcpDeps), logger).connect(serverSide);
     const client = new Client({ name: 'bench', version: '1' });
     await client.connect(clientSide);
 
-    const app = createApp({ ...mcpDeps, readiness: [] });
+    const app = createApp({ ...mcpDeps, logger, readiness: [] });
     const server = await new Promise<ServerType>((resolve) => {
       const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
     });

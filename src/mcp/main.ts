@@ -2,7 +2,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { buildDeps } from '../deps.js';
 import { createLogger } from '../logger.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, createMcpToolset } from './server.js';
 import { takeStdoutForProtocol } from './stdio.js';
 import { seedDemo } from '../../ingest/demo.js';
 
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
 
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'mcp', destination: process.stderr });
   const deps = await buildDeps(config, logger);
-  const server = createMcpServer(deps);
+  const server = createMcpServer(createMcpToolset(deps), logger);
 
   const background = new AbortController();
   let stopping = false;

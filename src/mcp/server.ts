@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../logger.js';
 import { callTool, describeTool, type McpTool } from './tool.js';
 import { askTool } from './tools/ask.js';
 import { fetchTool } from './tools/fetch.js';
@@ -24,18 +25,27 @@ export function mcpTools(deps: McpDeps): McpTool[] {
   return [searchProjectsTool(deps), getProjectTool(deps), askTool(deps), searchTool(deps), fetchTool(deps)];
 }
 
-/**
- * The MCP server over the services: the SDK's low-level Server with tools/list and tools/call, so that arguments are
- * validated by the HTTP routes' own zod schemas and a bad one is answered with the HTTP API's message (the SDK's
- * McpServer would validate first and answer with its own). Not bound to a transport: stdio (src/mcp/main.ts) and
- * Streamable HTTP (src/http/routes/mcp.ts) each connect one.
- */
-export function createMcpServer(deps: McpDeps): Server {
+/** The tools and their tools/list entries, built once: generating the JSON Schemas takes milliseconds. */
+export interface McpToolset {
+  byName: ReadonlyMap<string, McpTool>;
+  listed: readonly Tool[];
+}
+
+export function createMcpToolset(deps: McpDeps): McpToolset {
   const tools = mcpTools(deps);
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const listed = tools.map(describeTool);
+  return { byName: new Map(tools.map((t) => [t.name, t])), listed: tools.map(describeTool) };
+}
+
+/**
+ * An MCP server over the tools: the SDK's low-level Server with tools/list and tools/call, so that arguments are
+ * validated by the HTTP routes' own zod schemas and a bad one is answered with the HTTP API's message (the SDK's
+ * McpServer would validate first and answer with its own). Not bound to a transport: stdio (src/mcp/main.ts) connects
+ * one for the process, Streamable HTTP (src/http/routes/mcp.ts) one per request. `logger` gets unexpected failures.
+ */
+export function createMcpServer(toolset: McpToolset, logger: Logger): Server {
+  const { byName, listed } = toolset;
   const server = new Server({ name: MCP_SERVER_NAME, version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listed] }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
@@ -44,7 +54,7 @@ export function createMcpServer(deps: McpDeps): Server {
         `unknown tool ${JSON.stringify(request.params.name)}; tools: ${[...byName.keys()].join(', ')}`,
       );
     }
-    return callTool(tool, request.params.arguments, { signal: extra.signal }, deps.logger);
+    return callTool(tool, request.params.arguments, { signal: extra.signal }, logger);
   });
   return server;
 }

@@ -1,5 +1,4 @@
 import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
 import type { DiscoveryService } from '../services/discovery.js';
 import type { MetadataService } from '../services/metadata.js';
 import type { PassageService } from '../services/passages.js';
@@ -11,7 +10,6 @@ import type { SearchService } from '../services/search.js';
  */
 export interface McpDeps {
   config: Pick<Config, 'MAX_BATCH_PROJECTS' | 'SEARCH_MAX_TOP_K' | 'SEARCH_DEFAULT_TOP_K'>;
-  logger: Logger;
   metadata: MetadataService;
   search?: SearchService;
   discovery?: DiscoveryService;

@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { buildDeps, type ApiDeps } from '../../src/deps.js';
 import { createApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
-import { createMcpServer } from '../../src/mcp/server.js';
+import { createMcpServer, createMcpToolset } from '../../src/mcp/server.js';
 
 /**
  * The MCP server in process, with the SDK's own client over its in-memory transport, on the demo data indexed by the
@@ -34,7 +34,7 @@ interface Citation {
 
 async function connect(deps: ApiDeps): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(deps).connect(serverSide);
+  await createMcpServer(createMcpToolset(deps), logger).connect(serverSide);
   const client = new Client({ name: 'mcp-test', version: '1.0.0' });
   await client.connect(clientSide);
   return client;

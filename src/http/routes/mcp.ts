@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { createMcpServer } from '../../mcp/server.js';
+import { defined } from '../../defined.js';
+import { createMcpServer, createMcpToolset } from '../../mcp/server.js';
 import { jsonBody } from '../middleware/json-body.js';
 import type { AppDeps, AppEnv } from '../types.js';
 
@@ -9,9 +10,10 @@ export const MCP_PATH = '/mcp';
 
 /**
  * POST /mcp: the MCP server of src/mcp over Streamable HTTP, in stateless mode: each request gets its own server and
- * transport and no session is kept, so any API process (behind any balancer) answers any call, and a restart loses
- * nothing. Responses are plain JSON (no event stream): the tools send no progress notifications. Behind the same
- * API-key check and rate limit as every other path; GET and DELETE (sessions' streams and ends) are 405.
+ * transport (over tools built once) and no session is kept, so any API process (behind any balancer) answers any call,
+ * and a restart loses nothing. Responses are plain JSON (no event stream): the tools send no progress notifications.
+ * Behind the same API-key check and rate limit as every other path; GET and DELETE (sessions' streams and ends) are
+ * 405.
  */
 export function registerMcp(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const { config } = deps;
@@ -28,17 +30,15 @@ export function registerMcp(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
       202: { description: 'A notification, accepted.' },
     },
   });
+  const toolset = createMcpToolset({
+    config,
+    metadata: deps.metadata,
+    ...defined({ search: deps.search, discovery: deps.discovery, passages: deps.passages }),
+  });
   const [contentType, readBody] = jsonBody({ maxBytes: config.MAX_BODY_BYTES });
   if (!contentType || !readBody) throw new Error('jsonBody: expected its two guards');
   app.post(MCP_PATH, contentType, readBody, async (c) => {
-    const server = createMcpServer({
-      config,
-      logger: c.get('logger'),
-      metadata: deps.metadata,
-      ...(deps.search ? { search: deps.search } : {}),
-      ...(deps.discovery ? { discovery: deps.discovery } : {}),
-      ...(deps.passages ? { passages: deps.passages } : {}),
-    });
+    const server = createMcpServer(toolset, c.get('logger'));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
