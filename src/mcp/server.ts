@@ -45,6 +45,8 @@ export function createMcpToolset(deps: McpDeps): McpToolset {
 export function createMcpServer(toolset: McpToolset, logger: Logger): Server {
   const { byName, listed } = toolset;
   const server = new Server({ name: MCP_SERVER_NAME, version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  // A message the transport cannot read (a line that is not JSON-RPC) is logged and skipped; the session goes on.
+  server.onerror = (err) => logger.warn({ err }, 'MCP protocol error');
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...listed] }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = byName.get(request.params.name);

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -137,4 +138,49 @@ describe('npm run mcp over stdio', () => {
     await expect.poll(alive, { timeout: 15_000, interval: 100 }).toBe(false);
     expect(logLines().some((l) => l.msg === 'shutting down')).toBe(true);
   });
+});
+
+describe('npm run mcp given a line that is not JSON-RPC', () => {
+  it('logs it on stderr, answers the next messages, and writes only protocol messages to stdout', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'mcp-stdio-raw-'));
+    const child = spawn('npm', ['run', '--silent', 'mcp'], {
+      cwd: repoRoot,
+      env: serviceEnv({ DATA_DIR: dataDir, DEMO_DATA: 'false', EMBEDDER: 'use' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const send = (message: unknown): boolean => child.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+      send('this is not json');
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      });
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'get_project', arguments: { projectId: 'x', registry: 'Verra' } },
+      });
+      await until(() => stdout.includes('"id":2'), 120_000, 'no answer to the tool call');
+      const lines = stdout.split('\n').filter((l) => l !== '');
+      const messages = lines.map((l) => JSON.parse(l) as { jsonrpc: string; id: number; result: { isError?: boolean } });
+      for (const m of messages) expect(m.jsonrpc).toBe('2.0');
+      expect(messages.map((m) => m.id)).toEqual([1, 2]);
+      expect(messages[1]?.result.isError).toBe(true);
+      expect(stderr).toMatch(/"msg":"MCP protocol error"/);
+      child.stdin.end();
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
