@@ -37,6 +37,7 @@ import type { Summarizer } from './ports/summarizer.js';
 import type { VectorIndex } from './ports/vector-index.js';
 import { createDiscoveryService } from './services/discovery.js';
 import { createMetadataService } from './services/metadata.js';
+import { createPassageService } from './services/passages.js';
 import { createSearchService, type SearchService, type SearchServiceOptions } from './services/search.js';
 
 /**
@@ -400,6 +401,7 @@ export async function buildDeps(config: Config, logger: Logger): Promise<ApiDeps
       metadata: createMetadataService({ records: stores.records, countries }),
       search,
       discovery: createDiscoveryService({ records: stores.records, documents: stores.states }),
+      passages: createPassageService({ search, documents: stores.states, texts: stores.texts }),
       readiness,
       demoDocumentsDir: config.DEMO_DATA ? path.join(demoDir, 'documents') : undefined,
       metrics,

@@ -1,14 +1,13 @@
-import { OpenAPIHono, type z } from '@hono/zod-openapi';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { randomUUID } from 'node:crypto';
-import { AppError, DependencyError, toErrorBody, type ErrorCode, type ErrorDetail } from '../errors.js';
+import { AppError, DependencyError, toErrorBody, type ErrorCode } from '../errors.js';
 import { cut } from './echo.js';
 import { METRICS_PATH, metricsMiddleware, registerMetrics } from './metrics.js';
 import { apiKeyAuth } from './middleware/auth.js';
 import { clientAddress, rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
-import { isListTooLong } from './schemas/project-ref.js';
 import { registerDemoDocuments } from './routes/demo-documents.js';
 import { HEALTH_PATHS, registerHealth } from './routes/health.js';
 import { registerRoutes } from './routes/index.js';
@@ -18,33 +17,12 @@ import type { AppEnv } from './env.js';
 
 export type { AppDeps } from './types.js';
 export type { AppEnv } from './env.js';
+import { validationError } from './validation-error.js';
+export { validationError } from './validation-error.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 
 const isHealthPath = (p: string): boolean => (HEALTH_PATHS as readonly string[]).includes(p);
-
-/** Dotted path of a zod issue (`projectList.2.registry`); empty for the body itself. */
-function issuePath(issue: z.core.$ZodIssue): string {
-  return issue.path.map(String).join('.');
-}
-
-/**
- * Turns a failed request validation into the error CONTRACT 3 asks for: 413 when a project list is too long,
- * else 400 `invalid_request` whose message names the first offending field, with every issue in details.
- */
-export function validationError(error: z.ZodError): AppError {
-  const tooLong = error.issues.find(isListTooLong);
-  if (tooLong !== undefined) {
-    return new AppError('payload_too_large', `${issuePath(tooLong)}: ${tooLong.message}`, {
-      details: [{ path: issuePath(tooLong), message: tooLong.message }],
-    });
-  }
-  const details: ErrorDetail[] = error.issues.map((i) => ({ path: issuePath(i), message: i.message }));
-  const first = details[0];
-  const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''})` : '';
-  const message = first === undefined ? 'invalid request body' : `${first.path === '' ? 'body' : first.path}: ${first.message}${more}`;
-  return new AppError('invalid_request', message, { details });
-}
 
 /** Hono's own exceptions (from its validators and middleware) in our vocabulary. */
 function fromHttpException(err: HTTPException): AppError | null {

@@ -2,6 +2,7 @@ import type { ApiMetrics } from './metrics.js';
 import type { Logger } from '../logger.js';
 import type { DiscoveryService } from '../services/discovery.js';
 import type { MetadataService } from '../services/metadata.js';
+import type { PassageService } from '../services/passages.js';
 import type { SearchService } from '../services/search.js';
 
 /** A backing service /readyz checks; `check` throws (ideally a DependencyError) when it cannot be used. */
@@ -37,6 +38,8 @@ export interface AppDeps {
   search?: SearchService;
   /** Project discovery (POST /projects/search); when absent the route answers 503 `unavailable`. */
   discovery?: DiscoveryService;
+  /** Passages across every project (the MCP `search` and `fetch` tools); when absent they answer `unavailable`. */
+  passages?: PassageService;
   /** Checked in order by GET /readyz; the first failure names the store in a 503. */
   readiness: readonly ReadinessCheck[];
   /** Folder served read-only at GET /demo/documents/<name>.pdf; unset serves nothing. */

@@ -49,6 +49,11 @@ export interface SearchRequest {
   perProject?: boolean;
   /** Only documents of these types (case-insensitive, matched against documentType). */
   documentTypes?: string[];
+  /**
+   * Write the answer with the extractive summariser even when an LLM is configured: for callers that use only the
+   * citations (the MCP `search` tool), which need not wait for, or pay for, an LLM answer. @default false
+   */
+  extractiveAnswer?: boolean;
 }
 
 /** A question whose embedding has been started (SearchService.prepare). */
@@ -756,6 +761,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     signal?: AbortSignal,
     /** The question asks each project for a field its record states (SummarizeInput.eachProject). */
     eachProject = false,
+    summarizer: Summarizer = opts.summarizer,
   ): Promise<{ text: string; model: string }> {
     if (!evidence.answered) return { text: notFound(scope, evidence.unitMissing), model: opts.fallbackSummarizer.model };
     const projectsCited = new Set(citations.map(projectKey)).size;
@@ -781,12 +787,12 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     const maxChars = asEach ? Math.max(answerChars, Math.min(2 * answerChars, EACH_PROJECT_CHARS * projectsCited)) : answerChars;
     const input = { question: query, passages, maxChars, ...(asEach ? { eachProject: true } : {}) };
     let text: string;
-    let model = opts.summarizer.model;
+    let model = summarizer.model;
     try {
-      text = await opts.summarizer.summarize(input, signal);
+      text = await summarizer.summarize(input, signal);
     } catch (err) {
       log.warn(
-        { err: err instanceof Error ? err.message : String(err), model: opts.summarizer.model },
+        { err: err instanceof Error ? err.message : String(err), model: summarizer.model },
         'summariser failed; answering extractively',
       );
       text = await opts.fallbackSummarizer.summarize(input, signal);
@@ -958,6 +964,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         });
       }
       const mode = request.mode ?? 'hybrid';
+      const summarizer = request.extractiveAnswer ? opts.fallbackSummarizer : opts.summarizer;
 
       // Distinct projects in request order; the first spelling of a registry is the one echoed.
       const projects = distinctProjects(request.projects);
@@ -1120,7 +1127,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
             const written =
               own.length === 0
                 ? { text: notFound([p]), model: opts.fallbackSummarizer.model }
-                : await answer(query, own, ownEvidence, [p], request.signal);
+                : await answer(query, own, ownEvidence, [p], request.signal, false, summarizer);
             return { p, own, answered: own.length > 0 && ownEvidence.answered, written };
           }),
         );
@@ -1138,7 +1145,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           .map((r) => `${projectLabel({ registry: r.p.requestedRegistry, projectId: r.p.ref.projectId })}: ${r.written.text}`)
           .join('\n\n');
         const models = new Set(perProject.filter((r) => r.answered).map((r) => r.written.model));
-        answerModel = models.size === 1 ? ([...models][0] ?? opts.summarizer.model) : opts.fallbackSummarizer.model;
+        answerModel = models.size === 1 ? ([...models][0] ?? summarizer.model) : opts.fallbackSummarizer.model;
       } else {
         // A question that names some of the cited projects or documents is answered from theirs (all stay cited).
         const named = namer(ranked);
@@ -1153,6 +1160,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           namedScope.length > 0 ? namedScope : searchable,
           request.signal,
           eachProject,
+          summarizer,
         );
         answerText = written.text;
         answerModel = written.model;

@@ -157,6 +157,14 @@ describe('layering lint rules', () => {
       'layering/no-import-cycle',
       /Import cycle: src\/domain\/project-ref\.ts -> src\/domain\/derive-cleaned\.ts -> .*src\/domain\/project-ref\.ts/,
     ],
+    [
+      'src/mcp/tools/x.ts',
+      "import { createSqliteRecordStore } from '../../adapters/sqlite/record-store.js';",
+      'no-restricted-imports',
+      /composition roots/,
+    ],
+    ['src/mcp/server.ts', "import { seedDemo } from '../../ingest/demo.js';", 'no-restricted-imports', /does not import the worker/],
+    ['src/mcp/main.ts', "import { runIngest } from '../../ingest/pipeline.js';", 'no-restricted-imports', /only through ingest\/demo\.ts/],
   ];
   it.each(violations)('%s: %s is reported', async (file, code, rule, message) => {
     const found = await findings(file, code);
@@ -178,6 +186,8 @@ describe('layering lint rules', () => {
     ['ingest/deps.ts', "import { createVerraClient } from '../src/adapters/verra/registry-client.js';"],
     ['ingest/main.ts', "import { buildIngestDeps } from './deps.js';"],
     ['ingest/x.ts', "import type { Downloader } from '../src/ports/downloader.js';"],
+    ['src/mcp/main.ts', "import { seedDemo } from '../../ingest/demo.js';"],
+    ['src/mcp/tools/x.ts', "import type { SearchService } from '../../services/search.js';"],
   ];
   it.each(allowed)('%s: %s is allowed', async (file, code) => {
     expect(await findings(file, code)).toEqual([]);

@@ -436,6 +436,20 @@ describe('search service with an LLM summariser', () => {
     expect(res.answer).toBe('The crediting period is 20 years [1].');
   });
 
+  it('writes the answer extractively, without calling the LLM, when the caller asks for an extractive answer', async () => {
+    server = await startOpenAIReplayServer({ chatReply: 'The crediting period is 20 years [1].' });
+    const chat = createOpenAIChatModel({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' });
+    const request = { projects: [asRequested(A)], query: 'crediting period', topK: 3 };
+    const res = await service({ summarizer: createLlmSummarizer(chat) }).search({ ...request, extractiveAnswer: true });
+    expect(res.answerModel).toBe('extractive');
+    expect(res.answer).toContain('15/07/2022');
+    expect(server.requests.filter((r) => r.path.includes('chat'))).toEqual([]);
+    // The same search answered by the LLM cites the same passages.
+    const llm = await service({ summarizer: createLlmSummarizer(chat) }).search(request);
+    expect(llm.answerModel).toBe('gpt-test');
+    expect(llm.citations).toEqual(res.citations);
+  });
+
   it('puts the hedge before an LLM answer given on little evidence too', async () => {
     server = await startOpenAIReplayServer({ chatReply: 'The crediting period is 20 years [1].' });
     const chat = createOpenAIChatModel({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' });

@@ -3,6 +3,7 @@ import type { AppDeps } from '../types.js';
 import type { AppEnv } from '../env.js';
 import { registerBatchMetadata } from './batch-metadata.js';
 import { registerBatchSearch } from './batch-search.js';
+import { registerMcp } from './mcp.js';
 import { registerMetadata } from './metadata.js';
 import { registerProjectSearch } from './project-search.js';
 
@@ -12,4 +13,5 @@ export function registerRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   registerBatchMetadata(app, deps);
   registerBatchSearch(app, deps);
   registerProjectSearch(app, deps);
+  registerMcp(app, deps);
 }

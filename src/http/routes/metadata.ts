@@ -27,6 +27,13 @@ export const metadataRequestSchema = z
     example: { projectId: 4086, registry: 'Verra', raw: false },
   });
 
+/** The 404 for a project the service does not hold, naming it as the caller did (the MCP `get_project` tool's too). */
+export function projectNotFound(projectId: number, registry: string): AppError {
+  return new AppError('not_found', `no project ${projectId} in registry ${quoted(registry)}`, {
+    details: [{ path: 'projectId', message: 'unknown project', projectId, registry: cut(registry) }],
+  });
+}
+
 /** POST /project-documents/metadata (SPEC 4.1): one project's cleaned or raw record; 404 when not held. */
 export function registerMetadata(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const { config, metadata } = deps;
@@ -56,11 +63,7 @@ export function registerMetadata(app: OpenAPIHono<AppEnv>, deps: AppDeps): void 
     const body = c.req.valid('json');
     const project = resolveProject(body, 'registry');
     const text = await metadata.getOneJson(project, { raw: body.raw });
-    if (text === null) {
-      throw new AppError('not_found', `no project ${project.ref.projectId} in registry ${quoted(body.registry)}`, {
-        details: [{ path: 'projectId', message: 'unknown project', projectId: project.ref.projectId, registry: cut(body.registry) }],
-      });
-    }
+    if (text === null) throw projectNotFound(project.ref.projectId, body.registry);
     return serializedJson(c, text);
   });
 }

@@ -190,6 +190,8 @@ export interface ResolveListOptions {
    * @default true
    */
   rejectAmbiguous?: boolean;
+  /** The list's name in error paths, for a caller whose list has another name (the MCP `ask` tool's `projects`). */
+  field?: string;
 }
 
 /**
@@ -201,7 +203,9 @@ export function resolveProjectList(
   body: { projectList?: ParsedProjectRef[]; list?: ParsedProjectRef[] },
   opts: ResolveListOptions = {},
 ): RequestedProject[] {
-  const { field, items } = pickProjectList(body);
+  const picked = pickProjectList(body);
+  const field = opts.field ?? picked.field;
+  const items = picked.items;
   const rejectAmbiguous = opts.rejectAmbiguous ?? true;
   const out: RequestedProject[] = [];
   const seen = new Map<string, number>();
