@@ -189,6 +189,13 @@ export function startHttpServer(fetch: FetchCallback, opts: HttpServerOptions): 
     }
   });
 
+  // Node hands a CONNECT request to this event and, with no listener, closes the socket unanswered; a client is owed
+  // a response.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.end(rawErrorResponse(405, 'Method Not Allowed', 'method_not_allowed', 'CONNECT is not supported: this service is not a proxy'));
+    setTimeout(() => socket.destroy(), 1000).unref();
+  });
+
   /** During a drain: closes a connection that carries no request and has not begun sending one. */
   function closeIfIdle(conn: Connection, now: number): void {
     if (conn.inFlight > 0) return;

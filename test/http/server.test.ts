@@ -143,6 +143,20 @@ describe('requests Node refuses before the app get the JSON error envelope (issu
     });
   }
 
+  it('405 method_not_allowed for CONNECT, answered rather than a closed socket (issue 45)', async () => {
+    const r = await raw(['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n']);
+    expect(r.status).toBe(405);
+    expect(errorCode(r)).toBe('method_not_allowed');
+  });
+
+  it('HEAD responses carry X-Request-Id, as GET responses do (issue 45)', async () => {
+    for (const path of ['/healthz', '/readyz', '/no-such-path']) {
+      const r = await raw([`HEAD ${path} HTTP/1.1\r\nHost: x\r\nX-Request-Id: head-${path.length}\r\nConnection: close\r\n\r\n`]);
+      expect(r.headers.toLowerCase(), path).toContain(`x-request-id: head-${path.length}`);
+      expect(r.body).toBe('');
+    }
+  });
+
   it('the server keeps serving afterwards', async () => {
     const r = await raw(['GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
     expect(r.status).toBe(200);
