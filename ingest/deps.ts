@@ -96,6 +96,7 @@ export function extractLimitsFromConfig(config: Config): ExtractLimits {
     maxMemoryMb: config.EXTRACT_MAX_MEMORY_MB,
     maxPages: config.EXTRACT_MAX_PAGES,
     maxTextChars: config.EXTRACT_MAX_TEXT_CHARS,
+    maxPageChars: config.EXTRACT_MAX_PAGE_CHARS,
   };
 }
 

@@ -244,6 +244,11 @@ export const configSchema = z
     EXTRACT_MAX_PAGES: int(1, 10_000_000).default(3000),
     /** Most characters of text extracted from one PDF. @default 10000000 */
     EXTRACT_MAX_TEXT_CHARS: int(1000, 2 ** 31).default(10_000_000),
+    /**
+     * Most characters of text on one PDF page; a page with more fails the PDF (a page whose content inflates to copies
+     * of a line). The corpus's largest page holds 4,300. @default 100000
+     */
+    EXTRACT_MAX_PAGE_CHARS: int(1000, 2 ** 31).default(100_000),
 
     /** Verra registry API base. @default https://registry.verra.org */
     VERRA_BASE_URL: z.url().default('https://registry.verra.org'),
