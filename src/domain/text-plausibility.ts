@@ -6,7 +6,7 @@ import { deflateRawSync } from 'node:zlib';
  * thousands of copies is refused here rather than chunked into a thousand identical passages that match ordinary
  * questions. The page-size cap is a setting (EXTRACT_MAX_PAGE_CHARS); the repetition rules below are fixed.
  *
- * On the corpus's 17 documents (2,300 pages), the largest page holds 4,292 characters, the most repeated line (a
+ * On the corpus's 17 documents (1,159 pages), the largest page holds 4,292 characters, the most repeated line (a
  * template footer) is at most 7% of a document's text, and text compresses at most 3.9x over a document (7.6x on its
  * densest table of contents page): the thresholds leave a wide margin over all three.
  */
