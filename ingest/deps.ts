@@ -51,6 +51,7 @@ export async function buildIngestDeps(config: Config, logger: Logger, opts: Buil
     states: stores.states,
     texts: stores.texts,
     index: stores.index,
+    ...(stores.leases ? { leases: stores.leases } : {}),
     embedder,
     countries: buildCountryLookup(),
     backends: stores.backends,

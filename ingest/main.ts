@@ -235,6 +235,12 @@ async function run(opts: CliOptions, config: Config, logger: Logger, logSink: Lo
     logger.info({ summary: { ...summary, failures: summary.failures.length } }, 'ingest finished');
     process.stderr.write(`${formatSummary(summary)}\n`);
     for (const f of summary.failures) process.stderr.write(`  failed ${f.project} ${f.uri}: ${f.reason}\n`);
+    if (summary.documents.heldByOtherRun > 0) {
+      process.stderr.write(
+        `ingest: another ingest on the same DATA_DIR${summary.otherRuns.length > 0 ? ` (${summary.otherRuns.join(', ')})` : ''} held or finished ` +
+          `${summary.documents.heldByOtherRun} document(s); they were left to it\n`,
+      );
+    }
     if (summary.documents.failed > 0) {
       process.stderr.write(
         `ingest: ${summary.documents.failed} document(s) failed (exit code ${EXIT.documentsFailed}); ` +

@@ -2,6 +2,7 @@ import PQueue from 'p-queue';
 import { DependencyError } from '../src/errors.js';
 import type { Logger } from '../src/logger.js';
 import { projectKey, type ProjectRef } from '../src/domain/project-ref.js';
+import { leaseHolderGone, newLeaseHolder } from './lease-holder.js';
 import { createBarProgress, createLogProgress, silentProgress, type ProgressReporter } from './progress.js';
 import { chunk, chunkTokenBudget } from './stages/chunk.js';
 import { discover } from './stages/discover.js';
@@ -49,6 +50,8 @@ export interface RunIngestOptions {
   prepareConcurrency?: number;
   /** Runs after each project's documents are done, e.g. to derive enrichment from their text. Errors are logged. */
   afterProject?: AfterProjectHook;
+  /** With `deps.leases`: how long a document's lease lasts unless renewed (renewed every third of it). @default 60000 */
+  leaseTtlMs?: number;
   signal?: AbortSignal;
 }
 
@@ -70,6 +73,8 @@ export interface IngestSummary {
     failed: number;
     /** Documents removed from their record, whose chunks and state were deleted. */
     removed: number;
+    /** Left to another run on the same store: it held them, or finished them while this run was under way. */
+    heldByOtherRun: number;
   };
   pages: number;
   chunks: number;
@@ -77,7 +82,12 @@ export interface IngestSummary {
   /** Seconds spent inside Embedder.embed, to compare pipeline throughput with the embedder's. */
   embedSeconds: number;
   failures: IngestFailure[];
+  /** The other runs that held documents of this one (their lease holder names: host:pid:id). */
+  otherRuns: string[];
 }
+
+/** How long a document's lease lasts unless renewed; a run that dies holds its documents this long at most. */
+export const DEFAULT_LEASE_TTL_MS = 60_000;
 
 const PREPARE_STAGES: readonly Stage[] = [download, skipUnchanged, extract, chunk];
 
@@ -129,12 +139,13 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
   const { deps, logger } = opts;
   const summary: IngestSummary = {
     projects: 0,
-    documents: { total: 0, indexed: 0, unchanged: 0, skipped: 0, needsOcr: 0, failed: 0, removed: 0 },
+    documents: { total: 0, indexed: 0, unchanged: 0, skipped: 0, needsOcr: 0, failed: 0, removed: 0, heldByOtherRun: 0 },
     pages: 0,
     chunks: 0,
     durationMs: 0,
     embedSeconds: 0,
     failures: [],
+    otherRuns: [],
   };
 
   const projects = opts.all ? await deps.records.list() : dedupe(opts.projects ?? []);
@@ -168,6 +179,75 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
   const prepare = new PQueue({ concurrency: Math.max(1, opts.prepareConcurrency ?? 3) });
   // One embedding at a time: the embedder parallelises inside a batch; two callers would only contend.
   const embedding = new PQueue({ concurrency: 1 });
+
+  // Two embedded runs on one DATA_DIR: each document is processed by the run that holds its lease; the other leaves
+  // it, and says so in its summary. Leases are renewed while the run lasts and lapse if it dies.
+  const leases = deps.leases;
+  const holder = newLeaseHolder();
+  const leaseTtlMs = opts.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  const runStartedAt = new Date().toISOString();
+  const renewal = leases
+    ? setInterval(
+        () => {
+          leases.renew(holder, leaseTtlMs).catch((err: unknown) => logger.warn({ err }, 'document leases could not be renewed'));
+        },
+        Math.max(1, Math.floor(leaseTtlMs / 3)),
+      )
+    : undefined;
+  renewal?.unref();
+
+  /** `other`: the holder of the document's lease, when known. */
+  function leftToOtherRun(item: DocumentWorkItem, other: string | undefined, why: string): DocumentWorkItem {
+    summary.documents.heldByOtherRun++;
+    if (other !== undefined && !summary.otherRuns.includes(other)) {
+      summary.otherRuns.push(other);
+      logger.warn({ otherRun: other }, 'another ingest is running on the same store: the documents it holds are left to it');
+    }
+    logger.info({ project: projectKey(item.ref), uri: item.uri, otherRun: other }, why);
+    progress.documentDone({
+      outcome: { kind: 'skipped', reason: why },
+      pages: 0,
+      chunks: 0,
+      label: `${projectKey(item.ref)} ${item.title}`,
+    });
+    return lean(item);
+  }
+
+  /**
+   * With leases: takes the document's lease (or leaves the document to the run holding it), then checks that no run
+   * finished the document since this one listed it; processes it and gives the lease up.
+   */
+  async function processLeased(item: DocumentWorkItem): Promise<DocumentWorkItem> {
+    if (!leases) return processDocument(item);
+    let other: string | undefined;
+    try {
+      const claim = await leases.claim(item.ref, item.documentId, holder, leaseTtlMs);
+      // A holder of this machine that was killed would hold the document until its lease lapses: taken over now.
+      const taken =
+        claim.taken ||
+        (leaseHolderGone(claim.holder) && (await leases.takeOver(item.ref, item.documentId, claim.holder, holder, leaseTtlMs)));
+      if (!taken) other = claim.taken ? 'another ingest' : claim.holder;
+    } catch (err) {
+      failFatal(err);
+      throw err;
+    }
+    if (other !== undefined) return leftToOtherRun(item, other, 'document left to another ingest, which holds it');
+    try {
+      const now = await deps.states.get(item.ref, item.documentId);
+      // Written since this run began, and not by this run (it takes each document once): another run did it.
+      if (now !== null && now.status !== 'pending' && now.updatedAt >= runStartedAt) {
+        return leftToOtherRun(item, undefined, 'document done by another ingest since this run listed it');
+      }
+      return await processDocument(item);
+    } catch (err) {
+      failFatal(err);
+      throw err;
+    } finally {
+      await leases
+        .release(item.ref, item.documentId, holder)
+        .catch((err: unknown) => logger.warn({ err }, 'a document lease could not be released'));
+    }
+  }
 
   async function processDocument(item: DocumentWorkItem): Promise<DocumentWorkItem> {
     let current = item;
@@ -245,7 +325,7 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
       summary.documents.removed += work.removed;
       summary.documents.total += work.items.length;
       progress.addTotal(work.items.length);
-      const docs = work.items.map((item) => prepare.add(() => processDocument(item), { throwOnTimeout: true }));
+      const docs = work.items.map((item) => prepare.add(() => processLeased(item), { throwOnTimeout: true }));
       projectRuns.push(
         Promise.allSettled(docs).then(async (settled) => {
           if (abort.signal.aborted || !opts.afterProject) return;
@@ -265,6 +345,7 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
     await Promise.all(projectRuns);
     await prepare.onIdle();
   } finally {
+    if (renewal !== undefined) clearInterval(renewal);
     progress.stop();
     opts.signal?.removeEventListener('abort', onOuterAbort);
   }
@@ -299,7 +380,9 @@ export function formatSummary(s: IngestSummary): string {
   const d = s.documents;
   return (
     `${s.projects} project(s), ${d.total} document(s): ${d.indexed} indexed, ${d.unchanged} unchanged, ` +
-    `${d.skipped} skipped, ${d.needsOcr} need OCR, ${d.failed} failed, ${d.removed} removed; ` +
+    `${d.skipped} skipped, ${d.needsOcr} need OCR, ${d.failed} failed, ${d.removed} removed` +
+    (d.heldByOtherRun > 0 ? `, ${d.heldByOtherRun} left to another ingest running on the same store` : '') +
+    '; ' +
     `${s.pages} pages, ${s.chunks} chunks in ${(s.durationMs / 1000).toFixed(1)} s`
   );
 }

@@ -2,6 +2,7 @@ import type { Logger } from '../src/logger.js';
 import type { ProjectRef } from '../src/domain/project-ref.js';
 import type { TextChunk } from '../src/domain/chunking.js';
 import type { CountryLookup } from '../src/ports/country-lookup.js';
+import type { DocumentLeases } from '../src/ports/document-leases.js';
 import type { DocumentState, DocumentStateStore } from '../src/ports/document-state-store.js';
 import type { DocumentTextStore } from '../src/ports/document-text-store.js';
 import type { DownloadedContent, Downloader } from '../src/ports/downloader.js';
@@ -20,6 +21,8 @@ export interface IngestDeps {
   embedder: Embedder;
   /** Names the project's country in the chunks' search context; without it the context has no country. */
   countries?: CountryLookup;
+  /** Embedded store: leases that keep two concurrent runs off each other's documents (runIngest). */
+  leases?: DocumentLeases;
 }
 
 /** How a document's processing ended in this run. */

@@ -7,15 +7,18 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 
-/** The key from `Authorization: Bearer <key>` or `X-API-Key: <key>`, or undefined. */
+/** Strips HTTP's optional whitespace (space, tab) only: any other difference, a non-breaking space included, is part of the key. */
+const trimOws = (s: string): string => s.replace(/^[ \t]+|[ \t]+$/g, '');
+
+/** The key from `Authorization: Bearer <key>` or `X-API-Key: <key>`, or undefined. Keys are taken exactly as sent. */
 export function presentedApiKey(header: (name: string) => string | undefined): string | undefined {
   const auth = header('authorization');
   if (auth !== undefined) {
-    const m = /^Bearer[ \t]+(.+)$/i.exec(auth.trim());
-    if (m?.[1] !== undefined) return m[1].trim();
+    const m = /^Bearer[ \t]+(.+)$/i.exec(trimOws(auth));
+    if (m?.[1] !== undefined) return m[1];
   }
   const key = header('x-api-key');
-  return key === undefined || key.trim() === '' ? undefined : key.trim();
+  return key === undefined || trimOws(key) === '' ? undefined : trimOws(key);
 }
 
 /**

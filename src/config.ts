@@ -135,8 +135,16 @@ export const configSchema = z
     RATE_LIMIT_PER_MINUTE: int(0, 1_000_000).default(0),
     /** Serve GET /metrics without an API key (a Prometheus scraper on a private network). @default false */
     METRICS_PUBLIC: bool.default(false),
-    /** Open HTTP connections at most (Node's server.maxConnections); keep it below the open-file limit. @default 512 */
+    /**
+     * Open HTTP connections at most; keep it below the open-file limit. At the cap a new connection replaces the
+     * oldest one still sending its request (docs/security.md). @default 512
+     */
     MAX_CONNECTIONS: int(1, 1_000_000).default(512),
+    /**
+     * Share of MAX_CONNECTIONS one client address (an IPv6 /64) may hold; 1 turns the per-address limit off (behind a
+     * reverse proxy every connection comes from the proxy's address). @default 0.1 (51 of 512)
+     */
+    MAX_CONNECTIONS_PER_ADDRESS_SHARE: z.coerce.number().gt(0).max(1).default(0.1),
     /** Time a client has to send a request's headers. @default 10000 */
     HEADERS_TIMEOUT_MS: int(100, 600_000).default(10_000),
     /** Time a client has to send a whole request, body included (at least HEADERS_TIMEOUT_MS). @default 30000 */
@@ -236,6 +244,11 @@ export const configSchema = z
     EXTRACT_MAX_PAGES: int(1, 10_000_000).default(3000),
     /** Most characters of text extracted from one PDF. @default 10000000 */
     EXTRACT_MAX_TEXT_CHARS: int(1000, 2 ** 31).default(10_000_000),
+    /**
+     * Most characters of text on one PDF page; a page with more fails the PDF (a page whose content inflates to copies
+     * of a line). The corpus's largest page holds 4,300. @default 100000
+     */
+    EXTRACT_MAX_PAGE_CHARS: int(1000, 2 ** 31).default(100_000),
 
     /** Verra registry API base. @default https://registry.verra.org */
     VERRA_BASE_URL: z.url().default('https://registry.verra.org'),

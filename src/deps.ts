@@ -15,6 +15,7 @@ import { createLlmReranker } from './adapters/rerankers/llm.js';
 import { createPassThroughReranker } from './adapters/rerankers/none.js';
 import { openSqlite, type SqliteDatabase } from './adapters/sqlite/database.js';
 import { createSqliteDocumentStateStore } from './adapters/sqlite/document-state-store.js';
+import { createSqliteDocumentLeases } from './adapters/sqlite/document-leases.js';
 import { createSqliteDocumentTextStore } from './adapters/sqlite/document-text-store.js';
 import { createSqliteRecordStore } from './adapters/sqlite/record-store.js';
 import { createSqliteVectorIndex } from './adapters/sqlite/vector-index.js';
@@ -28,6 +29,7 @@ import { createApiMetrics } from './http/metrics.js';
 import type { AppDeps, ReadinessCheck } from './http/types.js';
 import type { CountryLookup } from './ports/country-lookup.js';
 import type { DocumentStateStore } from './ports/document-state-store.js';
+import type { DocumentLeases } from './ports/document-leases.js';
 import type { DocumentTextStore } from './ports/document-text-store.js';
 import type { Downloader } from './ports/downloader.js';
 import type { Embedder } from './ports/embedder.js';
@@ -78,12 +80,14 @@ export function extractLimitsFromConfig(config: Config): {
   maxMemoryMb: number;
   maxPages: number;
   maxTextChars: number;
+  maxPageChars: number;
 } {
   return {
     timeoutMs: config.EXTRACT_TIMEOUT_MS,
     maxMemoryMb: config.EXTRACT_MAX_MEMORY_MB,
     maxPages: config.EXTRACT_MAX_PAGES,
     maxTextChars: config.EXTRACT_MAX_TEXT_CHARS,
+    maxPageChars: config.EXTRACT_MAX_PAGE_CHARS,
   };
 }
 
@@ -92,6 +96,8 @@ export interface Stores {
   states: DocumentStateStore;
   texts: DocumentTextStore;
   index: VectorIndex;
+  /** With the embedded SQLite store only: concurrent `npm run ingest` runs share the work through these leases. */
+  leases?: DocumentLeases;
   backends: { records: 'postgres' | 'sqlite'; index: 'qdrant' | 'sqlite' };
   /** Closes every store, in reverse order of opening; safe to call twice. */
   close(): Promise<void>;
@@ -143,6 +149,7 @@ export async function buildStores(config: Config, opts: BuildStoresOptions = {},
     let records: RecordStore;
     let states: DocumentStateStore;
     let texts: DocumentTextStore;
+    let leases: DocumentLeases | undefined;
     // Sequential on purpose: each factory migrates its own namespace on the shared handle.
     if (pool) {
       records = await createPgRecordStore({ pool });
@@ -153,6 +160,9 @@ export async function buildStores(config: Config, opts: BuildStoresOptions = {},
       records = await createSqliteRecordStore({ db: d });
       states = await createSqliteDocumentStateStore({ db: d });
       texts = await createSqliteDocumentTextStore({ db: d });
+      const l = await createSqliteDocumentLeases({ db: d });
+      closers.push(() => l.close());
+      leases = l;
     }
     closers.push(() => records.close());
     closers.push(() => states.close());
@@ -174,6 +184,7 @@ export async function buildStores(config: Config, opts: BuildStoresOptions = {},
       states,
       texts,
       index,
+      ...(leases ? { leases } : {}),
       backends: { records: pool ? 'postgres' : 'sqlite', index: config.QDRANT_URL ? 'qdrant' : 'sqlite' },
       close: () => closers.closeAll(),
     };

@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     port: config.PORT,
     hostname: config.HOST,
     maxConnections: config.MAX_CONNECTIONS,
+    perAddressShare: config.MAX_CONNECTIONS_PER_ADDRESS_SHARE,
     headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,

@@ -85,7 +85,9 @@ export async function discover(ref: ProjectRef, ctx: Pick<StageContext, 'deps' |
   for (const item of items) {
     const prev = byId.get(item.documentId) ?? null;
     item.previous = prev;
-    if (!prev) {
+    // Read again just before writing: another run on the same store may have finished the document since the
+    // list above, and its state must not be overwritten by `pending`.
+    if (!prev && (await states.get(ref, item.documentId)) === null) {
       await states.put({
         registry: ref.registry,
         projectId: ref.projectId,

@@ -1,5 +1,6 @@
 import { PDFParse } from 'pdf-parse';
 import { normalizePageText } from '../../src/domain/chunking.js';
+import { repetitionProblem } from '../../src/domain/text-plausibility.js';
 
 /**
  * Text per physical page with pdf-parse 2 (pdf.js), on the calling thread. The worker (extract-worker.ts) runs this
@@ -7,7 +8,8 @@ import { normalizePageText } from '../../src/domain/chunking.js';
  * the page and text caps are checked here, page by page, so a document over them stops as soon as it is over.
  */
 
-export type ExtractResult = { ok: true; pages: string[] } | { ok: false; kind: 'failed' | 'needs_ocr'; reason: string };
+/** `skipped`: the text was read but is not plausible prose (text-plausibility.ts); the same bytes are not read again. */
+export type ExtractResult = { ok: true; pages: string[] } | { ok: false; kind: 'failed' | 'needs_ocr' | 'skipped'; reason: string };
 
 /** Caps checked while extracting (the time and memory limits are the worker's: extract.ts). */
 export interface ExtractCaps {
@@ -15,6 +17,8 @@ export interface ExtractCaps {
   maxPages: number;
   /** A PDF whose extracted text grows past this many characters fails at the page that crosses it. */
   maxTextChars: number;
+  /** A page with more characters of text than this fails the PDF: no real page holds that much. */
+  maxPageChars: number;
 }
 
 /** A page needs at least this many letters or digits to count as having text. */
@@ -37,8 +41,16 @@ export async function extractPdfPagesHere(bytes: Uint8Array, caps: ExtractCaps):
       const result = await parser.getText({ partial: [n], pageJoiner: '' });
       for (const p of result.pages) {
         if (p.num < 1 || p.num > total) continue;
-        pages[p.num - 1] = normalizePageText(p.text);
-        chars += pages[p.num - 1]?.length ?? 0;
+        const text = normalizePageText(p.text);
+        if (text.length > caps.maxPageChars) {
+          return {
+            ok: false,
+            kind: 'failed',
+            reason: `page ${p.num} of ${total} has ${text.length} characters of text, more than a page holds (limit ${caps.maxPageChars}, EXTRACT_MAX_PAGE_CHARS)`,
+          };
+        }
+        pages[p.num - 1] = text;
+        chars += text.length;
       }
       if (chars > caps.maxTextChars) {
         return {
@@ -52,6 +64,8 @@ export async function extractPdfPagesHere(bytes: Uint8Array, caps: ExtractCaps):
     if (withText === 0) {
       return { ok: false, kind: 'needs_ocr', reason: `no text layer on any of ${total} page(s); OCR needed` };
     }
+    const repeated = repetitionProblem(pages);
+    if (repeated !== undefined) return { ok: false, kind: 'skipped', reason: `${repeated}: not indexed` };
     return { ok: true, pages };
   } catch (err) {
     const e = err as { name?: unknown; message?: unknown };

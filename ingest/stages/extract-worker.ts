@@ -32,7 +32,7 @@ if (!send) throw new Error('extract-worker: not started as a child process with 
 // The parent gone, nothing is left to do.
 process.on('disconnect', () => process.exit(0));
 // Loading pdf.js's code takes a while (more under tsx): not a document's time.
-await extractPdfPagesHere(emptyPdf(), { maxPages: 1, maxTextChars: 1 });
+await extractPdfPagesHere(emptyPdf(), { maxPages: 1, maxTextChars: 1, maxPageChars: 1 });
 process.on('message', (req: ExtractRequest) => {
   // pdf.js takes the bytes as its own (it may detach them): a Uint8Array of this process, as IPC delivered it.
   void extractPdfPagesHere(new Uint8Array(req.bytes), req.caps)

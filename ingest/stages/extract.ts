@@ -12,7 +12,8 @@ import type { ExtractRequest, ExtractResponse } from './extract-worker.js';
  * whose content inflates to hundreds of MB, tens of thousands of pages) takes minutes and gigabytes: off the
  * ingestion process, a document is stopped at EXTRACT_TIMEOUT_MS (the process is killed), at
  * EXTRACT_MAX_MEMORY_MB of JavaScript heap (the process's --max-old-space-size), at EXTRACT_MAX_PAGES pages (before
- * any page is read) or EXTRACT_MAX_TEXT_CHARS characters of text; the run goes on with the next document.
+ * any page is read), EXTRACT_MAX_TEXT_CHARS characters of text or a page of more than EXTRACT_MAX_PAGE_CHARS; the
+ * run goes on with the next document. Text that is mostly one line repeated is `skipped` (text-plausibility.ts).
  *
  * A process, not a worker thread: a thread's heap limit (resourceLimits) may abort the whole process instead of the
  * thread when V8 runs out of heap while the thread is torn down (nodejs/node#47224; seen here as "FATAL ERROR:
@@ -37,6 +38,7 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   maxMemoryMb: 1024,
   maxPages: 3000,
   maxTextChars: 10_000_000,
+  maxPageChars: 100_000,
 };
 
 /** How long a new process may take to load tsx and pdf.js before the document fails. */
@@ -88,7 +90,7 @@ function kill(child: ChildProcess): Promise<void> {
 /** A pool of extraction processes, one document per process at a time; reused until a limit kills one. */
 export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfExtractor {
   const limits: ExtractLimits = { ...DEFAULT_EXTRACT_LIMITS, ...overrides };
-  const caps: ExtractCaps = { maxPages: limits.maxPages, maxTextChars: limits.maxTextChars };
+  const caps: ExtractCaps = { maxPages: limits.maxPages, maxTextChars: limits.maxTextChars, maxPageChars: limits.maxPageChars };
   const idle: Extraction[] = [];
   const all = new Set<Extraction>();
   let nextId = 1;
@@ -235,10 +237,14 @@ export const extract: Stage = async (item, ctx) => {
   if (!item.content) throw new Error(`extract: document ${item.documentId} has no downloaded content`);
   const r = await ctx.extractor.extract(item.content.bytes);
   if (!r.ok) {
-    return {
-      ...item,
-      outcome: r.kind === 'needs_ocr' ? { kind: 'needs_ocr', reason: r.reason } : { kind: 'failed', reason: `extract: ${r.reason}` },
-    };
+    switch (r.kind) {
+      case 'needs_ocr':
+        return { ...item, outcome: { kind: 'needs_ocr', reason: r.reason } };
+      case 'skipped':
+        return { ...item, outcome: { kind: 'skipped', reason: `extract: ${r.reason}` } };
+      case 'failed':
+        return { ...item, outcome: { kind: 'failed', reason: `extract: ${r.reason}` } };
+    }
   }
   return { ...item, pages: r.pages };
 };

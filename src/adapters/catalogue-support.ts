@@ -1,4 +1,12 @@
-import { FACETS, MAX_SEARCH_WORDS, facetKey, searchWords, type CataloguePosition, type Facet } from '../domain/project-catalogue.js';
+import {
+  FACETS,
+  MAX_SEARCH_WORDS,
+  facetKey,
+  positionProblem,
+  searchWords,
+  type CataloguePosition,
+  type Facet,
+} from '../domain/project-catalogue.js';
 import type { ProjectSearchHit, ProjectSearchQuery } from '../ports/record-store.js';
 
 /**
@@ -26,18 +34,12 @@ function checkStrings(value: unknown, where: string): string[] {
 
 function checkPosition(value: unknown): CataloguePosition | undefined {
   if (value === undefined) return undefined;
-  const p = value as Partial<CataloguePosition> | null;
-  if (
-    p === null ||
-    typeof p !== 'object' ||
-    !Number.isInteger(p.tier) ||
-    typeof p.sortKey !== 'string' ||
-    typeof p.registry !== 'string' ||
-    !Number.isSafeInteger(p.projectId)
-  ) {
-    throw new TypeError(`after must be a position {tier, sortKey, registry, projectId} (got ${JSON.stringify(value)})`);
+  const problem = positionProblem(value);
+  if (problem !== undefined) {
+    throw new TypeError(`after must be a position {tier, sortKey, registry, projectId}: ${problem} (got ${JSON.stringify(value)})`);
   }
-  return { tier: p.tier as number, sortKey: p.sortKey, registry: p.registry, projectId: p.projectId as number };
+  const p = value as CataloguePosition;
+  return { tier: p.tier, sortKey: p.sortKey, registry: p.registry, projectId: p.projectId };
 }
 
 /** Throws a TypeError naming the field unless `query` is usable; returns its normalised form. */

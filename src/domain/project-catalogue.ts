@@ -115,3 +115,31 @@ export interface CataloguePosition {
   registry: string;
   projectId: number;
 }
+
+/** The last relevance tier (CataloguePosition.tier). */
+export const MAX_TIER = 2;
+
+/**
+ * Why `value` is not a position a store can have produced, or undefined when it is one. A position comes back from
+ * clients inside a cursor, so every part is checked to the values a store writes, not only to its type: a tier of
+ * 2^31 or a NUL in a text is refused here rather than by a database's cast.
+ */
+export function positionProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') return 'is not an object';
+  const p = value as Record<string, unknown>;
+  if (typeof p.tier !== 'number' || !Number.isInteger(p.tier) || p.tier < 0 || p.tier > MAX_TIER) {
+    return `tier must be an integer from 0 to ${MAX_TIER}`;
+  }
+  // A sort key is normaliseValue's output: words of letters and digits joined by single spaces.
+  if (typeof p.sortKey !== 'string' || !/^(?:[\p{L}\p{N}]+(?: [\p{L}\p{N}]+)*)?$/u.test(p.sortKey)) {
+    return 'sortKey must be normalised words (letters and digits separated by single spaces)';
+  }
+  // \p{C} covers control characters (NUL), format characters and lone surrogates.
+  if (typeof p.registry !== 'string' || !/^[^\p{C}]{1,200}$/u.test(p.registry)) {
+    return 'registry must be a name of 1 to 200 printable characters';
+  }
+  if (typeof p.projectId !== 'number' || !Number.isSafeInteger(p.projectId) || p.projectId < 1) {
+    return 'projectId must be a positive safe integer';
+  }
+  return undefined;
+}

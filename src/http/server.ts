@@ -6,8 +6,9 @@ import { AppError, toErrorBody, type ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 /**
- * The Node HTTP server around the app: connection cap and timeouts against slow clients, JSON error bodies for
- * requests Node refuses before the app sees them, and a drain that answers every request a client got to send.
+ * The Node HTTP server around the app: a connection cap that slow clients cannot fill (a share per address, and the
+ * oldest connection still sending its request given up for a new one), timeouts, JSON error bodies for requests Node
+ * refuses before the app sees them, and a drain that answers every request a client got to send.
  */
 
 type FetchCallback = Parameters<typeof getRequestListener>[0];
@@ -15,8 +16,16 @@ type FetchCallback = Parameters<typeof getRequestListener>[0];
 export interface HttpServerOptions {
   port: number;
   hostname: string;
-  /** Open connections at most; more are closed as they arrive (Node's server.maxConnections). */
+  /**
+   * Open connections at most. At the cap a new connection takes the place of the one the app is not answering (still
+   * sending its request, or idle) that has gone longest without an answer; with none, it is closed.
+   */
   maxConnections: number;
+  /**
+   * Share (0-1] of maxConnections one client address (an IPv6 address by its /64) may hold; beyond it a new
+   * connection from that address replaces that address's own oldest waiting connection, or is closed.
+   */
+  perAddressShare: number;
   /** Time to receive a request's headers (Node's headersTimeout). */
   headersTimeoutMs: number;
   /** Time to receive a whole request, body included (Node's requestTimeout). */
@@ -36,13 +45,15 @@ export interface HttpServer {
    * cut; resolves `'forced'` then, else `'drained'`.
    */
   drain(graceMs: number): Promise<'drained' | 'forced'>;
+  /** Connections held now, all or those counted against one client address (addressKey). */
+  openConnections(address?: string): number;
 }
 
 /** During a drain, a connection that has sent nothing at all is given this long to send a request. */
 const SILENT_CONNECTION_WAIT_MS = 1000;
 /** During a drain, the longest time the connections the kernel has already completed are still accepted. */
 const ACCEPT_BACKLOG_MS = 500;
-/** Refused connections are logged at most once this often (with their count). */
+/** Refused and displaced connections are logged at most once this often (with their counts). */
 const DROP_LOG_MS = 10_000;
 /** How often a drain looks for connections that have become idle. */
 const DRAIN_SWEEP_MS = 50;
@@ -94,8 +105,35 @@ export function clientErrorResponse(err: NodeJS.ErrnoException): string {
   }
 }
 
+/**
+ * The client a connection is counted against: an IPv4 address (IPv4-mapped IPv6 included) as is, an IPv6 address
+ * by its /64 prefix, the block one host is normally given, so one host cannot take the cap by rotating addresses.
+ */
+export function addressKey(remoteAddress: string | undefined): string {
+  if (remoteAddress === undefined || remoteAddress === '') return '?';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(remoteAddress);
+  if (mapped?.[1] !== undefined) return mapped[1];
+  if (!remoteAddress.includes(':')) return remoteAddress;
+  const [head = '', tail = ''] = remoteAddress.toLowerCase().split('%')[0]?.split('::') ?? [];
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = remoteAddress.includes('::')
+    ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
 interface Connection {
   socket: Socket;
+  /** addressKey of the client. */
+  address: string;
+  /** Removed from the counts (closed, or displaced and being closed). */
+  released: boolean;
+  /** The request being received or answered, the latest one when pipelined. */
+  request: IncomingMessage | undefined;
   /** Requests received and not yet answered (more than one when pipelined). */
   inFlight: number;
   response: ServerResponse | undefined;
@@ -104,6 +142,8 @@ interface Connection {
   /** socket.bytesRead when its last response ended: more bytes read since are a next request arriving. */
   readAtIdle: number;
   acceptedAt: number;
+  /** When its last response ended, else when it was accepted. */
+  answeredAt: number;
 }
 
 /**
@@ -130,6 +170,9 @@ export function startHttpServer(fetch: FetchCallback, opts: HttpServerOptions): 
     listener,
   );
   server.keepAliveTimeout = opts.keepAliveTimeoutMs;
+  if (!(opts.perAddressShare > 0 && opts.perAddressShare <= 1)) {
+    throw new RangeError(`perAddressShare must be in (0, 1] (got ${opts.perAddressShare})`);
+  }
   const fdLimit = openFileLimit();
   let maxConnections = opts.maxConnections;
   if (fdLimit !== undefined && maxConnections > fdLimit - RESERVED_FDS) {
@@ -139,28 +182,89 @@ export function startHttpServer(fetch: FetchCallback, opts: HttpServerOptions): 
       'MAX_CONNECTIONS is too close to the open-file limit of this process; lowered (raise `ulimit -n` to allow more)',
     );
   }
-  server.maxConnections = maxConnections;
+  const perAddress = Math.max(1, Math.floor(maxConnections * opts.perAddressShare));
 
   let draining = false;
   let drainStartedAt = 0;
   const connections = new Map<Socket, Connection>();
+  const perAddressCount = new Map<string, number>();
 
-  let accepted = 0;
-  server.on('connection', (socket: Socket) => {
-    accepted++;
-    connections.set(socket, { socket, inFlight: 0, response: undefined, served: false, readAtIdle: 0, acceptedAt: Date.now() });
-    socket.once('close', () => connections.delete(socket));
-  });
+  function release(conn: Connection): void {
+    if (conn.released) return;
+    conn.released = true;
+    connections.delete(conn.socket);
+    const n = (perAddressCount.get(conn.address) ?? 1) - 1;
+    if (n > 0) perAddressCount.set(conn.address, n);
+    else perAddressCount.delete(conn.address);
+  }
+
+  /**
+   * The connection a new one may replace (of `address` only, when given), or undefined: of those the app is not
+   * answering (still sending a request's headers or body, or idle between requests), the one that has gone longest
+   * without an answer. A request the app has whole is never cut. Oldest first rather than headers first: the newest
+   * connections are mostly clients whose first bytes have not been read yet, and a flood must not displace them.
+   */
+  function displaceable(address?: string): Connection | undefined {
+    let oldest: Connection | undefined;
+    for (const conn of connections.values()) {
+      if (address !== undefined && conn.address !== address) continue;
+      const waiting = conn.inFlight === 0 || (conn.inFlight === 1 && conn.request !== undefined && !conn.request.complete);
+      if (waiting && (oldest === undefined || conn.answeredAt < oldest.answeredAt)) oldest = conn;
+    }
+    return oldest;
+  }
+
   // One line per DROP_LOG_MS at most: a flood of connections must not become a flood of log lines.
-  let dropped = 0;
+  const counts = { refusedPerAddress: 0, refusedFull: 0, displaced: 0 };
+  let lastAddress = '';
   let dropLogAt = 0;
-  server.on('drop', (data?: { remoteAddress?: string }) => {
-    dropped++;
+  function noteDrop(kind: keyof typeof counts, address: string): void {
+    counts[kind]++;
+    lastAddress = address;
     const now = Date.now();
     if (now - dropLogAt < DROP_LOG_MS) return;
     dropLogAt = now;
-    opts.logger.warn({ dropped, lastRemoteAddress: data?.remoteAddress, maxConnections }, 'connections refused: MAX_CONNECTIONS reached');
-    dropped = 0;
+    opts.logger.warn(
+      { ...counts, lastAddress, maxConnections, maxConnectionsPerAddress: perAddress },
+      'connections refused or displaced: MAX_CONNECTIONS or its per-address share reached',
+    );
+    counts.refusedPerAddress = counts.refusedFull = counts.displaced = 0;
+  }
+
+  let accepted = 0;
+  // After Node's own connection listener (registered when the server was created), so a connection refused here is
+  // destroyed like any other.
+  server.on('connection', (socket: Socket) => {
+    accepted++;
+    const address = addressKey(socket.remoteAddress);
+    // An address at its share competes only with itself: its own oldest waiting connection makes room, or none does.
+    const full = (perAddressCount.get(address) ?? 0) >= perAddress;
+    if (full || connections.size >= maxConnections) {
+      const victim = displaceable(full ? address : undefined);
+      if (victim === undefined) {
+        noteDrop(full ? 'refusedPerAddress' : 'refusedFull', address);
+        socket.destroy();
+        return;
+      }
+      noteDrop('displaced', victim.address);
+      release(victim);
+      victim.socket.destroy();
+    }
+    const conn: Connection = {
+      socket,
+      address,
+      released: false,
+      request: undefined,
+      inFlight: 0,
+      response: undefined,
+      served: false,
+      readAtIdle: 0,
+      acceptedAt: Date.now(),
+      answeredAt: Date.now(),
+    };
+    connections.set(socket, conn);
+    perAddressCount.set(address, (perAddressCount.get(address) ?? 0) + 1);
+    socket.once('close', () => release(conn));
   });
   // Before the app's listener, so a response of a draining server can still be told to close its connection.
   server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -168,12 +272,17 @@ export function startHttpServer(fetch: FetchCallback, opts: HttpServerOptions): 
     if (conn === undefined) return;
     conn.inFlight++;
     conn.response = res;
+    conn.request = req;
     if (draining) res.shouldKeepAlive = false;
     res.once('close', () => {
       conn.inFlight--;
-      if (conn.response === res) conn.response = undefined;
+      if (conn.response === res) {
+        conn.response = undefined;
+        conn.request = undefined;
+      }
       conn.served = true;
       conn.readAtIdle = conn.socket.bytesRead;
+      conn.answeredAt = Date.now();
       if (draining) closeIfIdle(conn, Date.now());
     });
   });
@@ -187,6 +296,13 @@ export function startHttpServer(fetch: FetchCallback, opts: HttpServerOptions): 
     } else {
       socket.destroy();
     }
+  });
+
+  // Node hands a CONNECT request to this event and, with no listener, closes the socket unanswered; a client is owed
+  // a response.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.end(rawErrorResponse(405, 'Method Not Allowed', 'method_not_allowed', 'CONNECT is not supported: this service is not a proxy'));
+    setTimeout(() => socket.destroy(), 1000).unref();
   });
 
   /** During a drain: closes a connection that carries no request and has not begun sending one. */
@@ -239,7 +355,9 @@ export function startHttpServer(fetch: FetchCallback, opts: HttpServerOptions): 
     server.once('error', reject);
     server.listen(opts.port, opts.hostname, () => {
       server.off('error', reject);
-      resolve({ server, address: server.address() as AddressInfo, drain });
+      const openConnections = (address?: string): number =>
+        address === undefined ? connections.size : (perAddressCount.get(addressKey(address)) ?? 0);
+      resolve({ server, address: server.address() as AddressInfo, drain, openConnections });
     });
   });
 }

@@ -3,6 +3,7 @@ import {
   FACETS,
   MAX_SEARCH_WORDS,
   normaliseValue,
+  positionProblem,
   searchWords,
   type CataloguePosition,
   type Facet,
@@ -71,28 +72,24 @@ function badCursor(message: string): AppError {
   return new AppError('invalid_request', `cursor: ${message}`, { details: [{ path: 'cursor', message }] });
 }
 
+const NOT_OURS = 'is not a cursor this service gave out; pass nextCursor from the previous page unchanged';
+
+/** The position a cursor carries, checked to the values a store writes (positionProblem): a forged one is a 400. */
 function decodeCursor(cursor: string, print: string): CataloguePosition {
+  if (!/^[A-Za-z0-9_-]*$/.test(cursor)) throw badCursor(NOT_OURS);
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw badCursor('is not a cursor this service gave out; pass nextCursor from the previous page unchanged');
+    throw badCursor(NOT_OURS);
   }
-  if (!Array.isArray(parsed) || parsed.length !== 6 || parsed[0] !== 1) {
-    throw badCursor('is not a cursor this service gave out; pass nextCursor from the previous page unchanged');
-  }
+  if (!Array.isArray(parsed) || parsed.length !== 6 || parsed[0] !== 1) throw badCursor(NOT_OURS);
   const [, p, tier, sortKey, registry, projectId] = parsed as unknown[];
-  if (
-    typeof p !== 'string' ||
-    !Number.isInteger(tier) ||
-    typeof sortKey !== 'string' ||
-    typeof registry !== 'string' ||
-    !Number.isSafeInteger(projectId)
-  ) {
-    throw badCursor('is not a cursor this service gave out; pass nextCursor from the previous page unchanged');
-  }
+  if (typeof p !== 'string') throw badCursor(NOT_OURS);
   if (p !== print) throw badCursor('belongs to a search with other words or filters; start again without a cursor');
-  return { tier: tier as number, sortKey, registry, projectId: projectId as number };
+  const position = { tier, sortKey, registry, projectId };
+  if (positionProblem(position) !== undefined) throw badCursor(NOT_OURS);
+  return position as CataloguePosition;
 }
 
 export function createDiscoveryService(opts: DiscoveryServiceOptions): DiscoveryService {

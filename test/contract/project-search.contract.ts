@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CataloguePosition } from '../../src/domain/project-catalogue.js';
+import { AppError } from '../../src/errors.js';
+import { createDiscoveryService } from '../../src/services/discovery.js';
 import { projectKey, type ProjectRef } from '../../src/domain/project-ref.js';
 import type { ProjectRecordInput, ProjectSearchQuery, RecordStore } from '../../src/ports/record-store.js';
 import type { MakeBackend, StoreBackend } from './store-backends.js';
@@ -279,6 +281,89 @@ export function projectSearchContract(name: string, makeBackend: MakeBackend<Rec
       }
       const expected = [...base.map((r) => projectKey(r.ref)).slice(8), 'Verra:2101'];
       expect(rest).toEqual(expected);
+    });
+
+    it('refuses a forged position with an error naming `after`, never a database error', async () => {
+      const forged: Array<Record<string, unknown>> = [
+        { tier: 2 ** 31, sortKey: 'a', registry: 'Verra', projectId: 1 },
+        { tier: -1, sortKey: 'a', registry: 'Verra', projectId: 1 },
+        { tier: 0, sortKey: 'a\u0000b', registry: 'Verra', projectId: 1 },
+        { tier: 0, sortKey: 'a', registry: 'Ver\u0000ra', projectId: 1 },
+        { tier: 0, sortKey: '\ud800', registry: 'Verra', projectId: 1 },
+        { tier: 0, sortKey: 'a', registry: 'Verra', projectId: -(2 ** 60) },
+        { tier: 0, sortKey: 'a', registry: 'Verra', projectId: 2 ** 63 },
+      ];
+      for (const after of forged) {
+        await expect(
+          store.searchProjects({ text: '', limit: 5, after: after as unknown as CataloguePosition }),
+          JSON.stringify(after),
+        ).rejects.toThrow(/^after must be a position/);
+      }
+    });
+
+    describe('cursors of POST /projects/search (the discovery service over this store)', () => {
+      const discovery = () => createDiscoveryService({ records: store, documents: { countIndexed: () => Promise.resolve(new Map()) } });
+      const decode = (cursor: string): unknown[] => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+      const encode = (parts: unknown[]): string => Buffer.from(JSON.stringify(parts), 'utf8').toString('base64url');
+
+      /** A real cursor: the first page of every project, two at a time. */
+      async function realCursor(): Promise<string> {
+        const page = await discovery().search({ limit: 2 });
+        expect(page.nextCursor).not.toBeNull();
+        return page.nextCursor ?? '';
+      }
+
+      it('a cursor handed out pages on', async () => {
+        const cursor = await realCursor();
+        const next = await discovery().search({ limit: 2, cursor });
+        expect(next.projects).toHaveLength(2);
+      });
+
+      it('a forged cursor is a 400 invalid_request naming the cursor, on every store (issue 45)', async () => {
+        const real = decode(await realCursor());
+        // [version, fingerprint, tier, sortKey, registry, projectId]
+        const edit = (i: number, v: unknown): string => encode(real.map((x, j) => (j === i ? v : x)));
+        const variants: Record<string, string> = {
+          'tier 2^31': edit(2, 2 ** 31),
+          'tier -1': edit(2, -1),
+          'tier 3': edit(2, 3),
+          'tier 0.5': edit(2, 0.5),
+          'tier as a string': edit(2, '0'),
+          'projectId 2^53 (beyond a safe integer)': edit(5, 2 ** 53),
+          'projectId -2^60': edit(5, -(2 ** 60)),
+          'projectId 2^63': edit(5, 2 ** 63),
+          'projectId 0': edit(5, 0),
+          'projectId 1e308': edit(5, 1e308),
+          'projectId null': edit(5, null),
+          'sortKey with a NUL': edit(3, `${String(real[3])}\u0000`),
+          'sortKey with a lone surrogate': edit(3, '\ud800x'),
+          'sortKey with punctuation': edit(3, "x' OR 1=1 --"),
+          'sortKey as a number': edit(3, 7),
+          'registry with a NUL': edit(4, 'Verra\u0000'),
+          'registry empty': edit(4, ''),
+          'registry with a control character': edit(4, 'Ve\u001brra'),
+          'registry as an object': edit(4, { a: 1 }),
+          'an unknown version': edit(0, 2),
+          'a seventh field': encode([...real, 1]),
+          'another search': edit(1, 'AAAAAAAAAAAA'),
+          'not base64url': '!!!!',
+          'base64url of no JSON': Buffer.from('{{', 'utf8').toString('base64url'),
+          'JSON null': encode(null as unknown as unknown[]),
+          'an empty string': '',
+        };
+        for (const [name, cursor] of Object.entries(variants)) {
+          const err = await discovery()
+            .search({ limit: 2, cursor })
+            .then(
+              () => undefined,
+              (e: unknown) => e,
+            );
+          expect(err, name).toBeInstanceOf(AppError);
+          expect((err as AppError).code, name).toBe('invalid_request');
+          expect((err as AppError).status, name).toBe(400);
+          expect((err as AppError).message, name).toMatch(/^cursor: /);
+        }
+      });
     });
 
     it('rejects bad queries with a message naming the field', async () => {

@@ -104,6 +104,7 @@ describeWithService(
         port: 0,
         hostname: '127.0.0.1',
         maxConnections: 64,
+        perAddressShare: 1,
         headersTimeoutMs: 10_000,
         requestTimeoutMs: 60_000,
         keepAliveTimeoutMs: 5_000,

@@ -200,6 +200,25 @@ describe('authentication (API_KEYS set)', () => {
     }
   });
 
+  it('compares keys exactly: a non-breaking space, another Unicode space or a different case is a wrong key (issue 45)', async () => {
+    const t = await app(keys);
+    const attempts: Array<Record<string, string>> = [
+      { 'X-API-Key': 'first-key-123\u00a0' },
+      { 'X-API-Key': '\u00a0first-key-123' },
+      { Authorization: 'Bearer first-key-123\u00a0' },
+      { Authorization: 'Bearer first-key-123\u0085' },
+      { Authorization: 'Bearer first-key-123\u000b' },
+      { 'X-API-Key': 'FIRST-KEY-123' },
+      { 'X-API-Key': 'first-key-123 ' + 'x' },
+    ];
+    for (const headers of attempts) {
+      const res = await postJson(t.app, METADATA, ok, headers);
+      expect(res.status, JSON.stringify(headers)).toBe(401);
+    }
+    // Spaces and tabs around a header value are HTTP's own padding, not part of the key.
+    expect((await postJson(t.app, METADATA, ok, { 'X-API-Key': ' first-key-123\t' })).status).toBe(200);
+  });
+
   it('accepts either key, as a bearer token or in X-API-Key', async () => {
     const t = await app(keys);
     const accepted: Array<Record<string, string>> = [

@@ -18,6 +18,7 @@ beforeAll(async () => {
     port: 0,
     hostname: '127.0.0.1',
     maxConnections: 4,
+    perAddressShare: 1,
     headersTimeoutMs: 1000,
     requestTimeoutMs: 2000,
     keepAliveTimeoutMs: 1000,
@@ -88,25 +89,25 @@ describe('slow clients (issue 16.2)', () => {
     expect(r.closedAfterMs).toBeLessThan(6000);
   });
 
-  it('holds at most MAX_CONNECTIONS connections: one more is closed at once, unanswered', async () => {
-    const idle = await Promise.all(
-      Array.from(
-        { length: 4 },
-        () =>
-          new Promise<net.Socket>((resolve) => {
-            const c = net.connect(s.address.port, '127.0.0.1', () => resolve(c));
-            c.on('error', () => undefined);
-          }),
-      ),
-    );
+  it('at MAX_CONNECTIONS, a new connection takes the place of the oldest one still sending its request (issue 45)', async () => {
+    const closed: boolean[] = [];
+    const idle: net.Socket[] = [];
+    for (let i = 0; i < 4; i++) {
+      idle.push(
+        await new Promise<net.Socket>((resolve) => {
+          const c = net.connect(s.address.port, '127.0.0.1', () => resolve(c));
+          c.on('error', () => undefined);
+          c.on('close', () => (closed[i] = true));
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 20));
+    }
     await new Promise((r) => setTimeout(r, 100));
-    const extra = await raw(['GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n']);
-    expect(extra.status).toBe(0);
-    expect(extra.closedAfterMs).toBeLessThan(1000);
+    const extra = await raw(['GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
+    expect(extra.status).toBe(200);
+    expect(closed).toEqual([true]);
     for (const c of idle) c.destroy();
     await new Promise((r) => setTimeout(r, 100));
-    const after = await raw(['GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
-    expect(after.status).toBe(200);
   });
 });
 
@@ -142,6 +143,20 @@ describe('requests Node refuses before the app get the JSON error envelope (issu
       expect(errorCode(r)).toBe(code);
     });
   }
+
+  it('405 method_not_allowed for CONNECT, answered rather than a closed socket (issue 45)', async () => {
+    const r = await raw(['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n']);
+    expect(r.status).toBe(405);
+    expect(errorCode(r)).toBe('method_not_allowed');
+  });
+
+  it('HEAD responses carry X-Request-Id, as GET responses do (issue 45)', async () => {
+    for (const path of ['/healthz', '/readyz', '/no-such-path']) {
+      const r = await raw([`HEAD ${path} HTTP/1.1\r\nHost: x\r\nX-Request-Id: head-${path.length}\r\nConnection: close\r\n\r\n`]);
+      expect(r.headers.toLowerCase(), path).toContain(`x-request-id: head-${path.length}`);
+      expect(r.body).toBe('');
+    }
+  });
 
   it('the server keeps serving afterwards', async () => {
     const r = await raw(['GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);

@@ -142,7 +142,16 @@ describe('runIngest', () => {
         seen.push({ ref, outcomes: ctx.documents.map((d) => d.outcome?.kind ?? 'none').sort() });
       },
     });
-    expect(summary.documents).toEqual({ total: 5, indexed: 2, unchanged: 0, skipped: 1, needsOcr: 1, failed: 1, removed: 0 });
+    expect(summary.documents).toEqual({
+      total: 5,
+      indexed: 2,
+      unchanged: 0,
+      skipped: 1,
+      needsOcr: 1,
+      failed: 1,
+      removed: 0,
+      heldByOtherRun: 0,
+    });
     expect(summary.pages).toBe(3);
     expect(summary.failures).toEqual([
       expect.objectContaining({ project: 'Verra:101', uri: `${server.baseUrl}/missing.pdf`, reason: 'download: HTTP 404 Not Found' }),

@@ -24,6 +24,9 @@ export function requestContext(opts: RequestContextOptions): MiddlewareHandler<A
     c.set('requestId', requestId);
     c.set('logger', log);
     const started = performance.now();
+    // Set before the response exists too: a HEAD response is rebuilt from the GET response's initial headers
+    // (@hono/node-server's lightweight Response), so a header added only afterwards would be missing from it.
+    c.header('X-Request-Id', requestId);
     await next();
     c.res.headers.set('X-Request-Id', requestId);
     const status = c.res.status;

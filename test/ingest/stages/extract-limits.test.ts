@@ -15,7 +15,7 @@ import { createHttpDownloader } from '../../../src/adapters/download/http-downlo
 import { createUrlPolicy } from '../../../src/adapters/download/url-policy.js';
 import { createLogger } from '../../../src/logger.js';
 import { startStaticServer, type StaticServer } from '../../support/static-server.js';
-import { hugePagePdf, hugeStringPdf, manyPagesPdf } from '../support/hostile-pdf.js';
+import { hugePagePdf, hugeStringPdf, manyPagesPdf, repeatedLinePdf } from '../support/hostile-pdf.js';
 import { makePdf } from '../support/make-pdf.js';
 
 /**
@@ -105,6 +105,9 @@ describe('a run with PDF bombs', () => {
     files.set('/pages-bomb.pdf', manyPagesPdf(20_000));
     // One 50-million-character string literal, which pdf.js assembles a character at a time: past 300 MB of heap.
     files.set('/memory-bomb.pdf', hugeStringPdf(50_000_000));
+    // Issue 45: one page inflating to about a million characters of one line, and one of 40,000 (under the page cap).
+    files.set('/line-bomb.pdf', repeatedLinePdf(1_500_000));
+    files.set('/repeated-line.pdf', repeatedLinePdf(60_000));
     files.set('/normal.pdf', normal());
     await deps.records.upsert([
       {
@@ -150,7 +153,7 @@ describe('a run with PDF bombs', () => {
       extractor,
       prepareConcurrency: 1,
     });
-    expect(summary.documents).toMatchObject({ total: 3, indexed: 1, failed: 2 });
+    expect(summary.documents).toMatchObject({ total: 5, indexed: 1, failed: 3, skipped: 1 });
     const states = await deps.states.list({ projects: [ref] });
     const byUri = Object.fromEntries(states.map((s) => [new URL(s.uri).pathname, s]));
     expect(byUri['/pages-bomb.pdf']).toMatchObject({
@@ -161,6 +164,33 @@ describe('a run with PDF bombs', () => {
       status: 'failed',
       reason: 'extract: extraction exceeded the memory limit of 300 MB (EXTRACT_MAX_MEMORY_MB)',
     });
+    expect(byUri['/line-bomb.pdf']).toMatchObject({ status: 'failed', chunks: null });
+    expect(byUri['/line-bomb.pdf']?.reason).toMatch(
+      /^extract: page 1 of 1 has \d+ characters of text, more than a page holds \(limit 100000, EXTRACT_MAX_PAGE_CHARS\)$/,
+    );
+    expect(byUri['/repeated-line.pdf']).toMatchObject({ status: 'skipped', chunks: null });
+    expect(byUri['/repeated-line.pdf']?.reason).toMatch(
+      /^extract: the text is mostly one line repeated \("The baseline scenario is monitored every year by the project proponent\." [\d,]+ times, 100% of the text\): not indexed$/,
+    );
     expect(byUri['/normal.pdf']).toMatchObject({ status: 'indexed' });
+    // No chunk of the bombs reached the index or the text store: the project's only chunks are the normal document's.
+    for (const bomb of ['/line-bomb.pdf', '/repeated-line.pdf']) {
+      const id = byUri[bomb]?.documentId ?? '';
+      expect(await deps.index.documentChunkIds(ref, id)).toEqual([]);
+      expect(await deps.texts.get(ref, id)).toBeNull();
+    }
+    expect((await deps.index.countChunks([ref])).get('Verra:301')).toBe(byUri['/normal.pdf']?.chunks);
+  }, 120_000);
+
+  it('the repeated-line document is skipped again as unchanged, not re-extracted', async () => {
+    const summary = await runIngest({
+      deps,
+      projects: [ref],
+      logger,
+      downloader: createHttpDownloader({ policy: createUrlPolicy([server.hostPort]), retries: 0, timeoutMs: 10_000 }),
+      extractor,
+      prepareConcurrency: 1,
+    });
+    expect(summary.documents).toMatchObject({ total: 5, unchanged: 2, failed: 3 });
   }, 120_000);
 });

@@ -56,6 +56,19 @@ export function hugePagePdf(inflatedBytes: number): Buffer {
   return onePagePdf(content);
 }
 
+/**
+ * One page whose content stream inflates to about `inflatedBytes` bytes that draw one line of text over and over
+ * (down the page, then again from the top), compressed with FlateDecode to a few kilobytes: the PDF bomb of issue 45.
+ */
+export function repeatedLinePdf(
+  inflatedBytes: number,
+  line = 'The baseline scenario is monitored every year by the project proponent.',
+): Buffer {
+  const block = Array.from({ length: 60 }, (_, i) => `1 0 0 1 56 ${800 - i * 12} Tm (${line}) Tj\n`).join('');
+  const content = Buffer.from(`BT /F1 10 Tf\n${block.repeat(Math.ceil(inflatedBytes / block.length))}ET\n`, 'latin1');
+  return onePagePdf(content);
+}
+
 /** A one-page PDF whose content stream is `content`, Flate-compressed. */
 function onePagePdf(content: Buffer): Buffer {
   const packed = deflateSync(content, { level: 9 });

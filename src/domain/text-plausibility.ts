@@ -1,0 +1,53 @@
+import { deflateRawSync } from 'node:zlib';
+
+/**
+ * Whether a document's extracted text is plausible prose to index, judged on the text alone (not on how long it took
+ * to extract, which depends on the machine). A PDF bomb that inflates one drawing of a line into hundreds of
+ * thousands of copies is refused here rather than chunked into a thousand identical passages that match ordinary
+ * questions. The page-size cap is a setting (EXTRACT_MAX_PAGE_CHARS); the repetition rules below are fixed.
+ *
+ * On the corpus's 17 documents (1,159 pages), the largest page holds 4,292 characters, the most repeated line (a
+ * template footer) is at most 7% of a document's text, and text compresses at most 3.9x over a document (7.6x on its
+ * densest table of contents page): the thresholds leave a wide margin over all three.
+ */
+
+/** A line repeated this many times or more, making up more than MAX_REPEATED_LINE_SHARE of the text, is a bomb. */
+export const MIN_LINE_REPEATS = 20;
+/** @see MIN_LINE_REPEATS */
+export const MAX_REPEATED_LINE_SHARE = 0.5;
+/** Lines shorter than this are not counted (page numbers, table cells, "0.00"). */
+const MIN_COUNTED_LINE_CHARS = 8;
+/** Text of at least this many characters that deflate shrinks more than MAX_COMPRESSION_RATIO times is a bomb... */
+const MIN_COMPRESSION_CHECK_CHARS = 10_000;
+/** ... (one line drawn over and over at one place comes out as one line of copies, which the line count misses). */
+export const MAX_COMPRESSION_RATIO = 20;
+
+const formatInt = (n: number): string => n.toLocaleString('en-US');
+
+/** Why the pages' text is mostly one thing repeated, or undefined when it is not. */
+export function repetitionProblem(pages: readonly string[]): string | undefined {
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const page of pages) {
+    for (const raw of page.split('\n')) {
+      const line = raw.trim().replace(/\s+/g, ' ');
+      total += line.length;
+      if (line.length >= MIN_COUNTED_LINE_CHARS) counts.set(line, (counts.get(line) ?? 0) + 1);
+    }
+  }
+  if (total === 0) return undefined;
+  for (const [line, n] of counts) {
+    if (n >= MIN_LINE_REPEATS && (n * line.length) / total > MAX_REPEATED_LINE_SHARE) {
+      const share = Math.round(((n * line.length) / total) * 100);
+      return `the text is mostly one line repeated (${JSON.stringify(line.slice(0, 80))} ${formatInt(n)} times, ${share}% of the text)`;
+    }
+  }
+  if (total >= MIN_COMPRESSION_CHECK_CHARS) {
+    const bytes = Buffer.from(pages.join('\n'), 'utf8');
+    const ratio = bytes.length / Math.max(1, deflateRawSync(bytes, { level: 1 }).length);
+    if (ratio > MAX_COMPRESSION_RATIO) {
+      return `the text is mostly repeated copies (it compresses ${Math.round(ratio)} times; prose compresses about 3 times)`;
+    }
+  }
+  return undefined;
+}
