@@ -53,9 +53,13 @@ export async function startSearchServer(
   };
 }
 
-/** The folder the evaluation caches an embedder's index in (main.ts builds it; quotes.ts reads it). */
-export function evalDataDir(embedder: string): string {
-  return path.join(tmpdir(), 'carbon-docs-eval', embedder.replace(/[^A-Za-z0-9.-]+/g, '_'));
+/**
+ * The folder the evaluation caches an embedder's index of a corpus in (main.ts builds it; quotes.ts reads it). The
+ * development corpus (`corpus`) keeps the folder it always had.
+ */
+export function evalDataDir(embedder: string, corpusName = 'corpus'): string {
+  const name = embedder.replace(/[^A-Za-z0-9.-]+/g, '_');
+  return path.join(tmpdir(), 'carbon-docs-eval', corpusName === 'corpus' ? name : `${name}@${corpusName.replace(/[^A-Za-z0-9.-]+/g, '_')}`);
 }
 
 /** The configuration the evaluation searches with: the cached index, the embedded stores, no demo data. */
