@@ -81,14 +81,18 @@ export function evalConfig(embedder: string, extra: Record<string, string> = {})
  * The index `npm run eval` cached for an embedder, opened in-process with the extractive answer whatever LLM is set
  * (quotes.ts and generic.ts measure the quotes and the answers made of them). The caller closes `deps`.
  */
-export async function openCachedIndex(embedder: string, name: string): Promise<{ config: Config; logger: Logger; deps: BuiltIngestDeps }> {
-  const dataDir = evalDataDir(embedder);
+export async function openCachedIndex(
+  embedder: string,
+  name: string,
+  corpusName = 'corpus',
+): Promise<{ config: Config; logger: Logger; deps: BuiltIngestDeps }> {
+  const dataDir = evalDataDir(embedder, corpusName);
   if (!existsSync(path.join(dataDir, 'eval-cache.json'))) {
     throw new Error(`no cached index in ${dataDir}: run npm run eval -- --embedders ${embedder} --modes hybrid first`);
   }
   const logger = createLogger({ level: 'warn', name });
   const modelsDir = process.env.MODELS_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../models');
-  const config = evalConfig(embedder, { LLM: 'extractive', MODELS_DIR: modelsDir });
+  const config = evalConfig(embedder, { LLM: 'extractive', MODELS_DIR: modelsDir, DATA_DIR: dataDir });
   const deps = await buildIngestDeps(config, logger);
   try {
     await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });

@@ -154,8 +154,16 @@ export function readable(text: string): boolean {
     if ((c >= 0xe000 && c <= 0xf8ff) || c === 0xd835) glyphs++;
     else if (isLetter(ch)) letters++;
   }
-  return letters >= 12 && letters / visible >= 0.55 && glyphs <= 2 && !isTitleCase(text) && !TEMPLATE_PLACEHOLDER.test(text);
+  if (letters < 12 || letters / visible < 0.55 || glyphs > 2 || TEMPLATE_PLACEHOLDER.test(text)) return false;
+  // A title page's title states nothing, with its version ("... REDD Projects Version 2.2") or its copyright
+  // ("... Forest \u00a9 2013 Face the Future") after it.
+  return !isTitleCase(text.replace(COPYRIGHT_TAIL, '').replace(VERSION_TAIL, ''));
 }
+
+/** A title's version, as a title page writes it after the title: "Version 2.2", "v1.6". */
+const VERSION_TAIL = /\s+(?:version|ver\.|v)\s*\d+(?:\.\d+)*$/iu;
+/** A copyright notice and what follows it ("\u00a9 2013 Face the Future", "Copyright 2013 ..."). */
+const COPYRIGHT_TAIL = /(?:^|\s)(?:\u00a9|copyright\s+(?:\u00a9\s*)?\d{4}\b).*$/isu;
 
 const GARBLE_WINDOW = 8;
 const GARBLE_FRAGMENTS = 6;

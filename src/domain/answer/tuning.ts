@@ -7,7 +7,7 @@ export interface AnswerTuning {
   k1: number;
   /** BM25 length normalisation over candidate sentences. @default 0.75 */
   b: number;
-  /** Weight of the passage's retrieval score (in [0, 1]) added to a sentence's BM25 score, relative to its best. @default 0.3 */
+  /** Weight of the passage's retrieval score (in [0, 1]) added to a sentence's BM25 score, relative to its best. @default 0.6 */
   passageWeight: number;
   /** A sentence longer than this is a table or list run together: it is cut into groups of its lines. @default 350 */
   longSentenceChars: number;
@@ -25,7 +25,7 @@ export interface AnswerTuning {
   repeatShare: number;
   /**
    * The question is answered when the best quote holds at least this share of the question's word weight (idf),
-   * words naming the searched projects and documents left out. @default 0.3
+   * words naming the searched projects and documents left out. @default 0.25
    */
   answeredSupport: number;
   /** Below this support, an answered question's answer says first that it may answer only in part. @default 0.45 */
@@ -37,7 +37,7 @@ export interface AnswerTuning {
 export const ANSWER_TUNING: Readonly<AnswerTuning> = Object.freeze({
   k1: 1.2,
   b: 0.75,
-  passageWeight: 0.3,
+  passageWeight: 0.6,
   longSentenceChars: 350,
   lineGroupChars: 250,
   nextSentenceShare: 0.6,
@@ -45,7 +45,7 @@ export const ANSWER_TUNING: Readonly<AnswerTuning> = Object.freeze({
   maxQuoteChars: 600,
   pieceShare: 0.5,
   repeatShare: 0.7,
-  answeredSupport: 0.3,
+  answeredSupport: 0.25,
   hedgedSupport: 0.45,
   answerChars: 600,
 });
