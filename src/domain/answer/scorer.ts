@@ -21,7 +21,7 @@ export interface ScoreOptions {
   passageScores: ReadonlyMap<number, number>;
   /**
    * Words that say where to look, not what is asked: the searched projects' names, their documents' titles. They
-   * still rank sentences, but do not count towards coverage (every sentence of a project's report "holds" its name).
+   * neither rank sentences nor count towards coverage.
    */
   scope?: ReadonlySet<string>;
   tuning: Pick<AnswerTuning, 'k1' | 'b' | 'passageWeight'>;
@@ -33,7 +33,10 @@ export interface ScoreOptions {
  */
 export function scoreCandidates(question: AnalysedQuestion, candidates: readonly Candidate[], opts: ScoreOptions): Scored {
   const n = candidates.length;
-  const asked = new Set(question.terms);
+  // Words that only say where to look rank no sentence either (every sentence of a project's report is about the
+  // project), unless the question is made of nothing else.
+  const own = question.terms.filter((t) => !opts.scope?.has(t));
+  const asked = new Set(own.length > 0 ? own : question.terms);
   const df = new Map<string, number>();
   let totalLength = 0;
   const counts = candidates.map((c) => {
