@@ -292,7 +292,11 @@ export const configSchema = z
       });
     }
     if (c.READER === 'http' && !c.RERANKER_URL) {
-      ctx.addIssue({ code: 'custom', path: ['RERANKER_URL'], message: 'required when READER=http (the rerank server that scores sentences)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RERANKER_URL'],
+        message: 'required when READER=http (the rerank server that scores sentences)',
+      });
     }
     if (c.RERANKER === 'http' && !c.RERANKER_URL) {
       ctx.addIssue({ code: 'custom', path: ['RERANKER_URL'], message: 'required when RERANKER=http' });

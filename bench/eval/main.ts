@@ -468,7 +468,8 @@ async function main(): Promise<void> {
   process.env.MODELS_DIR = modelsDir;
 
   const unanswerableArg = arg('unanswerable') ?? corpus.unanswerable;
-  const unanswerable = unanswerableArg && unanswerableArg !== 'none' && existsSync(unanswerableArg) ? readUnanswerable(unanswerableArg) : [];
+  const unanswerable =
+    unanswerableArg && unanswerableArg !== 'none' && existsSync(unanswerableArg) ? readUnanswerable(unanswerableArg) : [];
 
   const all: QuestionResult[] = [];
   const answers: AnswerResult[] = [];

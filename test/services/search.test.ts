@@ -11,12 +11,7 @@ import { createOpenAIEmbedder } from '../../src/adapters/embedders/openai.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
 import type { VectorIndex } from '../../src/ports/vector-index.js';
 import type { RequestedProject } from '../../src/domain/project-ref.js';
-import {
-  ANSWER_HEDGE,
-  createSearchService,
-  WINDOW_CHARS,
-  type SearchServiceOptions,
-} from '../../src/services/search.js';
+import { ANSWER_HEDGE, createSearchService, WINDOW_CHARS, type SearchServiceOptions } from '../../src/services/search.js';
 import { startOpenAIReplayServer, openaiError, type OpenAIReplayServer } from '../support/openai-replay-server.js';
 import { startRerankReplayServer } from '../support/rerank-replay-server.js';
 import { createHttpReranker } from '../../src/adapters/rerankers/http.js';
@@ -503,13 +498,6 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     );
     expect(extractMarkers(res.answer)).toEqual([]);
     expect(res.answerModel).toBe('extractive');
-    // Over several projects, the answer speaks of those the question names: their documents are what was asked.
-    const named = await service().search({
-      projects: [asRequested(A), asRequested(B)],
-      query: 'At what price per credit, and to which buyer, were offtake agreements signed for project 5533?',
-    });
-    expect(named.answered).toBe(false);
-    expect(named.answer).toMatch(/^The indexed documents of Verra 5533 do not appear to answer this question/);
     const unnamed = await service().search({
       projects: [asRequested(A), asRequested(B)],
       query: 'At what price per credit, and to which buyer, were offtake agreements signed?',
@@ -613,9 +601,13 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(offset - WINDOW_CHARS).toBeLessThan(notice.length);
     await fx.addDocument(NOTICE, 'pdd', [fact, ...pages.slice(1)], { offsets: [offset, 0, 0, 0] });
     await texts.put(NOTICE, 'pdd', pages);
-    const res = await service({ texts }).search({ projects: [asRequested(NOTICE)], query: 'How often is the oxidation information logged?' });
+    const res = await service({ texts }).search({
+      projects: [asRequested(NOTICE)],
+      query: 'How often is the oxidation information logged?',
+    });
     const cited = res.citations.find((c) => c.page === 1);
-    expect(cited?.quote).toBe(fact);
+    expect(cited?.quote).toContain(fact);
+    expect(cited?.quote).not.toContain('shall not be shared');
     // The window starts at "This information", the end of the notice's first line: judged with its line, it is furniture.
     expect(cited?.text.startsWith('This information\nshall not be shared')).toBe(false);
     expect(res.answer).not.toContain('shall not be shared');

@@ -142,7 +142,9 @@ export function createRerankClient(opts: Omit<HttpRerankerOptions, 'window' | 'p
     async score(query, texts) {
       const raw = await withRetry(() => attempt(query, texts), retry, {
         classify: (err) =>
-          err instanceof RerankError ? { retryable: err.retryable, retryAfterMs: err.retryAfterMs } : { retryable: false, retryAfterMs: null },
+          err instanceof RerankError
+            ? { retryable: err.retryable, retryAfterMs: err.retryAfterMs }
+            : { retryable: false, retryAfterMs: null },
         onRetry: ({ attempt: n, delayMs, error }) => log.warn({ attempt: n, waitMs: delayMs }, error.message),
       });
       const finite = raw.filter((x) => Number.isFinite(x));

@@ -65,7 +65,9 @@ export function candidatesOf(passage: AnswerPassage, tuning: Pick<AnswerTuning, 
  */
 function lineGroups(text: string, span: Span, tuning: Pick<AnswerTuning, 'longSentenceChars' | 'lineGroupChars'>): Span[] {
   const body = text.slice(span.start, span.end);
-  if (body.length <= tuning.longSentenceChars || !body.includes('\n') || isProse(body)) return [span];
+  if (!body.includes('\n') || isProse(body) || (body.length <= tuning.longSentenceChars && !WHOLE_SENTENCE_LINE.test(lastLine(body)))) {
+    return [span];
+  }
   const out: Span[] = [];
   let start = span.start;
   let end = span.start;
@@ -88,7 +90,12 @@ function lineGroups(text: string, span: Span, tuning: Pick<AnswerTuning, 'longSe
   return out;
 }
 
-const WHOLE_SENTENCE_LINE = /^\s*\p{Lu}.*[.!?]["'\u201D\u2019)\]]*\s*$/u;
+/** A line that is a sentence of its own: a capital, four words or more, final punctuation. */
+const WHOLE_SENTENCE_LINE = /^\s*\p{Lu}\S*(?:\s+\S+){3,}[.!?]["'\u201D\u2019)\]]*\s*$/u;
+
+function lastLine(body: string): string {
+  return body.slice(body.lastIndexOf('\n') + 1);
+}
 
 /** Longer than this, a span ending a sentence is a table's or list's lines more often than one sentence. */
 const MAX_PROSE_CHARS = 450;

@@ -78,7 +78,7 @@ describe('the LLM reader (READER=llm) over a real HTTP exchange', () => {
   it('shows numbered sentences and quotes the ones the model names, verbatim', async () => {
     openai = await startOpenAIReplayServer({
       chatReply: (messages) => {
-        const user = messages[1]?.content ?? '';
+        const user = String(messages[1]?.content ?? '');
         const line = user.split('\n').find((l) => l.includes('Eurofins'));
         return line?.match(/^\[(\d+)\]/u)?.[1] ?? 'none';
       },

@@ -69,7 +69,9 @@ describe('readable', () => {
 describeWithService('candidatesOf on a real registry PDF', { available: corpusAvailable, why: 'corpus not found' }, () => {
   it('gives verbatim, readable pieces of every page, none of them a running line', async () => {
     const pdf = readFileSync(corpusPath('pdf', 'CDM_GFL-HFC23_validation_report.pdf'));
-    const { pages } = await extractPdfPages(new Uint8Array(pdf));
+    const extracted = await extractPdfPages(new Uint8Array(pdf));
+    if (!extracted.ok) throw new Error(extracted.reason);
+    const { pages } = extracted;
     const running = runningLineShapes(pages);
     let total = 0;
     pages.forEach((page, i) => {
