@@ -222,6 +222,14 @@ export const configSchema = z
     RERANKER_WINDOW: int(2, 200).default(20),
     /** `RERANKER=http`: time for one rerank call; past it the fused order is kept. @default 10000 */
     RERANKER_TIMEOUT_MS: int(100, 600_000).default(10_000),
+    /**
+     * What picks the answering sentences (docs/answers.md): `extractive` (default, BM25 over the passages' sentences,
+     * no model); `http`: a cross-encoder behind the rerank server of RERANKER_URL / RERANKER_API scores them; `llm`:
+     * the configured chat model (LLM) names them.
+     */
+    READER: z.enum(['extractive', 'http', 'llm']).default('extractive'),
+    /** `READER=http`: the best sentence's relevance (0-1) at which a question is taken as answered. @default 0.5 */
+    READER_MIN_RELEVANCE: z.coerce.number().min(0).max(1).default(0.5),
 
     /** Extra hosts documents may be downloaded from (`host` or `host:port`); loopback/private only when named. */
     DOWNLOAD_ALLOW_HOSTS: csv,
@@ -287,6 +295,20 @@ export const configSchema = z
         code: 'custom',
         path: ['RERANKER'],
         message: 'RERANKER=llm needs a chat model: set LLM=openai (with OPENAI_MODEL) or LLM=local:<path to .gguf>',
+      });
+    }
+    if (c.READER === 'llm' && llm?.kind === 'extractive') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['READER'],
+        message: 'READER=llm needs a chat model: set LLM=openai (with OPENAI_MODEL) or LLM=local:<path to .gguf>',
+      });
+    }
+    if (c.READER === 'http' && !c.RERANKER_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RERANKER_URL'],
+        message: 'required when READER=http (the rerank server that scores sentences)',
       });
     }
     if (c.RERANKER === 'http' && !c.RERANKER_URL) {

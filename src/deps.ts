@@ -10,7 +10,7 @@ import { createPgDocumentStateStore } from './adapters/postgres/document-state-s
 import { createPgDocumentTextStore } from './adapters/postgres/document-text-store.js';
 import { createPgRecordStore } from './adapters/postgres/record-store.js';
 import { createQdrantVectorIndex } from './adapters/qdrant/vector-index.js';
-import { createHttpReranker } from './adapters/rerankers/http.js';
+import { createHttpReranker, createRerankClient } from './adapters/rerankers/http.js';
 import { createLlmReranker } from './adapters/rerankers/llm.js';
 import { createPassThroughReranker } from './adapters/rerankers/none.js';
 import { openSqlite, type SqliteDatabase } from './adapters/sqlite/database.js';
@@ -21,6 +21,9 @@ import { createSqliteRecordStore } from './adapters/sqlite/record-store.js';
 import { createSqliteVectorIndex } from './adapters/sqlite/vector-index.js';
 import type { ChatModel } from './adapters/summarizers/chat-model.js';
 import { createExtractiveSummarizer } from './adapters/summarizers/extractive.js';
+import { createExtractiveReader } from './adapters/readers/extractive.js';
+import { createHttpReader } from './adapters/readers/http.js';
+import { createLlmReader } from './adapters/readers/llm.js';
 import { createLlmSummarizer } from './adapters/summarizers/llm.js';
 import { createLlamaChatModel } from './adapters/summarizers/llama.js';
 import { createOpenAIChatModel } from './adapters/summarizers/openai.js';
@@ -35,6 +38,7 @@ import type { Downloader } from './ports/downloader.js';
 import type { Embedder } from './ports/embedder.js';
 import type { RecordStore } from './ports/record-store.js';
 import type { Reranker } from './ports/reranker.js';
+import type { Reader } from './ports/reader.js';
 import type { Summarizer } from './ports/summarizer.js';
 import type { VectorIndex } from './ports/vector-index.js';
 import { createDiscoveryService } from './services/discovery.js';
@@ -337,6 +341,28 @@ export function buildReranker(
   return createLlmReranker({ chat, logger });
 }
 
+/** What picks the answering sentences (READER): the extractive scorer, a cross-encoder, or the chat model. */
+export function buildReader(
+  config: Pick<Config, 'READER' | 'READER_MIN_RELEVANCE'> &
+    Partial<Pick<Config, 'RERANKER_URL' | 'RERANKER_API' | 'RERANKER_MODEL' | 'RERANKER_API_KEY' | 'RERANKER_TIMEOUT_MS'>>,
+  logger: Logger,
+  chat: ChatModel | null,
+): Reader {
+  if (config.READER === 'extractive') return createExtractiveReader();
+  if (config.READER === 'http') {
+    if (!config.RERANKER_URL) throw new Error('READER=http needs RERANKER_URL');
+    const client = createRerankClient({
+      url: config.RERANKER_URL,
+      api: config.RERANKER_API ?? 'tei',
+      logger,
+      ...defined({ model: config.RERANKER_MODEL, apiKey: config.RERANKER_API_KEY, timeoutMs: config.RERANKER_TIMEOUT_MS }),
+    });
+    return createHttpReader({ client, logger, minRelevance: config.READER_MIN_RELEVANCE });
+  }
+  if (!chat) throw new Error('READER=llm needs a chat model: set LLM=openai (with OPENAI_MODEL) or LLM=local:<path to .gguf>');
+  return createLlmReader({ chat, logger });
+}
+
 /**
  * The search service as the configuration asks for it: summariser and reranker from LLM / RERANKER (one chat model
  * for both), extractive fallback, topK limits. The caller closes `summarizer`. `tuning` overrides retrieval settings
@@ -359,11 +385,11 @@ export async function buildSearch(
     records: stores.records,
     summarizer,
     fallbackSummarizer: createExtractiveSummarizer(),
+    reader: buildReader(config, logger, chat),
     reranker: buildReranker(config, logger, chat),
     logger,
     defaultTopK: config.SEARCH_DEFAULT_TOP_K,
     maxTopK: config.SEARCH_MAX_TOP_K,
-    countries: tuning.countries ?? createCountryLookup(),
     ...tuning,
   });
   return { search, summarizer };
@@ -397,7 +423,6 @@ export async function buildDeps(config: Config, logger: Logger): Promise<ApiDeps
     const countries = createCountryLookup();
     const { search, summarizer } = await buildSearch(config, logger, stores, embedder, {
       onStage: (stage, seconds) => metrics.searchStage.observe({ stage }, seconds),
-      countries,
     });
     closers.push(() => summarizer.close());
 

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { buildEmbedder } from '../../ingest/deps.js';
 import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js';
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
+import { createExtractiveReader } from '../../src/adapters/readers/extractive.js';
 import { migrateSqlite, openSqlite } from '../../src/adapters/sqlite/database.js';
 import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/document-state-store.js';
 import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
@@ -298,6 +299,7 @@ async function main(): Promise<void> {
           documents,
           summarizer: createExtractiveSummarizer(),
           fallbackSummarizer: createExtractiveSummarizer(),
+          reader: createExtractiveReader(),
           reranker: createPassThroughReranker(),
           logger,
           maxTopK: 50,

@@ -53,9 +53,13 @@ export async function startSearchServer(
   };
 }
 
-/** The folder the evaluation caches an embedder's index in (main.ts builds it; quotes.ts reads it). */
-export function evalDataDir(embedder: string): string {
-  return path.join(tmpdir(), 'carbon-docs-eval', embedder.replace(/[^A-Za-z0-9.-]+/g, '_'));
+/**
+ * The folder the evaluation caches an embedder's index of a corpus in (main.ts builds it; quotes.ts reads it). The
+ * development corpus (`corpus`) keeps the folder it always had.
+ */
+export function evalDataDir(embedder: string, corpusName = 'corpus'): string {
+  const name = embedder.replace(/[^A-Za-z0-9.-]+/g, '_');
+  return path.join(tmpdir(), 'carbon-docs-eval', corpusName === 'corpus' ? name : `${name}@${corpusName.replace(/[^A-Za-z0-9.-]+/g, '_')}`);
 }
 
 /** The configuration the evaluation searches with: the cached index, the embedded stores, no demo data. */
@@ -77,14 +81,18 @@ export function evalConfig(embedder: string, extra: Record<string, string> = {})
  * The index `npm run eval` cached for an embedder, opened in-process with the extractive answer whatever LLM is set
  * (quotes.ts and generic.ts measure the quotes and the answers made of them). The caller closes `deps`.
  */
-export async function openCachedIndex(embedder: string, name: string): Promise<{ config: Config; logger: Logger; deps: BuiltIngestDeps }> {
-  const dataDir = evalDataDir(embedder);
+export async function openCachedIndex(
+  embedder: string,
+  name: string,
+  corpusName = 'corpus',
+): Promise<{ config: Config; logger: Logger; deps: BuiltIngestDeps }> {
+  const dataDir = evalDataDir(embedder, corpusName);
   if (!existsSync(path.join(dataDir, 'eval-cache.json'))) {
     throw new Error(`no cached index in ${dataDir}: run npm run eval -- --embedders ${embedder} --modes hybrid first`);
   }
   const logger = createLogger({ level: 'warn', name });
   const modelsDir = process.env.MODELS_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../models');
-  const config = evalConfig(embedder, { LLM: 'extractive', MODELS_DIR: modelsDir });
+  const config = evalConfig(embedder, { LLM: 'extractive', MODELS_DIR: modelsDir, DATA_DIR: dataDir });
   const deps = await buildIngestDeps(config, logger);
   try {
     await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });

@@ -1,22 +1,24 @@
 /**
- * Retrieval evaluation: `npm run eval -- --qa ../shared/corpus/qa-dev.jsonl`
+ * Retrieval and answer evaluation: `npm run eval` (the development corpus) or
+ * `npm run eval -- --corpus ../shared/corpus-validation` (any corpus folder, bench/eval/corpus.ts).
  *
- * Ingests ../shared/corpus (records + PDFs served from a local HTTP server, through the real ingest pipeline) once
+ * Ingests the corpus folder (records + PDFs served from a local HTTP server, through the real ingest pipeline) once
  * per embedder into a cached DATA_DIR under the system temp folder, starts the real API, sends every question
  * through POST /projects-documents/batch-search with every corpus project in the list, and reports page-level
  * recall@1/5/10 and MRR (a hit: a citation of the question's `file` on one of its `pages`), overall and per `kind`,
  * for hybrid, full-text-only and dense-only retrieval.
  *
  * Options:
- *   --qa <file.jsonl>        questions ({id, question, file, pages, kind}); default ../shared/corpus/qa-dev.jsonl
+ *   --corpus <dir>           the corpus folder (records, pdf/, questions); default CORPUS_DIR or ../shared/corpus
+ *   --qa <file.jsonl>        questions ({id, question, file, pages, kind}); default the corpus folder's qa-*.jsonl
  *   --embedders <a,b>        default: use,onnx:Xenova/all-MiniLM-L6-v2 (MiniLM skipped when MODELS_DIR lacks it)
  *   --modes <a,b>            default: hybrid,text,vector
  *   --fresh                  rebuild the cached index
  *   --reuse                  keep a cached index even when the indexing code changed since (query-side experiments)
  *   --json <file>            also write the raw results
  *   --misses                 print the questions hybrid retrieval missed at 5
- *   --unanswerable <file>    questions whose answer is absent ({id, question, projects}); default
- *                            ../shared/corpus/qa-dev-unanswerable.jsonl when present; "none" skips them
+ *   --unanswerable <file>    questions whose answer is absent ({id, question, projects}); default the corpus
+ *                            folder's qa-*-unanswerable.jsonl when present; "none" skips them
  *   --answers                print every hybrid answer with its verdicts
  *   --per-project            also ask each question with perProject over every corpus project, and judge the answer
  *                            of the project that owns the question's file (and how often the others answer)
@@ -39,6 +41,7 @@ import { loadConfig, parseEmbedderSetting } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { ANSWER_HEDGE, type SearchMode } from '../../src/services/search.js';
 import { startStaticServer } from '../../test/support/static-server.js';
+import { corpusLayout } from './corpus.js';
 import { arg, evalConfig, evalDataDir, flag, startSearchServer } from './harness.js';
 import {
   evidenceSupported,
@@ -51,7 +54,7 @@ import {
 import { hitRank, readQuestions, type Question } from './questions.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const corpusDir = process.env.CORPUS_DIR ?? path.resolve(repoRoot, '../shared/corpus');
+const corpus = corpusLayout(arg('corpus') ?? process.env.CORPUS_DIR ?? path.resolve(repoRoot, '../shared/corpus'));
 
 /**
  * A contents line's dot leader ("3.4 Baseline ........ 43"): in an answer it is a contents line quoted, in a cited
@@ -146,10 +149,10 @@ const INDEXING_SOURCES = [
 function corpusFingerprint(sentenceVectors: boolean): string {
   const h = createHash('sha256');
   for (const f of INDEXING_SOURCES) h.update(readFileSync(path.join(repoRoot, f)));
-  for (const f of readdirSync(path.join(corpusDir, 'pdf')).sort()) {
-    h.update(`${f}:${statSync(path.join(corpusDir, 'pdf', f)).size}\n`);
+  for (const f of readdirSync(corpus.pdfDir).sort()) {
+    h.update(`${f}:${statSync(path.join(corpus.pdfDir, f)).size}\n`);
   }
-  h.update(readFileSync(path.join(corpusDir, 'records', 'eval-projects.raw.jsonl')));
+  h.update(readFileSync(corpus.records));
   // Kept out of the hash when off, so indexes cached before the setting existed stay valid.
   if (sentenceVectors) h.update('sentence vectors');
   return h.digest('hex').slice(0, 16);
@@ -172,7 +175,7 @@ async function evaluateEmbedder(
   answers: AnswerResult[],
 ): Promise<QuestionResult[]> {
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? 'warn', name: 'eval' });
-  const dataDir = evalDataDir(embedder);
+  const dataDir = evalDataDir(embedder, corpus.name);
   const marker = path.join(dataDir, 'eval-cache.json');
   const fingerprint = corpusFingerprint(loadConfig({ ...process.env, EMBEDDER: embedder }).SENTENCE_VECTORS);
   if (flag('fresh')) rmSync(dataDir, { recursive: true, force: true });
@@ -182,8 +185,8 @@ async function evaluateEmbedder(
   if (!cached) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
 
-  const files = await startStaticServer({ root: path.join(corpusDir, 'pdf'), mount: '/pdf' });
-  const config = evalConfig(embedder, { DOWNLOAD_ALLOW_HOSTS: files.hostPort });
+  const files = await startStaticServer({ root: corpus.pdfDir, mount: '/pdf' });
+  const config = evalConfig(embedder, { DOWNLOAD_ALLOW_HOSTS: files.hostPort, DATA_DIR: dataDir });
   const deps = await buildIngestDeps(config, logger);
   try {
     if (cached) {
@@ -191,8 +194,8 @@ async function evaluateEmbedder(
       // runIngest opens the index otherwise; the API must open it with its embedder before searching.
       await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });
     } else {
-      process.stderr.write(`[${embedder}] ingesting ${corpusDir} into ${dataDir} ...\n`);
-      const imported = await importRecords(deps.records, path.join(corpusDir, 'records', 'eval-projects.raw.jsonl'), {
+      process.stderr.write(`[${embedder}] ingesting ${corpus.dir} into ${dataDir} ...\n`);
+      const imported = await importRecords(deps.records, corpus.records, {
         replaceBase: files.baseUrl,
         logger,
       });
@@ -450,7 +453,7 @@ function answerReport(all: AnswerResult[], results: QuestionResult[], questions:
 }
 
 async function main(): Promise<void> {
-  const qaFile = path.resolve(arg('qa') ?? path.join(corpusDir, 'qa-dev.jsonl'));
+  const qaFile = path.resolve(arg('qa') ?? corpus.questions);
   const questions = readQuestions(qaFile);
   const modes = (arg('modes') ?? 'hybrid,text,vector').split(',').map((m) => m.trim()) as SearchMode[];
   for (const m of modes) if (!['hybrid', 'text', 'vector'].includes(m)) throw new Error(`unknown mode ${m}`);
@@ -465,8 +468,9 @@ async function main(): Promise<void> {
   });
   process.env.MODELS_DIR = modelsDir;
 
-  const unanswerableArg = arg('unanswerable') ?? path.join(corpusDir, 'qa-dev-unanswerable.jsonl');
-  const unanswerable = unanswerableArg !== 'none' && existsSync(unanswerableArg) ? readUnanswerable(unanswerableArg) : [];
+  const unanswerableArg = arg('unanswerable') ?? corpus.unanswerable;
+  const unanswerable =
+    unanswerableArg && unanswerableArg !== 'none' && existsSync(unanswerableArg) ? readUnanswerable(unanswerableArg) : [];
 
   const all: QuestionResult[] = [];
   const answers: AnswerResult[] = [];

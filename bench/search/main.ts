@@ -29,6 +29,7 @@ import { createLogger } from '../../src/logger.js';
 import type { ChunkWithVector } from '../../src/ports/vector-index.js';
 import { createPassThroughReranker } from '../../src/adapters/rerankers/none.js';
 import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
+import { createExtractiveReader } from '../../src/adapters/readers/extractive.js';
 import { createSearchService } from '../../src/services/search.js';
 import { startSearchServer } from '../eval/harness.js';
 import { keepAliveJsonPoster } from './http-client.js';
@@ -195,6 +196,7 @@ async function main(): Promise<void> {
       records,
       summarizer: createExtractiveSummarizer(),
       fallbackSummarizer: createExtractiveSummarizer(),
+      reader: createExtractiveReader(),
       reranker: createPassThroughReranker(),
       logger,
     });

@@ -5,16 +5,14 @@ export interface CitedPassage {
   /** The sentence(s) of `text` that bear on the question, verbatim (CONTRACT 2, Evidence and abstention); absent when none was found. */
   quote?: string;
   /**
-   * How the search weighed `quote` against the question (domain/evidence.ts Quote): `coverage`, the share of the
+   * How the search weighed `quote` against the question (domain/answer/quotes.ts Quote): `coverage`, the share of the
    * question's word weight it holds, and `score`, its ranking score among the quotes. An extractive answer takes the
    * quotes whole in this order rather than choosing sentences again.
    */
   quoteWeight?: { coverage: number; score: number };
-  /** What `quote` answers when it is a form field's answer: the field's title ("Project Crediting Period"). */
-  quoteLabel?: string;
   /**
    * The best sentence of `quote` alone (or a list's lead-in and first line), when `quote` runs on past it
-   * (domain/evidence.ts Quote.core).
+   * (domain/answer/quotes.ts Quote.core).
    */
   quoteCore?: string;
   /** Retrieval relevance in [0, 1]: passages come best first, and this tells by how much. */

@@ -11,13 +11,7 @@ import { createOpenAIEmbedder } from '../../src/adapters/embedders/openai.js';
 import type { Summarizer } from '../../src/ports/summarizer.js';
 import type { VectorIndex } from '../../src/ports/vector-index.js';
 import type { RequestedProject } from '../../src/domain/project-ref.js';
-import {
-  ANSWER_HEDGE,
-  createSearchService,
-  WINDOW_CHARS,
-  withoutAsidesAboutOthers,
-  type SearchServiceOptions,
-} from '../../src/services/search.js';
+import { ANSWER_HEDGE, createSearchService, WINDOW_CHARS, type SearchServiceOptions } from '../../src/services/search.js';
 import { startOpenAIReplayServer, openaiError, type OpenAIReplayServer } from '../support/openai-replay-server.js';
 import { startRerankReplayServer } from '../support/rerank-replay-server.js';
 import { createHttpReranker } from '../../src/adapters/rerankers/http.js';
@@ -396,34 +390,6 @@ describe('search service with an LLM summariser', () => {
     expect((await search).citations.length).toBeGreaterThan(0);
   });
 
-  it('reads the pages of its likely passages while the query embeds, and answers as it would have without', async () => {
-    const texts = await pageTextStore();
-    const P = { registry: 'CDM', projectId: 548 };
-    await fx.addRecord(P);
-    const pages = [
-      'The tree species planted are Pinus massoniana and Schima superba. Seedlings come from local nurseries.',
-      'The crediting period is 30 years, from 1 January 2006 to 31 December 2035. It is not renewable.',
-    ];
-    await fx.addDocument(P, 'pdd', pages);
-    await texts.put(P, 'pdd', pages);
-    const read: string[] = [];
-    const watched: DocumentTextStore = { ...texts, get: (ref, documentId) => (read.push(documentId), texts.get(ref, documentId)) };
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((r) => (release = r));
-    const slow: Embedder = { ...fx.embedder, embed: async (t, kind) => (await gate, fx.embedder.embed(t, kind)) };
-    const request = { projects: [asRequested(P)], query: 'What is the crediting period?' };
-    const search = service({ embedder: slow, texts: watched }).search(request);
-    await new Promise((r) => setTimeout(r, 20));
-    // Read before the embedding is done (once: the pages are kept for the answer step).
-    expect(read).toEqual(['pdd']);
-    release();
-    const res = await search;
-    expect(read).toEqual(['pdd']);
-    expect(res.answer).toContain('The crediting period is 30 years, from 1 January 2006 to 31 December 2035');
-    expect(res).toEqual(await service({ texts }).search(request));
-    await texts.close();
-  });
-
   it('reports the model name and removes markers that refer to no citation', async () => {
     server = await startOpenAIReplayServer({ chatReply: 'The crediting period is 20 years [1][42].' });
     const chat = createOpenAIChatModel({ model: 'gpt-test', baseURL: server.baseURL, apiKey: 'k' });
@@ -546,50 +512,11 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     );
     expect(extractMarkers(res.answer)).toEqual([]);
     expect(res.answerModel).toBe('extractive');
-    // Over several projects, the answer speaks of those the question names: their documents are what was asked.
-    const named = await service().search({
-      projects: [asRequested(A), asRequested(B)],
-      query: 'At what price per credit, and to which buyer, were offtake agreements signed for project 5533?',
-    });
-    expect(named.answered).toBe(false);
-    expect(named.answer).toMatch(/^The indexed documents of Verra 5533 do not appear to answer this question/);
     const unnamed = await service().search({
       projects: [asRequested(A), asRequested(B)],
       query: 'At what price per credit, and to which buyer, were offtake agreements signed?',
     });
     expect(unnamed.answer).toMatch(/^The indexed documents of Verra 5533 and CDM 9199 do not appear to answer/);
-  });
-
-  it('answers a question of two asks from the passages that answer one of them, saying it may answer only in part', async () => {
-    const projects = [asRequested(A)];
-    const second =
-      'which reinsurance company underwrote the remaining reversal liabilities after the national regulator audited the pooled insurance contracts of the grouped instances and their landowners';
-    const both = await service().search({
-      projects,
-      query: `What risk rating was assigned, and ${second}?`,
-    });
-    expect(both.answered).toBe(true);
-    expect(both.answer).toMatch(
-      /^The passages found may answer this only in part\. The non-permanence risk rating assigned for the buffer calculation is 12 percent \[\d\]\./u,
-    );
-    // One answer per project: the project the question names answers its ask; another project's passages do not
-    // answer the question's asks for it.
-    const each = await service().search({
-      projects: [asRequested(A), asRequested(B)],
-      query: `What risk rating was assigned to project 5533, and ${second}?`,
-      perProject: true,
-    });
-    const [ownA, ownB] = each.projects;
-    expect(ownA?.answered).toBe(true);
-    expect(ownA?.answer).toMatch(/^The passages found may answer this only in part\. The non-permanence risk rating/u);
-    expect(ownB?.answered).toBe(false);
-    // Neither ask answered: not found, as before.
-    const neither = await service().search({ projects, query: `Which auditor signed the insurance contracts, and ${second}?` });
-    expect(neither.answered).toBe(false);
-    // One ask alone, as a question: the same answer, without the hedge when its own support is enough.
-    const one = await service().search({ projects, query: 'What non-permanence risk rating was assigned for the buffer calculation?' });
-    expect(one.answered).toBe(true);
-    expect(one.answer.startsWith(ANSWER_HEDGE)).toBe(false);
   });
 
   it('says first that an answer given on little evidence may answer the question only in part', async () => {
@@ -606,105 +533,6 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     const strong = await service().search({ projects, query: 'What is the crediting period of the project?' });
     expect(strong.answered).toBe(true);
     expect(strong.answer).toBe('The crediting period of the project is 20 years, from 15/07/2022 to 14/07/2042 [1].');
-  });
-
-  it('does not answer a question that names its unit from passages that give no figure in it, and says so', async () => {
-    const projects = [asRequested(A), asRequested(B)];
-    const cost = await service().search({ projects, query: 'What did the planting cost per hectare of trees, in US dollars?' });
-    expect(cost.answered).toBe(false);
-    expect(cost.answer).toBe(
-      'The indexed documents of Verra 5533 and CDM 9199 do not appear to answer this question (no cited page gives a figure ' +
-        'in dollars); the closest passages found are cited for checking.',
-    );
-    expect(cost.citations.length).toBeGreaterThan(0);
-    // The same passages answer when the unit asked is one they give a figure in.
-    const spacing = await service().search({ projects, query: 'What spacing between the planted trees is used, in metres?' });
-    expect(spacing.answered).toBe(true);
-    expect(spacing.answer).toMatch(/3 (?:m )?x 3 m/);
-  });
-
-  it('prefers the projects and documents a question names among those searched', async () => {
-    const projects = [asRequested(A), asRequested(B)];
-    // Both projects state the density; unnamed, 9199's sentence leads (it says "is used").
-    const unnamed = await service().search({
-      projects,
-      query: 'What planting density in trees per hectare is used?',
-    });
-    expect(unnamed.citations[0]?.projectId).toBe(9199);
-    // Named by its id, 5533 leads.
-    const named = await service().search({ projects, query: 'What planting density in trees per hectare is used in project 5533?' });
-    expect(named.citations[0]?.projectId).toBe(5533);
-    expect(named.citations[0]?.quote).toBe(
-      'The validation body confirms the planting density of 1,111 trees per hectare with spacing of 3 m x 3 m.',
-    );
-    // The answer is made of the named project's passages only; the other's stay cited.
-    expect(named.answer).not.toContain('CDM 9199');
-    expect(named.answer).toContain('The validation body confirms the planting density of 1,111 trees per hectare');
-    expect(named.citations.some((c) => c.projectId === 9199)).toBe(true);
-    expect(unnamed.answer).toMatch(/^CDM 9199: /);
-    // A document is named by its title as well ("VCS5533_validation.pdf"): it leads, and the answer is its own.
-    const byTitle = await service().search({
-      projects,
-      query: 'What planting density in trees per hectare is used, says the VCS5533 validation?',
-    });
-    expect(byTitle.citations[0]?.documentTitle).toBe('VCS5533_validation.pdf');
-    expect(byTitle.answer).toMatch(/^The validation body confirms the planting density/);
-  });
-
-  it('leaves out a bracketed aside about another searched project, and keeps a gloss of the asked one', async () => {
-    const refs = [A, B];
-    // Projects are named by their ids here (no record is given); a word several projects share names none of them.
-    expect(withoutAsidesAboutOthers('What planting density is used in project 5533 (project 9199 uses 1,111)?', refs, null)).toBe(
-      'What planting density is used in project 5533?',
-    );
-    for (const kept of [
-      'What planting density is used in project 5533 (the afforestation of West Bengal, 5533)?',
-      // No project named outside the aside: nothing to contrast it with.
-      'What planting density is used (as in project 9199)?',
-      // The aside adds a project to the question.
-      'What planting density is used in project 5533 (and in 9199)?',
-      'What planting density is used in project 5533 (as well as 9199)?',
-      // A bare name in brackets names what the words before it describe, whichever project the rest names.
-      'What planting density does the methodology of project 5533 (VM 9199) require?',
-      'What planting density is used in project 5533 (VCS 9199)?',
-      // One project searched: there is no other.
-    ]) {
-      expect(withoutAsidesAboutOthers(kept, refs, null)).toBe(kept);
-    }
-    expect(withoutAsidesAboutOthers('What density is used in project 5533 (project 9199 uses 1,111)?', [A], null)).toContain('9199');
-    // In a search: the aside's figure and project do not pull the other project's passage up.
-    const res = await service().search({
-      projects: [asRequested(A), asRequested(B)],
-      query: 'What planting density in trees per hectare is used in project 5533 (project 9199 uses 1,600 per hectare)?',
-    });
-    expect(res.citations[0]?.projectId).toBe(5533);
-    expect(res.answer).not.toContain('CDM 9199');
-  });
-
-  it('takes a project named by more of its words than another for the one named ("Botany Farm", not Fonthill Farms)', async () => {
-    const BOTANY = { registry: 'Regen', projectId: 6006 };
-    const FONTHILL = { registry: 'Regen', projectId: 6007 };
-    await fx.records.upsert(
-      [
-        [BOTANY, 'Botany Farm Partnership'],
-        [FONTHILL, 'Fonthill Farms'],
-      ].map(([ref, name]) => ({
-        ref: ref as typeof BOTANY,
-        format: 'registry-json' as const,
-        raw: { registry: 'Regen', resourceIdentifier: String((ref as typeof BOTANY).projectId), resourceName: name as string },
-      })),
-    );
-    await fx.addDocument(BOTANY, 'botany-plan', ['The permanence period runs 20 years after the crediting term ends.']);
-    await fx.addDocument(FONTHILL, 'fonthill-plan', ['The permanence period of the farm project is 10 years, from 2033 to 2042.']);
-    await fx.addDocument(FONTHILL, 'fonthill-report', ['Soil samples of the farm are taken every year.']);
-    const res = await service().search({
-      projects: [asRequested(BOTANY), asRequested(FONTHILL)],
-      query: 'What is the permanence period of the Botany Farm project?',
-    });
-    // "Farm" names both; "Botany Farm" names Botany Farm by two words, Fonthill Farms by one: Botany's passage leads
-    // although Fonthill's holds more of the question's words.
-    expect(res.citations[0]?.projectId).toBe(6006);
-    expect(res.answer).toMatch(/^The permanence period runs 20 years/);
   });
 
   it('answers per project when asked, each project with its own citations', async () => {
@@ -765,43 +593,6 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(none.answered).toBe(false);
   });
 
-  it('completes a quote cut by the end of its page window to the end of its line', async () => {
-    const texts = await pageTextStore();
-    const LIST = { registry: 'CDM', projectId: 549 };
-    await fx.addRecord(LIST);
-    // A passage, then a list without a full stop for far more than its window (WINDOW_CHARS each side): the
-    // window ends in the middle of a line (step six's).
-    const chunk = 'Relogging emissions in the baseline are quantified in the steps below.';
-    const lines = [
-      'Step one covers the area of forest logged in every year of the first period',
-      'Step two covers the roads and skid trails opened in those same logged areas',
-      'Step three covers the fuel burned by the chainsaws and skidders in each year',
-      'Step four covers the volume of timber removed during relogging from the plots',
-      'Step five covers the wood products made from that timber and their lifetimes',
-      'Step six covers the leakage of logging to forests outside the project area',
-      'Step seven covers the monitoring of every quantity above in each verification',
-      'Step eight covers the uncertainty of every estimate and how it is deducted',
-      'Step nine covers the records kept of all the data and their retention period',
-    ].map((l) => `${l}, stratum by stratum, as the equations of this module require`);
-    const page = `${chunk}\n${lines.join('\n')}`;
-    const cut = chunk.length + WINDOW_CHARS;
-    const cutLine = lines.find((l) => page.indexOf(l) < cut && page.indexOf(l) + l.length > cut) ?? '';
-    expect(cutLine).toBe(lines[5]);
-    await fx.addDocument(LIST, 'vm', [chunk]);
-    await texts.put(LIST, 'vm', [page]);
-    const res = await service({ texts }).search({
-      projects: [asRequested(LIST)],
-      query: 'Which step covers the lifetimes of the wood products made from the timber?',
-    });
-    const quote = res.citations[0]?.quote ?? '';
-    expect(quote.endsWith(cutLine)).toBe(true);
-    expect(res.citations[0]?.text).toContain(quote);
-    // The quote's lines (the wood products') run on to the window's end, in the middle of step six: it is completed.
-    expect(quote).toContain(lines[4]);
-    expect(res.answer).toContain(`${lines[5]} [1].`);
-    await texts.close();
-  });
-
   it('reads the line a page window starts in whole, so the end of a running line is never a candidate', async () => {
     const texts = await pageTextStore();
     const NOTICE = { registry: 'CDM', projectId: 1 };
@@ -824,17 +615,16 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(offset - WINDOW_CHARS).toBeLessThan(notice.length);
     await fx.addDocument(NOTICE, 'pdd', [fact, ...pages.slice(1)], { offsets: [offset, 0, 0, 0] });
     await texts.put(NOTICE, 'pdd', pages);
-    const seen: string[][] = [];
-    const res = await service({
-      texts,
-      onEvidence: (_q, _passages, sentences) => seen.push(sentences.map((x) => x.text)),
-    }).search({ projects: [asRequested(NOTICE)], query: 'How often is the oxidation information logged?' });
+    const res = await service({ texts }).search({
+      projects: [asRequested(NOTICE)],
+      query: 'How often is the oxidation information logged?',
+    });
     const cited = res.citations.find((c) => c.page === 1);
-    expect(cited?.quote).toBe(fact);
+    expect(cited?.quote).toContain(fact);
+    expect(cited?.quote).not.toContain('shall not be shared');
     // The window starts at "This information", the end of the notice's first line: judged with its line, it is furniture.
     expect(cited?.text.startsWith('This information\nshall not be shared')).toBe(false);
-    expect(seen.flat()).not.toContain('This information');
-    expect(seen.flat().some((x) => x.includes('shall not be shared'))).toBe(false);
+    expect(res.answer).not.toContain('shall not be shared');
     await texts.close();
   });
 
@@ -856,22 +646,6 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(after.citations[0]?.text).toBe(page.slice(0, page.indexOf('urophylla.') + 'urophylla.'.length));
     expect(after.citations[0]?.quote).toBe(page.slice(page.indexOf('The tree'), page.indexOf('urophylla.') + 'urophylla.'.length));
     expect(after.answer).toContain('Eucalyptus urophylla [1].');
-    // The evaluation's view of the answer step (bench/eval/quotes.ts): the page window the quote was chosen from,
-    // and every candidate sentence as weighed, best first here.
-    const seen: { passages: string[]; sentences: { passageId: number; text: string; score: number }[] }[] = [];
-    await service({
-      texts,
-      onEvidence: (_q, passages, sentences) => seen.push({ passages: passages.map((p) => p.text), sentences: [...sentences] }),
-    }).search({ projects: [asRequested(SPECIES)], query: 'Which tree species are planted?' });
-    expect(seen).toHaveLength(1);
-    expect(seen[0]?.passages).toEqual([page]);
-    const best = [...(seen[0]?.sentences ?? [])].sort((a, b) => b.score - a.score);
-    expect(best.map((x) => x.text)).toEqual([
-      page.slice(page.indexOf('The tree'), page.indexOf('urophylla.') + 'urophylla.'.length),
-      'Site preparation is manual.',
-      'Seedlings come from local nurseries.',
-    ]);
-    expect(best.every((x) => x.passageId === 1)).toBe(true);
     await texts.close();
   });
 });

@@ -58,20 +58,20 @@ export function asRelevance(scores: readonly number[]): number[] {
   return scores.map((s) => (probabilities ? s : 1 / (1 + Math.exp(-s))));
 }
 
+/** A rerank server's client: relevance in [0, 1] of each text to a query (NaN for a text the reply left out). */
+export interface RerankClient {
+  readonly id: string;
+  score(query: string, texts: string[]): Promise<number[]>;
+}
+
 /**
- * Cross-encoder reranking by a rerank server (RERANKER=http): it reads the question with each of the top `window`
- * fused candidates and scores their relevance, which a bi-encoder and BM25 only approximate. The candidates it
- * scored come first, by its score, which becomes their `score` (so the answer step weighs them by it too); the rest
- * follow in fused order, their score capped below the last scored one, so citations stay ordered by relevance. A
- * failed call, a timeout or a reply of another shape keeps the fused order and is logged: reranking improves a
- * search, it does not fail one.
+ * The rerank server's client shared by the reranker (passages) and the reader (sentences): the wire format, the
+ * time-out, and the retry policy of 429/5xx and dropped connections. Errors are thrown; callers decide what a failure
+ * costs.
  */
-export function createHttpReranker(opts: HttpRerankerOptions): Reranker {
+export function createRerankClient(opts: Omit<HttpRerankerOptions, 'window' | 'passageChars'>): RerankClient {
   const endpoint = httpUrl(opts.url, 'rerank server: url').toString();
   if (opts.api === 'cohere' && !opts.model) throw new Error('rerank server: the cohere format needs a model name');
-  const window = opts.window ?? 20;
-  if (!Number.isInteger(window) || window < 2) throw new RangeError(`rerank server: window must be an integer >= 2, got ${window}`);
-  const passageChars = opts.passageChars ?? 2000;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const retry = retryPolicy(
     { retries: opts.retries ?? 1 },
@@ -79,7 +79,7 @@ export function createHttpReranker(opts: HttpRerankerOptions): Reranker {
     'rerank server',
   );
   const doFetch = opts.fetch ?? globalThis.fetch;
-  const log = opts.logger.child({ component: 'reranker' });
+  const log = opts.logger.child({ component: 'rerank-client' });
 
   function body(query: string, texts: string[]): unknown {
     return opts.api === 'tei'
@@ -87,7 +87,6 @@ export function createHttpReranker(opts: HttpRerankerOptions): Reranker {
       : { model: opts.model, query, documents: texts, top_n: texts.length };
   }
 
-  /** Relevance per text, in the texts' order (NaN for a text the reply left out). */
   function scoresOf(reply: unknown, count: number): number[] {
     const pairs =
       opts.api === 'tei'
@@ -140,38 +139,57 @@ export function createHttpReranker(opts: HttpRerankerOptions): Reranker {
 
   return {
     id: `http:${opts.model ?? opts.api}`,
+    async score(query, texts) {
+      const raw = await withRetry(() => attempt(query, texts), retry, {
+        classify: (err) =>
+          err instanceof RerankError
+            ? { retryable: err.retryable, retryAfterMs: err.retryAfterMs }
+            : { retryable: false, retryAfterMs: null },
+        onRetry: ({ attempt: n, delayMs, error }) => log.warn({ attempt: n, waitMs: delayMs }, error.message),
+      });
+      const finite = raw.filter((x) => Number.isFinite(x));
+      const relevance = asRelevance(finite);
+      let i = 0;
+      return raw.map((x) => (Number.isFinite(x) ? (relevance[i++] ?? Number.NaN) : Number.NaN));
+    },
+  };
+}
+
+/**
+ * Cross-encoder reranking by a rerank server (RERANKER=http): it reads the question with each of the top `window`
+ * fused candidates and scores their relevance, which a bi-encoder and BM25 only approximate. The candidates it
+ * scored come first, by its score, which becomes their `score`; the rest follow in fused order, their score capped
+ * below the last scored one, so citations stay ordered by relevance. A failed call, a timeout or a reply of another
+ * shape keeps the fused order and is logged: reranking improves a search, it does not fail one.
+ */
+export function createHttpReranker(opts: HttpRerankerOptions): Reranker {
+  const window = opts.window ?? 20;
+  if (!Number.isInteger(window) || window < 2) throw new RangeError(`rerank server: window must be an integer >= 2, got ${window}`);
+  const passageChars = opts.passageChars ?? 2000;
+  const client = createRerankClient(opts);
+  const log = opts.logger.child({ component: 'reranker' });
+  return {
+    id: client.id,
     window,
     async rerank(query: string, candidates: ScoredChunk[], topK: number): Promise<ScoredChunk[]> {
       const shown = candidates.slice(0, window);
       if (shown.length <= 1) return candidates.slice(0, topK);
-      let raw: number[];
+      let relevance: number[];
       try {
-        raw = await withRetry(
-          () =>
-            attempt(
-              query,
-              shown.map((c) => c.text.slice(0, passageChars)),
-            ),
-          retry,
-          {
-            classify: (err) =>
-              err instanceof RerankError
-                ? { retryable: err.retryable, retryAfterMs: err.retryAfterMs }
-                : { retryable: false, retryAfterMs: null },
-            onRetry: ({ attempt: n, delayMs, error }) => log.warn({ attempt: n, waitMs: delayMs }, error.message),
-          },
+        relevance = await client.score(
+          query,
+          shown.map((c) => c.text.slice(0, passageChars)),
         );
       } catch (err) {
         log.warn({ err: err instanceof Error ? err.message : String(err) }, 'reranking failed; fused order kept');
         return candidates.slice(0, topK);
       }
-      const scored = shown.map((c, i) => ({ c, s: raw[i] ?? Number.NaN })).filter((x) => Number.isFinite(x.s));
+      const scored = shown.map((c, i) => ({ c, s: relevance[i] ?? Number.NaN })).filter((x) => Number.isFinite(x.s));
       if (scored.length === 0) {
         log.warn('rerank server scored no candidate; fused order kept');
         return candidates.slice(0, topK);
       }
-      const relevance = asRelevance(scored.map((x) => x.s));
-      const ranked = scored.map((x, i) => ({ ...x.c, score: relevance[i] ?? 0 })).sort((a, b) => b.score - a.score);
+      const ranked = scored.map((x) => ({ ...x.c, score: x.s })).sort((a, b) => b.score - a.score);
       const floor = ranked[ranked.length - 1]?.score ?? 0;
       const kept = new Set(scored.map((x) => x.c));
       const rest = candidates.filter((c) => !kept.has(c)).map((c) => ({ ...c, score: Math.min(c.score, floor) }));

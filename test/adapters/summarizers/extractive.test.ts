@@ -139,24 +139,6 @@ describe('extractive summariser', () => {
     expect(answer).toBe('Soil samples were taken by C A Agriculture [1]. The soil samples were analysed by an accredited laboratory [2].');
   });
 
-  it("names a form field's title before its answer when the search gave one", () => {
-    const answer = extractiveAnswer({
-      question: 'What is the crediting period?',
-      passages: [
-        {
-          id: 2,
-          documentTitle: 'plan.pdf',
-          page: 8,
-          text: 'Project Crediting Period\nIndicate the crediting period.\n01/01/2023 to 31/12/2032.',
-          quote: '01/01/2023 to 31/12/2032.',
-          quoteWeight: { coverage: 1, score: 1 },
-          quoteLabel: 'Project Crediting Period',
-        },
-      ],
-    });
-    expect(answer).toBe('Project Crediting Period: 01/01/2023 to 31/12/2032 [2].');
-  });
-
   it('cites a numbers-only passage whole rather than answering nothing', () => {
     const answer = extractiveAnswer({
       question: 'values',

@@ -4,6 +4,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPassThroughReranker } from '../../../src/adapters/rerankers/none.js';
 import { createExtractiveSummarizer } from '../../../src/adapters/summarizers/extractive.js';
+import { createExtractiveReader } from '../../../src/adapters/readers/extractive.js';
 import { createLogger } from '../../../src/logger.js';
 import { createSearchService } from '../../../src/services/search.js';
 import type { Embedder } from '../../../src/ports/embedder.js';
@@ -328,6 +329,7 @@ describe('batch search over a real HTTP connection: the answer stops when the cl
         documents: fx.states,
         summarizer,
         fallbackSummarizer: createExtractiveSummarizer(),
+        reader: createExtractiveReader(),
         reranker: createPassThroughReranker(),
         logger,
       }),

@@ -5,6 +5,7 @@ import { createSqliteRecordStore } from '../../../src/adapters/sqlite/record-sto
 import { createSqliteVectorIndex } from '../../../src/adapters/sqlite/vector-index.js';
 import { createPassThroughReranker } from '../../../src/adapters/rerankers/none.js';
 import { createExtractiveSummarizer } from '../../../src/adapters/summarizers/extractive.js';
+import { createExtractiveReader } from '../../../src/adapters/readers/extractive.js';
 import type { ProjectRef } from '../../../src/domain/project-ref.js';
 import { createLogger } from '../../../src/logger.js';
 import type { SearchServiceOptions } from '../../../src/services/search.js';
@@ -56,6 +57,7 @@ export function searchOptions(f: SearchFixture, over: Partial<SearchServiceOptio
     documents: f.states,
     summarizer: createExtractiveSummarizer(),
     fallbackSummarizer: createExtractiveSummarizer(),
+    reader: createExtractiveReader(),
     reranker: createPassThroughReranker(),
     logger: createLogger({ level: 'silent', name: 'test' }),
     ...over,

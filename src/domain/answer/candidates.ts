@@ -1,0 +1,204 @@
+import { trimSpan, type Span } from '../chunking.js';
+import { isLeaderLine, isPageNumberLine, isRunningLine } from '../page-furniture.js';
+import { isLetter, isTitleCase, sentenceSpans } from '../sentences.js';
+import { termsOf, unitTerms } from './question.js';
+import type { AnswerTuning } from './tuning.js';
+
+/** A passage the answer is read from: a cited chunk widened to its page window. */
+export interface AnswerPassage {
+  id: number;
+  text: string;
+  /** Retrieval relevance in [0, 1]. @default 0 */
+  score?: number;
+  /** The passage's project ("Verra 5533"), named before its pieces in an answer over several projects. */
+  project?: string;
+  /** Shapes of its document's running lines (page-furniture.ts runningLineShapes): never quoted. */
+  running?: ReadonlySet<string>;
+  /** The rest of the page lines the passage starts and ends in, when it is cut from them mid-line. */
+  line?: { head: string; tail: string };
+}
+
+/** A sentence (or group of a form's or table's lines) that may be quoted. */
+export interface Candidate {
+  passageId: number;
+  /** Offsets in the passage text: `text === passage.text.slice(start, end)`. */
+  start: number;
+  end: number;
+  text: string;
+  /** Its words as compared with the question's (question.ts termsOf). */
+  terms: readonly string[];
+}
+
+const NO_LINES: ReadonlySet<string> = new Set();
+
+/**
+ * The quotable pieces of a passage, in order: its sentences without headings and page furniture (running lines, page
+ * numbers, contents leaders), a span too long to be a sentence that is not wrapped prose (a form, a table or a list
+ * run together) cut into groups of its lines, each cut short where a formula garbled by extraction starts, and only
+ * those that read as words (`readable`).
+ */
+export function candidatesOf(passage: AnswerPassage, tuning: Pick<AnswerTuning, 'longSentenceChars' | 'lineGroupChars'>): Candidate[] {
+  const { text } = passage;
+  const furniture = furnitureLines(text, passage.running ?? NO_LINES, passage.line ?? { head: '', tail: '' });
+  const out: Candidate[] = [];
+  for (const s of sentenceSpans(text, passage.line?.head)) {
+    if (s.heading) continue;
+    for (const piece of withoutRanges(text, s, furniture)) {
+      for (const group of lineGroups(text, piece, tuning)) {
+        const garbled = garbledFrom(text, group.start, group.end);
+        const span = trimSpan(text, { start: group.start, end: garbled ?? group.end });
+        if (!span) continue;
+        const body = text.slice(span.start, span.end);
+        if (!readable(body)) continue;
+        const terms = termsOf(body);
+        out.push({ passageId: passage.id, start: span.start, end: span.end, text: body, terms: [...terms, ...unitTerms(terms)] });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * A span as quotable groups: itself when short, one line, or wrapped prose (every line but the last full, ending a
+ * sentence); else its lines in groups of at most `lineGroupChars`, so a form's field or a table's row is quoted
+ * rather than a page of them.
+ */
+function lineGroups(text: string, span: Span, tuning: Pick<AnswerTuning, 'longSentenceChars' | 'lineGroupChars'>): Span[] {
+  const body = text.slice(span.start, span.end);
+  if (!body.includes('\n') || isProse(body) || (body.length <= tuning.longSentenceChars && !WHOLE_SENTENCE_LINE.test(lastLine(body)))) {
+    return [span];
+  }
+  const out: Span[] = [];
+  let start = span.start;
+  let end = span.start;
+  for (const m of body.matchAll(/[^\n]+/gu)) {
+    const lineStart = span.start + m.index;
+    const lineEnd = lineStart + m[0].length;
+    // A line that is a whole sentence (a capital, then final punctuation) after a table's or list's lines is one.
+    const sentence = WHOLE_SENTENCE_LINE.test(m[0]);
+    if (end > start && (lineEnd - start > tuning.lineGroupChars || sentence)) {
+      out.push({ start, end });
+      start = lineStart;
+    }
+    end = lineEnd;
+    if (sentence) {
+      out.push({ start, end });
+      start = end + 1;
+    }
+  }
+  if (end > start) out.push({ start, end });
+  return out;
+}
+
+/** A line that is a sentence of its own: a capital, four words or more, final punctuation. */
+const WHOLE_SENTENCE_LINE = /^\s*\p{Lu}\S*(?:\s+\S+){3,}[.!?]["'\u201D\u2019)\]]*\s*$/u;
+
+function lastLine(body: string): string {
+  return body.slice(body.lastIndexOf('\n') + 1);
+}
+
+/** Longer than this, a span ending a sentence is a table's or list's lines more often than one sentence. */
+const MAX_PROSE_CHARS = 450;
+/** A wrapped line of prose is at least this long but for a paragraph's last; a table's or list's lines are shorter. */
+const PROSE_LINE_CHARS = 50;
+
+function isProse(body: string): boolean {
+  if (body.length > MAX_PROSE_CHARS || !/[.!?]["'\u201D\u2019)\]]*$/u.test(body)) return false;
+  return body
+    .split('\n')
+    .slice(0, -1)
+    .every((l) => l.trim().length >= PROSE_LINE_CHARS);
+}
+
+/**
+ * The lines of a passage that are page furniture: its document's running lines, page numbers and contents leaders.
+ * The first and last lines are judged whole, with the rest of their page lines.
+ */
+function furnitureLines(text: string, running: ReadonlySet<string>, context: { head: string; tail: string }): Span[] {
+  const out: Span[] = [];
+  let start = 0;
+  for (const line of text.split('\n')) {
+    const end = start + line.length;
+    const whole = `${start === 0 ? context.head : ''}${line}${end === text.length ? context.tail : ''}`;
+    if (line.trim() !== '' && (isRunningLine(whole, running) || isLeaderLine(whole) || isPageNumberLine(whole))) out.push({ start, end });
+    start = end + 1;
+  }
+  return out;
+}
+
+/** A span minus the ranges it overlaps, as trimmed pieces. */
+function withoutRanges(text: string, span: Span, ranges: readonly Span[]): Span[] {
+  const pieces: Span[] = [];
+  let start = span.start;
+  for (const r of ranges) {
+    if (r.end <= start || r.start >= span.end) continue;
+    if (r.start > start) pieces.push({ start, end: r.start });
+    start = Math.max(start, r.end);
+  }
+  if (start < span.end) pieces.push({ start, end: span.end });
+  return pieces.map((p) => trimSpan(text, p)).filter((p): p is Span => p !== null);
+}
+
+/**
+ * A template's placeholder for the proponent to fill in ("[project ID]", "[name of product(s) ...]"): the sentence is
+ * the template's, not the project's. A reference ("[12]", "[IPCC 2006]") has a figure in it and is no placeholder.
+ */
+const TEMPLATE_PLACEHOLDER = /\[\p{L}[\p{L}()'\u2019-]*(?:\s+[\p{L}()'\u2019,/-]+)+\]/u;
+
+/**
+ * Text worth quoting: twelve letters or more, mostly letters (a table's row or a formula flattened by extraction is
+ * mostly digits and symbols; symbol fonts' glyphs land in Unicode's private use area or its mathematical letters), and
+ * not a title (every word capitalised) or a template's placeholder text.
+ */
+export function readable(text: string): boolean {
+  let visible = 0;
+  let letters = 0;
+  let glyphs = 0;
+  for (const ch of text) {
+    if (/\s/u.test(ch)) continue;
+    visible++;
+    const c = ch.charCodeAt(0);
+    if ((c >= 0xe000 && c <= 0xf8ff) || c === 0xd835) glyphs++;
+    else if (isLetter(ch)) letters++;
+  }
+  if (letters < 12 || letters / visible < 0.55 || glyphs > 2 || TEMPLATE_PLACEHOLDER.test(text)) return false;
+  // A title page's title states nothing, with its version ("... REDD Projects Version 2.2") or its copyright
+  // ("... Forest \u00a9 2013 Face the Future") after it.
+  return !isTitleCase(text.replace(COPYRIGHT_TAIL, '').replace(VERSION_TAIL, ''));
+}
+
+/** A title's version, as a title page writes it after the title: "Version 2.2", "v1.6". */
+const VERSION_TAIL = /\s+(?:version|ver\.|v)\s*\d+(?:\.\d+)*$/iu;
+/** A copyright notice and what follows it ("\u00a9 2013 Face the Future", "Copyright 2013 ..."). */
+const COPYRIGHT_TAIL = /(?:^|\s)(?:\u00a9|copyright\s+(?:\u00a9\s*)?\d{4}\b).*$/isu;
+
+const GARBLE_WINDOW = 8;
+const GARBLE_FRAGMENTS = 6;
+/** Two-letter lower-case words and units of English prose, which are no formula's fragments. */
+const SHORT_WORDS = new Set(
+  'am an as at be by do go he if in is it me my no of on or so to up us we ie eg vs ha kg km cm mm mg kt mt gj mw kw yr'.split(' '),
+);
+
+/**
+ * Where a formula that extraction turned into letter fragments starts in `text[from, to)`: eight words in a row of
+ * which six are a lone letter or two lower-case letters that are no English word ("dc DW ti sp l SDW ti sp l"). Null
+ * when there is none, or when fewer than 20 letters come before it (the text is then the formula: `readable` judges).
+ */
+export function garbledFrom(text: string, from = 0, to = text.length): number | null {
+  const words: { at: number; fragment: boolean }[] = [];
+  for (const m of text.slice(from, to).matchAll(/\S+/gu)) {
+    const bare = m[0].replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    const initial = /^\p{Lu}\.,?$/u.test(m[0]);
+    const fragment = /^\p{L}$/u.test(bare) ? !/^[aAI]$/u.test(bare) && !initial : /^\p{Ll}{2}$/u.test(bare) && !SHORT_WORDS.has(bare);
+    words.push({ at: from + m.index, fragment });
+  }
+  for (let i = 0; i + GARBLE_WINDOW <= words.length; i++) {
+    const window = words.slice(i, i + GARBLE_WINDOW);
+    if (window.filter((w) => w.fragment).length < GARBLE_FRAGMENTS) continue;
+    const first = window.find((w) => w.fragment)?.at ?? from;
+    let letters = 0;
+    for (const ch of text.slice(from, first)) if (isLetter(ch)) letters++;
+    return letters >= 20 ? first : null;
+  }
+  return null;
+}

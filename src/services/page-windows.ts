@@ -1,0 +1,91 @@
+import type { ChunkRecord } from '../ports/vector-index.js';
+import type { DocumentTextStore } from '../ports/document-text-store.js';
+import { runningLineShapes } from '../domain/page-furniture.js';
+
+/** A document's pages as the answer step reads them. */
+export interface PageTexts {
+  pages: string[];
+  /** The document's running header and footer shapes (page-furniture.ts), never quoted. */
+  running: ReadonlySet<string>;
+}
+
+/** A passage's page window: where its quote is looked for, so a sentence cut by the chunk's edge is read whole. */
+export interface PageWindow {
+  page: string;
+  start: number;
+  end: number;
+  chunkStart: number;
+  chunkEnd: number;
+}
+
+/**
+ * Characters of page text on each side of a passage in which its quote is looked for: the sentence that answers
+ * often stands just before or after the chunk's cut, or runs over it.
+ */
+export const WINDOW_CHARS = 700;
+
+/** Documents whose pages are kept, and for how long (a re-indexed document is read again after that). */
+const CACHE_DOCUMENTS = 256;
+const CACHE_MS = 300_000;
+
+/**
+ * Recently read page texts, by document: a search reads the pages of up to topK documents, and the next searches
+ * read the same few again. Owned by one search service.
+ */
+export function createPageTextCache(texts: DocumentTextStore) {
+  const entries = new Map<string, { at: number; pages: Promise<PageTexts | null> }>();
+  return {
+    get(chunk: ChunkRecord, key: string): Promise<PageTexts | null> {
+      const now = Date.now();
+      const hit = entries.get(key);
+      if (hit && now - hit.at < CACHE_MS) {
+        entries.delete(key);
+        entries.set(key, hit);
+        return hit.pages;
+      }
+      const pages = texts.get(chunk, chunk.documentId).then((read) => (read ? { pages: read, running: runningLineShapes(read) } : null));
+      entries.set(key, { at: now, pages });
+      pages.catch(() => entries.delete(key));
+      while (entries.size > CACHE_DOCUMENTS) {
+        const oldest = entries.keys().next().value;
+        if (oldest === undefined) break;
+        entries.delete(oldest);
+      }
+      return pages;
+    },
+  };
+}
+
+/** The start of the sentence that `from` falls in, or `from` itself when none starts within 300 characters before. */
+function sentenceStartBefore(page: string, from: number): number {
+  if (from === 0) return 0;
+  const head = page.slice(Math.max(0, from - 300), from);
+  const m = /[.!?]["'\u201D\u2019)\]]*\s+(?=\S)(?![\s\S]*[.!?]["'\u201D\u2019)\]]*\s+\S)/u.exec(head);
+  return m ? from - head.length + m.index + m[0].length : from;
+}
+
+/** The end of the sentence that `to` falls in (its final punctuation included), or `to` itself. */
+function sentenceEndAfter(page: string, to: number): number {
+  if (to >= page.length) return page.length;
+  const m = /[.!?](?=["'\u201D\u2019)\]]*(?:\s|$))/u.exec(page.slice(to, to + 300));
+  return m ? to + m.index + 1 : to;
+}
+
+/**
+ * A chunk's page from the start of the sentence WINDOW_CHARS before it to the end of the sentence WINDOW_CHARS after
+ * it. Null when the stored page is no longer the one the chunk was cut from (a re-ingest may be under way).
+ */
+export function pageWindow(doc: PageTexts, chunk: ChunkRecord): PageWindow | null {
+  const page = doc.pages[chunk.page - 1];
+  const chunkEnd = chunk.offset + chunk.text.length;
+  if (page === undefined || page.slice(chunk.offset, chunkEnd) !== chunk.text) return null;
+  const start = sentenceStartBefore(page, Math.max(0, chunk.offset - WINDOW_CHARS));
+  const end = sentenceEndAfter(page, Math.min(page.length, chunkEnd + WINDOW_CHARS));
+  return { page, start, end, chunkStart: chunk.offset, chunkEnd };
+}
+
+/** The rest of the page lines that `page.slice(start, end)` starts and ends in. */
+export function lineContext(page: string, start: number, end: number): { head: string; tail: string } {
+  const lineEnd = page.indexOf('\n', end);
+  return { head: page.slice(page.lastIndexOf('\n', start - 1) + 1, start), tail: page.slice(end, lineEnd < 0 ? page.length : lineEnd) };
+}
