@@ -286,7 +286,7 @@ describeWithService(
       expect(await page.locator('#not-found').isHidden()).toBe(true);
       await shot(page, '6b-partial');
       const full = await ask(page, 'What did the validator find?');
-      expect(full.answer).toMatch(/^All findings are closed\./);
+      expect(full.answer).toMatch(/^All findings are closed/);
       expect(await page.locator('#partial').isHidden()).toBe(true);
       // Per project, the project whose answer is a partial match says so beside its name.
       await page.check('#per-project');
