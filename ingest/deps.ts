@@ -89,13 +89,22 @@ export function buildDownloader(config: Config, extraHosts: readonly string[] = 
   return createDownloader(downloaderOptionsFromConfig(config, extraHosts));
 }
 
-/** PDF extraction limits from the configuration (EXTRACT_*). */
+/** PDF extraction limits from the configuration (EXTRACT_*, and OCR_*: OCR_MAX_PAGES=0 turns OCR off). */
 export function extractLimitsFromConfig(config: Config): ExtractLimits {
   return {
     timeoutMs: config.EXTRACT_TIMEOUT_MS,
     maxMemoryMb: config.EXTRACT_MAX_MEMORY_MB,
     maxPages: config.EXTRACT_MAX_PAGES,
     maxTextChars: config.EXTRACT_MAX_TEXT_CHARS,
+    ocr:
+      config.OCR_MAX_PAGES === 0
+        ? null
+        : {
+            maxPages: config.OCR_MAX_PAGES,
+            dpi: config.OCR_DPI,
+            minConfidence: config.OCR_MIN_CONFIDENCE,
+            pageTimeoutMs: config.OCR_PAGE_TIMEOUT_MS,
+          },
   };
 }
 

@@ -73,6 +73,8 @@ export interface IngestSummary {
     removed: number;
   };
   pages: number;
+  /** Of `pages`, those read by OCR. */
+  ocrPages: number;
   chunks: number;
   durationMs: number;
   /** Seconds spent inside Embedder.embed, to compare pipeline throughput with the embedder's. */
@@ -136,6 +138,7 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
     projects: 0,
     documents: { total: 0, indexed: 0, unchanged: 0, skipped: 0, needsOcr: 0, failed: 0, removed: 0 },
     pages: 0,
+    ocrPages: 0,
     chunks: 0,
     durationMs: 0,
     embedSeconds: 0,
@@ -217,6 +220,7 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
   function count(item: DocumentWorkItem): void {
     const outcome: DocumentOutcome = item.outcome ?? { kind: 'failed', reason: 'internal: no outcome' };
     const pages = outcome.kind === 'indexed' ? (item.pages?.length ?? 0) : 0;
+    const ocrPages = outcome.kind === 'indexed' ? (item.ocrPages?.length ?? 0) : 0;
     const chunks = outcome.kind === 'indexed' ? (item.chunks?.length ?? 0) : 0;
     switch (outcome.kind) {
       case 'indexed':
@@ -237,8 +241,9 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
         break;
     }
     summary.pages += pages;
+    summary.ocrPages += ocrPages;
     summary.chunks += chunks;
-    progress.documentDone({ outcome, pages, chunks, label: `${projectKey(item.ref)} ${item.title}` });
+    progress.documentDone({ outcome, pages, ocrPages, chunks, label: `${projectKey(item.ref)} ${item.title}` });
   }
 
   const projectRuns: Promise<void>[] = [];
@@ -310,6 +315,6 @@ export function formatSummary(s: IngestSummary): string {
   return (
     `${s.projects} project(s), ${d.total} document(s): ${d.indexed} indexed, ${d.unchanged} unchanged, ` +
     `${d.skipped} skipped, ${d.needsOcr} need OCR, ${d.failed} failed, ${d.removed} removed; ` +
-    `${s.pages} pages, ${s.chunks} chunks in ${(s.durationMs / 1000).toFixed(1)} s`
+    `${s.pages} pages (${s.ocrPages} by OCR), ${s.chunks} chunks in ${(s.durationMs / 1000).toFixed(1)} s`
   );
 }

@@ -236,6 +236,20 @@ export const configSchema = z
     EXTRACT_MAX_PAGES: int(1, 10_000_000).default(3000),
     /** Most characters of text extracted from one PDF. @default 10000000 */
     EXTRACT_MAX_TEXT_CHARS: int(1000, 2 ** 31).default(10_000_000),
+    /**
+     * Pages of one PDF read by OCR at most (pages without a usable text layer; docs/ocr-and-tables.md); 0 turns OCR
+     * off, and a PDF without any text is then `needs_ocr`. @default 200
+     */
+    OCR_MAX_PAGES: int(0, 100_000).default(200),
+    /** Resolution a page is rendered at for OCR, in dots per inch. @default 150 */
+    OCR_DPI: int(50, 600).default(150),
+    /** An OCR'd line with a lower mean word confidence (0-100) is dropped: noise, photographs, stamps. @default 60 */
+    OCR_MIN_CONFIDENCE: int(0, 100).default(60),
+    /**
+     * Time for reading one page by OCR; a page that takes longer is left without text. A PDF's EXTRACT_TIMEOUT_MS
+     * grows by this much for each page it has read by OCR. @default 30000
+     */
+    OCR_PAGE_TIMEOUT_MS: int(1000, 3_600_000).default(30_000),
 
     /** Verra registry API base. @default https://registry.verra.org */
     VERRA_BASE_URL: z.url().default('https://registry.verra.org'),

@@ -70,6 +70,8 @@ export interface Citation {
   /** The sentence(s) of `text` that bear on the question, verbatim (a substring of `text`). */
   quote: string;
   score: number;
+  /** The page was read by OCR (CONTRACT 2, version 0.3); absent otherwise. */
+  ocr?: true;
 }
 
 export interface ProjectIndexState {
@@ -1042,6 +1044,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         text: c.text,
         quote: '',
         score: Math.round(c.score * 10_000) / 10_000,
+        ...(c.ocr ? { ocr: true as const } : {}),
       }));
       const scopeOf = projectScope(known, ranked, requestedSpelling);
       const scopeTexts = (cs: Citation[]): string[] => [
