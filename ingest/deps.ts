@@ -103,7 +103,7 @@ export function extractLimitsFromConfig(config: Config): ExtractLimits {
             maxPages: config.OCR_MAX_PAGES,
             dpi: config.OCR_DPI,
             minConfidence: config.OCR_MIN_CONFIDENCE,
-            pageTimeoutMs: config.OCR_PAGE_TIMEOUT_MS,
+            pageCpuMs: config.OCR_PAGE_CPU_MS,
           },
   };
 }

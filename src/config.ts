@@ -243,13 +243,14 @@ export const configSchema = z
     OCR_MAX_PAGES: int(0, 100_000).default(200),
     /** Resolution a page is rendered at for OCR, in dots per inch. @default 150 */
     OCR_DPI: int(50, 600).default(150),
-    /** An OCR'd line with a lower mean word confidence (0-100) is dropped: noise, photographs, stamps. @default 60 */
-    OCR_MIN_CONFIDENCE: int(0, 100).default(60),
+    /** An OCR'd line with a lower mean word confidence (0-100) is dropped: photographs, stamps. @default 40 */
+    OCR_MIN_CONFIDENCE: int(0, 100).default(40),
     /**
-     * Time for reading one page by OCR; a page that takes longer is left without text. A PDF's EXTRACT_TIMEOUT_MS
-     * grows by this much for each page it has read by OCR. @default 30000
+     * CPU time for reading one page by OCR (CPU, so a busy machine does not cut pages short); a page that takes
+     * more is left without text. A PDF's EXTRACT_TIMEOUT_MS grows by ten times this for each page it reads by OCR.
+     * @default 30000
      */
-    OCR_PAGE_TIMEOUT_MS: int(1000, 3_600_000).default(30_000),
+    OCR_PAGE_CPU_MS: int(1000, 3_600_000).default(30_000),
 
     /** Verra registry API base. @default https://registry.verra.org */
     VERRA_BASE_URL: z.url().default('https://registry.verra.org'),

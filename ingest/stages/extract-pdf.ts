@@ -29,8 +29,8 @@ export interface OcrCaps {
   dpi: number;
   /** A line read with a lower mean word confidence (0-100) is dropped (ocr.ts). */
   minConfidence: number;
-  /** Time for reading one page; a page that takes longer is left without text. */
-  pageTimeoutMs: number;
+  /** CPU time for reading one page; a page that takes more is left without text. */
+  pageCpuMs: number;
 }
 
 /** Caps checked while extracting (the time and memory limits are the worker's: extract.ts). */
@@ -90,7 +90,7 @@ export async function extractPdfPagesHere(bytes: Uint8Array, caps: ExtractCaps, 
         ocr.onPage?.(n);
         const shot = await parser.getScreenshot({ partial: [n], scale: caps.ocr.dpi / 72, imageBuffer: true, imageDataUrl: false });
         const image = shot.pages.find((p) => p.pageNumber === n)?.data;
-        const read = image ? normalizePageText((await ocr.engine.recognize(image, caps.ocr.pageTimeoutMs)).text) : '';
+        const read = image ? normalizePageText((await ocr.engine.recognize(image, caps.ocr.pageCpuMs)).text) : '';
         if (usableText(read)) {
           text = read;
           ocrPages.push(n);

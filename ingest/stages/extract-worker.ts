@@ -10,7 +10,7 @@ import { createTesseractOcr, type OcrEngine } from './ocr.js';
 export type ExtractRequest = { id: number; bytes: Uint8Array; caps: ExtractCaps };
 export type ExtractResponse =
   | { type: 'ready' }
-  /** Sent before a page is read by OCR: the parent gives the document the page's time (OCR_PAGE_TIMEOUT_MS) more. */
+  /** Sent before a page is read by OCR: the parent gives the document that page's time more (extract.ts). */
   | { type: 'ocr-page'; id: number; page: number }
   | { type: 'result'; id: number; result: ExtractResult };
 

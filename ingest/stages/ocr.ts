@@ -18,13 +18,16 @@ export interface OcrPage {
   /** Lines read, and of those the ones kept. */
   lines: number;
   keptLines: number;
-  /** Why the page was not read: blank, not a page of text (see pageImageStats), or over the time for one page. */
-  skipped?: 'blank' | 'no-background' | 'timeout';
+  /** Why the page was not read: blank, not a page of text (see pageImageStats), or over its CPU time. */
+  skipped?: 'blank' | 'no-background' | 'cpu-limit';
 }
 
 export interface OcrEngine {
-  /** Reads an image (PNG, JPEG, ...) of a page, giving up (with no text) after `timeoutMs`. */
-  recognize(image: Uint8Array, timeoutMs: number): Promise<OcrPage>;
+  /**
+   * Reads an image (PNG, JPEG, ...) of a page, giving up (with no text) once the process has spent `cpuMs` of CPU
+   * time on it: CPU time, not wall time, so that a page is not given up because other work shares the machine.
+   */
+  recognize(image: Uint8Array, cpuMs: number): Promise<OcrPage>;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,8 @@ export const MIN_BACKGROUND_SHARE = 0.5;
 const BACKGROUND_SPREAD = 24;
 /** Every this-many-th pixel is counted: enough for a histogram, a seventh of the work. */
 const PIXEL_STRIDE = 7;
+/** How often the CPU time of a page being read is checked. */
+const CPU_POLL_MS = 250;
 /** A pixel this many grey levels darker than the background is ink; a page with no ink is blank (nothing to read). */
 const INK_CONTRAST = 96;
 
@@ -103,25 +108,30 @@ export function createTesseractOcr(opts: OcrOptions): OcrEngine {
   });
 
   return {
-    async recognize(image, timeoutMs) {
+    async recognize(image, cpuMs) {
       const stats = await pageImageStats(image);
       if (stats.ink === 0) return empty('blank');
       if (stats.background < MIN_BACKGROUND_SHARE) return empty('no-background');
       worker ??= start();
       const w = await worker;
+      // The process does nothing else while a page is read (one document at a time), so its CPU time is the page's.
+      const cpuAtStart = process.cpuUsage();
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<null>((resolve) => {
-        timer = setTimeout(() => resolve(null), timeoutMs);
+        timer = setInterval(() => {
+          const used = process.cpuUsage(cpuAtStart);
+          if ((used.user + used.system) / 1000 > cpuMs) resolve(null);
+        }, CPU_POLL_MS);
       });
       // tesseract.js reads a Node Buffer as image bytes (a plain Uint8Array would be taken for pixels).
       const read = w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength), {}, { text: true, blocks: true });
-      const result = await Promise.race([read, late]).finally(() => clearTimeout(timer));
+      const result = await Promise.race([read, late]).finally(() => clearInterval(timer));
       if (result === null) {
         // A recognition cannot be stopped but by ending its worker; the next page starts a new one.
         read.catch(() => undefined);
         worker = null;
         await w.terminate();
-        return empty('timeout');
+        return empty('cpu-limit');
       }
       const { data } = result;
       const paragraphs: string[] = [];

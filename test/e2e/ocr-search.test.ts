@@ -98,7 +98,7 @@ describeWithService(
       expect(summary.documents.indexed).toBe(2);
       expect(summary.ocrPages).toBe(3);
       api = await startSearchServer(config, deps, logger);
-    }, 240_000);
+    }, 600_000);
 
     afterAll(async () => {
       await api?.close();

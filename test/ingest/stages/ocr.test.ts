@@ -29,7 +29,7 @@ describeWithService('OCR of pages without a text layer', { available: corpusAvai
     if (!r.ok) throw new Error(r.reason);
     layer = r.pages;
     noOcr = createPdfExtractor({ ocr: null });
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await noOcr?.close();
@@ -46,7 +46,7 @@ describeWithService('OCR of pages without a text layer', { available: corpusAvai
     });
     // The figure dev-002 asks for, as OCR read it.
     expect(r.pages[0]).toMatch(/26,?752/);
-  }, 120_000);
+  }, 300_000);
 
   it('reads only the scanned pages of a mixed PDF and keeps the text layer of the others', async () => {
     const mixed = await imageOnlyCopy(original, { pages: [12, 4], dpi: 150, keepText: [2] });
@@ -55,7 +55,7 @@ describeWithService('OCR of pages without a text layer', { available: corpusAvai
     expect(r.ocrPages).toEqual([1]);
     expect(r.pages[1]).toBe(layer[3]);
     expect(wordRecall(layer[11] ?? '', r.pages[0] ?? '')).toBeGreaterThanOrEqual(0.9);
-  }, 120_000);
+  }, 300_000);
 
   it('gives a page of noise no text: a PDF of noise alone still needs OCR', async () => {
     const noise = await extractPdfPages(await noisePdf(7));
@@ -64,7 +64,7 @@ describeWithService('OCR of pages without a text layer', { available: corpusAvai
       kind: 'needs_ocr',
       reason: 'no text layer on any of 1 page(s), and OCR read no confident text on the 1 page(s) it tried',
     });
-  }, 120_000);
+  }, 300_000);
 
   it('drops the lines of a photograph that tesseract reads with low confidence, at the default threshold', async () => {
     const engine = createTesseractOcr({ minConfidence: DEFAULT_OCR_CAPS.minConfidence });
@@ -79,7 +79,7 @@ describeWithService('OCR of pages without a text layer', { available: corpusAvai
     } finally {
       await engine.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it('leaves an image-only PDF as needs_ocr when OCR is off', async () => {
     const copy = await imageOnlyCopy(original, { pages: [4], dpi: 100 });
@@ -88,7 +88,7 @@ describeWithService('OCR of pages without a text layer', { available: corpusAvai
       kind: 'needs_ocr',
       reason: 'no text layer on any of 1 page(s); OCR needed (OCR is off: OCR_MAX_PAGES=0)',
     });
-  }, 60_000);
+  }, 300_000);
 
   it('stops reading by OCR at the page budget of a document', async () => {
     const budget = createPdfExtractor({ ocr: { ...DEFAULT_OCR_CAPS, maxPages: 1 } });
@@ -101,7 +101,7 @@ describeWithService('OCR of pages without a text layer', { available: corpusAvai
     } finally {
       await budget.close();
     }
-  }, 120_000);
+  }, 300_000);
 });
 
 it('counts a page as text only when it has letters or digits enough and is not mostly unmappable glyphs', () => {
