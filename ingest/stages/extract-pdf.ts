@@ -49,6 +49,14 @@ export interface OcrHooks {
   onPage?: (page: number) => void;
 }
 
+/** Ends the `needs_ocr` reason of a document that OCR has not read yet (no OCR then, or OCR off). */
+const OCR_NOT_TRIED = 'OCR needed';
+
+/** True for a `needs_ocr` reason of a document that OCR has not tried: a later run with OCR on should read it. */
+export function ocrNotTried(reason: string | null): boolean {
+  return reason?.includes(`; ${OCR_NOT_TRIED}`) ?? false;
+}
+
 /** A page needs at least this many letters or digits to count as having text. */
 const MIN_TEXT_CHARS_PER_PAGE = 20;
 /**
@@ -112,7 +120,7 @@ export async function extractPdfPagesHere(bytes: Uint8Array, caps: ExtractCaps, 
     if (!pages.some(usableText)) {
       const reason =
         ocrTried === 0
-          ? `no text layer on any of ${total} page(s); OCR needed${caps.ocr ? '' : ' (OCR is off: OCR_MAX_PAGES=0)'}`
+          ? `no text layer on any of ${total} page(s); ${OCR_NOT_TRIED}${caps.ocr ? '' : ' (OCR is off: OCR_MAX_PAGES=0)'}`
           : `no text layer on any of ${total} page(s), and OCR read no confident text on the ${ocrTried} page(s) it tried`;
       return { ok: false, kind: 'needs_ocr', reason };
     }
