@@ -6,6 +6,8 @@
 #   docker run --rm -v carbon-data:/data carbon-docs node --import tsx ingest/main.ts --all     # the worker
 
 FROM node:20-slim AS deps
+# OCR needs nothing from apt: tesseract.js (WebAssembly) and its English model, and @napi-rs/canvas (prebuilt for
+# linux-x64 glibc, which this Debian image is) that pdf.js renders pages with, all come from npm.
 # Compilers only for native modules that have no prebuilt binary for this platform; not kept in the final image.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ ca-certificates \
@@ -19,7 +21,8 @@ ENV ONNXRUNTIME_NODE_INSTALL_CUDA=skip
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --omit=dev --no-audit --no-fund \
  && node -e "const D=require('better-sqlite3'); const v=require('sqlite-vec'); const d=new D(':memory:'); v.load(d); console.log('sqlite-vec', d.prepare('select vec_version() v').get().v)" \
- && node -e "const u=require('usearch'); console.log('usearch', typeof u.exactSearch)"
+ && node -e "const u=require('usearch'); console.log('usearch', typeof u.exactSearch)" \
+ && node -e "require('@napi-rs/canvas'); require('tesseract.js'); require.resolve('@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz'); console.log('ocr: canvas, tesseract.js and the English model present')"
 
 FROM node:20-slim
 RUN apt-get update \

@@ -77,6 +77,8 @@ export interface IngestSummary {
     heldByOtherRun: number;
   };
   pages: number;
+  /** Of `pages`, those read by OCR. */
+  ocrPages: number;
   chunks: number;
   durationMs: number;
   /** Seconds spent inside Embedder.embed, to compare pipeline throughput with the embedder's. */
@@ -141,6 +143,7 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
     projects: 0,
     documents: { total: 0, indexed: 0, unchanged: 0, skipped: 0, needsOcr: 0, failed: 0, removed: 0, heldByOtherRun: 0 },
     pages: 0,
+    ocrPages: 0,
     chunks: 0,
     durationMs: 0,
     embedSeconds: 0,
@@ -287,6 +290,7 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
   function count(item: DocumentWorkItem): void {
     const outcome: DocumentOutcome = item.outcome ?? { kind: 'failed', reason: 'internal: no outcome' };
     const pages = outcome.kind === 'indexed' ? (item.pages?.length ?? 0) : 0;
+    const ocrPages = outcome.kind === 'indexed' ? (item.ocrPages?.length ?? 0) : 0;
     const chunks = outcome.kind === 'indexed' ? (item.chunks?.length ?? 0) : 0;
     switch (outcome.kind) {
       case 'indexed':
@@ -307,8 +311,9 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
         break;
     }
     summary.pages += pages;
+    summary.ocrPages += ocrPages;
     summary.chunks += chunks;
-    progress.documentDone({ outcome, pages, chunks, label: `${projectKey(item.ref)} ${item.title}` });
+    progress.documentDone({ outcome, pages, ocrPages, chunks, label: `${projectKey(item.ref)} ${item.title}` });
   }
 
   const projectRuns: Promise<void>[] = [];
@@ -383,6 +388,6 @@ export function formatSummary(s: IngestSummary): string {
     `${d.skipped} skipped, ${d.needsOcr} need OCR, ${d.failed} failed, ${d.removed} removed` +
     (d.heldByOtherRun > 0 ? `, ${d.heldByOtherRun} left to another ingest running on the same store` : '') +
     '; ' +
-    `${s.pages} pages, ${s.chunks} chunks in ${(s.durationMs / 1000).toFixed(1)} s`
+    `${s.pages} pages (${s.ocrPages} by OCR), ${s.chunks} chunks in ${(s.durationMs / 1000).toFixed(1)} s`
   );
 }

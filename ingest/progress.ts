@@ -7,7 +7,8 @@ import type { DocumentOutcome } from './types.js';
 export interface ProgressReporter {
   /** More documents discovered (called once per project). */
   addTotal(documents: number): void;
-  documentDone(info: { outcome: DocumentOutcome; pages: number; chunks: number; label: string }): void;
+  /** `ocrPages`: of `pages`, those read by OCR. */
+  documentDone(info: { outcome: DocumentOutcome; pages: number; ocrPages?: number; chunks: number; label: string }): void;
   stop(): void;
   /**
    * A bar drawn on a terminal: writes a line of other output (a log line) above it, never across it; false once the
@@ -28,13 +29,15 @@ export function createBarProgress(stream: NodeJS.WriteStream = process.stderr): 
   let total = 0;
   let done = 0;
   let pages = 0;
+  let ocrPages = 0;
   let chunks = 0;
   let failed = 0;
   // A MultiBar of one bar: it can write log lines above the bar (log), which a SingleBar cannot.
   const multi = new cliProgress.MultiBar(
     {
       stream,
-      format: 'documents {bar} {value}/{total} | pages {pages} | chunks {chunks} ({cps}/s) | failed {failed} | ETA {eta_formatted}',
+      format:
+        'documents {bar} {value}/{total} | pages {pages} (OCR {ocrPages}) | chunks {chunks} ({cps}/s) | failed {failed} | ETA {eta_formatted}',
       hideCursor: true,
       etaBuffer: 20,
       fps: 5,
@@ -44,6 +47,7 @@ export function createBarProgress(stream: NodeJS.WriteStream = process.stderr): 
   );
   const payload = () => ({
     pages,
+    ocrPages,
     chunks,
     failed,
     cps: (chunks / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(1),
@@ -58,6 +62,7 @@ export function createBarProgress(stream: NodeJS.WriteStream = process.stderr): 
     documentDone(info) {
       done++;
       pages += info.pages;
+      ocrPages += info.ocrPages ?? 0;
       chunks += info.chunks;
       if (info.outcome.kind === 'failed') failed++;
       bar.update(done, payload());
@@ -128,7 +133,13 @@ export function createLogProgress(logger: Logger, everyMs = 10_000): ProgressRep
     documentDone(info) {
       done++;
       chunks += info.chunks;
-      const base = { document: info.label, outcome: info.outcome.kind, pages: info.pages, chunks: info.chunks };
+      const base = {
+        document: info.label,
+        outcome: info.outcome.kind,
+        pages: info.pages,
+        ...(info.ocrPages ? { ocrPages: info.ocrPages } : {}),
+        chunks: info.chunks,
+      };
       if (info.outcome.kind === 'failed') logger.warn({ ...base, reason: info.outcome.reason }, 'document failed');
       else if (info.outcome.kind === 'skipped' || info.outcome.kind === 'needs_ocr')
         logger.info({ ...base, reason: info.outcome.reason }, `document ${info.outcome.kind}`);

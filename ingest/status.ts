@@ -25,7 +25,8 @@ export function statusTable(states: DocumentState[], columns = process.stdout.co
   const rows = states.map((s) => [
     projectKey(s),
     s.status,
-    s.pages === null ? '' : String(s.pages),
+    // A document read partly or wholly by OCR says how many of its pages were.
+    s.pages === null ? '' : s.ocrPages ? `${s.pages} (${s.ocrPages} OCR)` : String(s.pages),
     s.chunks === null ? '' : String(s.chunks),
     s.title || s.uri,
     (s.reason ?? '').replace(/\s+/g, ' '),

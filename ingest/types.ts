@@ -57,6 +57,8 @@ export interface DocumentWorkItem extends ListedDocument {
   content?: DownloadedContent;
   /** Extracted text per physical page, normalised; pages[0] is page 1. */
   pages?: string[];
+  /** 1-based numbers of the pages whose text was read by OCR. */
+  ocrPages?: number[];
   chunks?: TextChunk[];
   vectors?: Float32Array[];
   /** Per chunk, the vectors of its sentences (embed stage); absent or empty arrays for none. */

@@ -74,7 +74,11 @@ export function createWorkerHandlers(opts: WorkerHandlerOptions): IngestJobHandl
     const pages = outcome.kind === 'indexed' ? (done.pages?.length ?? 0) : 0;
     const chunks = outcome.kind === 'indexed' ? (done.chunks?.length ?? 0) : 0;
     metrics?.document(outcome, { pages, chunks });
-    logger.info({ project, uri: job.uri, attempt: job.attempt, outcome: outcome.kind, pages, chunks }, 'document done');
+    const ocrPages = outcome.kind === 'indexed' ? (done.ocrPages?.length ?? 0) : 0;
+    logger.info(
+      { project, uri: job.uri, attempt: job.attempt, outcome: outcome.kind, pages, ...(ocrPages ? { ocrPages } : {}), chunks },
+      'document done',
+    );
     return {
       status: 'done',
       outcome: outcome.kind,

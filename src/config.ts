@@ -257,6 +257,21 @@ export const configSchema = z
      * of a line). The corpus's largest page holds 4,300. @default 100000
      */
     EXTRACT_MAX_PAGE_CHARS: int(1000, 2 ** 31).default(100_000),
+    /**
+     * Pages of one PDF read by OCR at most (pages without a usable text layer; docs/ocr-and-tables.md); 0 turns OCR
+     * off, and a PDF without any text is then `needs_ocr`. @default 200
+     */
+    OCR_MAX_PAGES: int(0, 100_000).default(200),
+    /** Resolution a page is rendered at for OCR, in dots per inch. @default 150 */
+    OCR_DPI: int(50, 600).default(150),
+    /** An OCR'd line with a lower mean word confidence (0-100) is dropped: photographs, stamps. @default 40 */
+    OCR_MIN_CONFIDENCE: int(0, 100).default(40),
+    /**
+     * CPU time for reading one page by OCR (CPU, so a busy machine does not cut pages short); a page that takes
+     * more is left without text. A PDF's EXTRACT_TIMEOUT_MS grows by ten times this for each page it reads by OCR.
+     * @default 30000
+     */
+    OCR_PAGE_CPU_MS: int(1000, 3_600_000).default(30_000),
 
     /** Verra registry API base. @default https://registry.verra.org */
     VERRA_BASE_URL: z.url().default('https://registry.verra.org'),

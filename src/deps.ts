@@ -85,6 +85,7 @@ export function extractLimitsFromConfig(config: Config): {
   maxPages: number;
   maxTextChars: number;
   maxPageChars: number;
+  ocr: { maxPages: number; dpi: number; minConfidence: number; pageCpuMs: number } | null;
 } {
   return {
     timeoutMs: config.EXTRACT_TIMEOUT_MS,
@@ -92,6 +93,16 @@ export function extractLimitsFromConfig(config: Config): {
     maxPages: config.EXTRACT_MAX_PAGES,
     maxTextChars: config.EXTRACT_MAX_TEXT_CHARS,
     maxPageChars: config.EXTRACT_MAX_PAGE_CHARS,
+    // OCR_MAX_PAGES=0 turns OCR off.
+    ocr:
+      config.OCR_MAX_PAGES === 0
+        ? null
+        : {
+            maxPages: config.OCR_MAX_PAGES,
+            dpi: config.OCR_DPI,
+            minConfidence: config.OCR_MIN_CONFIDENCE,
+            pageCpuMs: config.OCR_PAGE_CPU_MS,
+          },
   };
 }
 

@@ -52,3 +52,15 @@ describe('LLM and RERANKER, parsed into a spec', () => {
     expect(loadConfig({ RERANKER: 'llm', LLM: 'local:/models/a.gguf' }).RERANKER).toBe('llm');
   });
 });
+
+describe('OCR settings (issue 44)', () => {
+  it('reach the extraction limits the CLI, the API and the queue workers build, and OCR_MAX_PAGES=0 turns OCR off', async () => {
+    const { extractLimitsFromConfig } = await import('../ingest/deps.js');
+    const { DEFAULT_OCR_CAPS } = await import('../ingest/stages/extract.js');
+    expect(extractLimitsFromConfig(loadConfig({})).ocr).toEqual(DEFAULT_OCR_CAPS);
+    const set = loadConfig({ OCR_MAX_PAGES: '12', OCR_DPI: '200', OCR_MIN_CONFIDENCE: '55', OCR_PAGE_CPU_MS: '9000' });
+    expect(extractLimitsFromConfig(set).ocr).toEqual({ maxPages: 12, dpi: 200, minConfidence: 55, pageCpuMs: 9000 });
+    expect(extractLimitsFromConfig(loadConfig({ OCR_MAX_PAGES: '0' })).ocr).toBeNull();
+    expect(() => loadConfig({ OCR_MIN_CONFIDENCE: '101' })).toThrow(/OCR_MIN_CONFIDENCE/);
+  });
+});

@@ -11,7 +11,12 @@ export const chunk: Stage = async (item, ctx) => {
   }
   // A table's rows on the pages after its headings are found by those headings.
   const headings = continuedTableHeadings(item.pages, cut);
-  const chunks = cut.map((c, i) => (headings[i] ? { ...c, context: headings[i] } : c));
+  const ocrPages = new Set(item.ocrPages ?? []);
+  const chunks = cut.map((c, i) => ({
+    ...c,
+    ...(headings[i] ? { context: headings[i] } : {}),
+    ...(ocrPages.has(c.page) ? { ocr: true } : {}),
+  }));
   return { ...item, chunks };
 };
 

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { stopChild } from '../../src/child-process.js';
 import type { PdfExtractor, Stage } from '../types.js';
-import type { ExtractCaps, ExtractResult } from './extract-pdf.js';
+import type { ExtractCaps, ExtractResult, OcrCaps } from './extract-pdf.js';
 import type { ExtractRequest, ExtractResponse } from './extract-worker.js';
 
 /**
@@ -13,7 +13,10 @@ import type { ExtractRequest, ExtractResponse } from './extract-worker.js';
  * ingestion process, a document is stopped at EXTRACT_TIMEOUT_MS (the process is killed), at
  * EXTRACT_MAX_MEMORY_MB of JavaScript heap (the process's --max-old-space-size), at EXTRACT_MAX_PAGES pages (before
  * any page is read), EXTRACT_MAX_TEXT_CHARS characters of text or a page of more than EXTRACT_MAX_PAGE_CHARS; the
- * run goes on with the next document. Text that is mostly one line repeated is `skipped` (text-plausibility.ts).
+ * run goes on with the next document. Text that is mostly one line repeated is `skipped` (text-plausibility.ts). A page
+ * read by OCR (extract-pdf.ts) adds OCR_WALL_PER_CPU x OCR_PAGE_CPU_MS to its document's time, announced by the
+ * process before the page starts, so the time limit still bounds a scanned document (the process itself gives up a
+ * page at OCR_PAGE_CPU_MS of CPU time; this wall-clock allowance only catches a process that hangs).
  *
  * A process, not a worker thread: a thread's heap limit (resourceLimits) may abort the whole process instead of the
  * thread when V8 runs out of heap while the thread is torn down (nodejs/node#47224; seen here as "FATAL ERROR:
@@ -30,6 +33,19 @@ export interface ExtractLimits extends ExtractCaps {
 }
 
 /**
+ * OCR by default: a scanned page at 150 dpi reads in 2-4 s on one core (bench/README.md "OCR"), so 200 pages bound a
+ * document's OCR to about ten minutes; lines under confidence 40 are a photograph's or a stamp's (measured there too); a page that takes
+ * 30 s of CPU (ten times the usual) is a figure or a photograph more than text, and is left unread.
+ */
+export const DEFAULT_OCR_CAPS: OcrCaps = { maxPages: 200, dpi: 150, minConfidence: 40, pageCpuMs: 30_000 };
+
+/**
+ * Wall-clock time a document gets per OCR page, in multiples of the page's CPU time: a machine shared with other
+ * work (the measurements of bench/README.md "OCR" ran at a load of 14 on 2 cores) stretches CPU time several-fold.
+ */
+export const OCR_WALL_PER_CPU = 10;
+
+/**
  * The defaults leave wide room over the corpus's largest document (bench/README.md "Measurements cited by code") and over what a real
  * project document holds (rarely more than a few hundred pages or 2 million characters).
  */
@@ -39,6 +55,7 @@ export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   maxPages: 3000,
   maxTextChars: 10_000_000,
   maxPageChars: 100_000,
+  ocr: DEFAULT_OCR_CAPS,
 };
 
 /** How long a new process may take to load tsx and pdf.js before the document fails. */
@@ -90,7 +107,12 @@ function kill(child: ChildProcess): Promise<void> {
 /** A pool of extraction processes, one document per process at a time; reused until a limit kills one. */
 export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfExtractor {
   const limits: ExtractLimits = { ...DEFAULT_EXTRACT_LIMITS, ...overrides };
-  const caps: ExtractCaps = { maxPages: limits.maxPages, maxTextChars: limits.maxTextChars, maxPageChars: limits.maxPageChars };
+  const caps: ExtractCaps = {
+    maxPages: limits.maxPages,
+    maxTextChars: limits.maxTextChars,
+    maxPageChars: limits.maxPageChars,
+    ocr: limits.ocr,
+  };
   const idle: Extraction[] = [];
   const all = new Set<Extraction>();
   let nextId = 1;
@@ -153,16 +175,33 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
   async function run(x: Extraction, bytes: Uint8Array): Promise<ExtractResult> {
     await x.ready;
     const id = nextId++;
+    const ocrPageMs = OCR_WALL_PER_CPU * (limits.ocr?.pageCpuMs ?? 0);
     return new Promise<ExtractResult>((resolve) => {
-      const timer = setTimeout(() => {
+      let ocrPages = 0;
+      const onTimeout = (): void => {
         x.onDeath = null;
         retire(x);
         x.child.off('message', onMessage);
         void kill(x.child);
-        resolve(failed(`extraction took longer than the limit of ${limits.timeoutMs} ms (EXTRACT_TIMEOUT_MS)`));
-      }, limits.timeoutMs);
+        const allowed = limits.timeoutMs + ocrPages * ocrPageMs;
+        resolve(
+          failed(
+            ocrPages === 0
+              ? `extraction took longer than the limit of ${limits.timeoutMs} ms (EXTRACT_TIMEOUT_MS)`
+              : `extraction took longer than the limit of ${allowed} ms (EXTRACT_TIMEOUT_MS + ${ocrPages} OCR page(s) x ${ocrPageMs} ms)`,
+          ),
+        );
+      };
+      const deadline = Date.now() + limits.timeoutMs;
+      let timer = setTimeout(onTimeout, limits.timeoutMs);
       const onMessage = (msg: ExtractResponse): void => {
-        if (msg.type !== 'result' || msg.id !== id) return;
+        if (msg.type === 'ready' || msg.id !== id) return;
+        if (msg.type === 'ocr-page') {
+          ocrPages++;
+          clearTimeout(timer);
+          timer = setTimeout(onTimeout, Math.max(0, deadline + ocrPages * ocrPageMs - Date.now()));
+          return;
+        }
         clearTimeout(timer);
         x.child.off('message', onMessage);
         x.onDeath = null;
@@ -246,5 +285,5 @@ export const extract: Stage = async (item, ctx) => {
         return { ...item, outcome: { kind: 'failed', reason: `extract: ${r.reason}` } };
     }
   }
-  return { ...item, pages: r.pages };
+  return { ...item, pages: r.pages, ocrPages: r.ocrPages };
 };

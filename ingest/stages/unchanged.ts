@@ -1,4 +1,5 @@
 import type { Stage } from '../types.js';
+import { ocrNotTried } from './extract-pdf.js';
 
 /**
  * Ends a document whose downloaded bytes, uploadDate, title and type match its last completed run, with the same
@@ -16,7 +17,10 @@ export const skipUnchanged: Stage = async (item, ctx) => {
     prev.uri === item.uri;
   if (!same) return item;
   if (prev.status === 'indexed' && prev.embedderId === ctx.deps.embedder.id) return { ...item, outcome: { kind: 'unchanged' } };
-  // The same bytes gave no text or were not a PDF last time; they will again.
-  if (prev.status === 'needs_ocr' || prev.status === 'skipped') return { ...item, outcome: { kind: 'unchanged' } };
+  // The same bytes gave no text or were not a PDF last time; they will again. A document left for OCR before OCR
+  // read it (a run without OCR, or with OCR_MAX_PAGES=0) is extracted again: this run may read it.
+  if ((prev.status === 'needs_ocr' && !ocrNotTried(prev.reason)) || prev.status === 'skipped') {
+    return { ...item, outcome: { kind: 'unchanged' } };
+  }
   return item;
 };

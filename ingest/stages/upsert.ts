@@ -54,6 +54,7 @@ export function toChunkRecords(item: DocumentWorkItem): ChunkWithVector[] {
       offset: c.offset,
       text: c.text,
       ...(context !== '' ? { context } : {}),
+      ...(c.ocr ? { ocr: true } : {}),
       vector: vectors[i] as Float32Array,
       ...(sentenceVectors?.[i]?.length ? { sentenceVectors: sentenceVectors[i] } : {}),
     };
@@ -77,6 +78,7 @@ export const upsert: Stage = async (item, ctx) => {
     contentHash: content.contentHash,
     pages: pages.length,
     chunks: records.length,
+    ...(item.ocrPages?.length ? { ocrPages: item.ocrPages.length } : {}),
     embedderId: embedder.id,
   });
   return { ...item, outcome: { kind: 'indexed' } };

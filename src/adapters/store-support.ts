@@ -136,6 +136,7 @@ export function checkDocumentState(state: DocumentStateInput): void {
   if (!nullableString(state.contentHash)) fail('contentHash', 'a string or null');
   if (!nullableCount(state.pages)) fail('pages', 'a non-negative integer or null');
   if (!nullableCount(state.chunks)) fail('chunks', 'a non-negative integer or null');
+  if (state.ocrPages !== undefined && !nullableCount(state.ocrPages)) fail('ocrPages', 'a non-negative integer or absent');
   if (!nullableString(state.embedderId)) fail('embedderId', 'a string or null');
 }
 
@@ -188,6 +189,8 @@ export type DocumentStateRow = {
   content_hash: string | null;
   pages: number | null;
   chunks: number | null;
+  /** Absent in a row read before the column existed (never: a migration adds it with 0). */
+  ocr_pages?: number | null;
   embedder_id: string | null;
   updated_at: string | Date;
 };
@@ -208,6 +211,7 @@ export function documentStateFromRow(row: DocumentStateRow): DocumentState {
     contentHash: row.content_hash,
     pages: row.pages,
     chunks: row.chunks,
+    ...(row.ocr_pages ? { ocrPages: row.ocr_pages } : {}),
     embedderId: row.embedder_id,
     updatedAt: isoTime(row.updated_at),
   };

@@ -18,6 +18,8 @@ export interface ChunkRecord {
    * chunk but never returned: citations quote `text` only. Adapters add the document title and type themselves.
    */
   context?: string;
+  /** The chunk's page was read by OCR: its text is what OCR read, not the PDF's text layer. */
+  ocr?: boolean;
 }
 
 export interface ScoredChunk extends ChunkRecord {

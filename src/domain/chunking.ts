@@ -20,6 +20,8 @@ export interface TextChunk {
    * `context`): the headings of the table it continues from an earlier page (domain/continued-tables.ts).
    */
   context?: string;
+  /** The page's text was read by OCR (a citation says so). */
+  ocr?: boolean;
 }
 
 export interface ChunkOptions {

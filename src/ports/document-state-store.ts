@@ -17,6 +17,8 @@ export interface DocumentState {
   contentHash: string | null;
   pages: number | null;
   chunks: number | null;
+  /** Pages whose text was read by OCR; absent when none was. */
+  ocrPages?: number;
   embedderId: string | null;
   updatedAt: string;
 }

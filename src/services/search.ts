@@ -68,6 +68,8 @@ export interface Citation {
   /** The sentence(s) of `text` that bear on the question, verbatim (a substring of `text`). */
   quote: string;
   score: number;
+  /** The page was read by OCR (CONTRACT 2, version 0.3); absent otherwise. */
+  ocr?: true;
 }
 
 export interface ProjectIndexState {
@@ -547,6 +549,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
         text: c.text,
         quote: '',
         score: Math.round(c.score * 10_000) / 10_000,
+        ...(c.ocr ? { ocr: true as const } : {}),
       }));
       const read = await readWindows(citations, ranked);
       const scopeOf = (rs: readonly ReadPassage[]): string[] => [

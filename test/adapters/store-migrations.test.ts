@@ -53,6 +53,7 @@ const pgAll = (pool: PgPool) =>
 
 const EXPECTED = [
   'document-state/0001-document-states',
+  'document-state/0002-ocr-pages',
   'document-text/0001-document-texts',
   'records/0001-projects',
   'records/0002-project-catalogue',

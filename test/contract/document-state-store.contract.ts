@@ -66,6 +66,16 @@ export function documentStateStoreContract(name: string, makeBackend: MakeBacken
       expect(await store.get(verra(1), 'doc-1')).toBeNull();
     });
 
+    it('keeps how many pages were read by OCR, and gives none for a state without', async () => {
+      await store.put(state(verra(4), 'scanned', { status: 'indexed', pages: 50, chunks: 80, ocrPages: 48 }));
+      await store.put(state(verra(4), 'typed', { status: 'indexed', pages: 9, chunks: 20 }));
+      expect((await store.get(verra(4), 'scanned'))?.ocrPages).toBe(48);
+      const typed = await store.get(verra(4), 'typed');
+      expect(typed && 'ocrPages' in typed).toBe(false);
+      await store.put(state(verra(4), 'scanned', { status: 'indexed', pages: 50, chunks: 80 }));
+      expect((await store.get(verra(4), 'scanned'))?.ocrPages).toBeUndefined();
+    });
+
     it('a second put replaces the state (no duplicate) and moves updatedAt', async () => {
       await store.put(state(verra(1), 'd'));
       const first = await store.get(verra(1), 'd');

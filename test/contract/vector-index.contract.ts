@@ -134,6 +134,15 @@ export function vectorIndexContract(name: string, makeStore: () => Promise<Vecto
       expect(byVector).toMatchObject(expected);
       const [byText] = await index.searchText('VM0042', [{ registry: 'Gold Standard', projectId: 42 }], 1);
       expect(byText).toMatchObject(expected);
+      expect(byText && 'ocr' in byText).toBe(false);
+    });
+
+    it('says of a chunk from a page read by OCR that it was, in both searches', async () => {
+      await index.upsert([chunk({ id: 'scan', projectId: 43, text: 'scanned annex signed by the validator', ocr: true, vector: axis(4) })]);
+      const [byVector] = await index.searchVector(axis(4), [V(43)], 1);
+      expect(byVector?.ocr).toBe(true);
+      const [byText] = await index.searchText('validator', [V(43)], 1);
+      expect(byText?.ocr).toBe(true);
     });
 
     it('never returns a chunk of an unrequested project, even when it is the best match', async () => {

@@ -39,6 +39,12 @@ const migrations: readonly PgMigration[] = [
       await client.query('CREATE INDEX document_states_status ON document_states (status, registry, project_id)');
     },
   },
+  {
+    name: '0002-ocr-pages',
+    async up(client) {
+      await client.query('ALTER TABLE document_states ADD COLUMN ocr_pages INTEGER NOT NULL DEFAULT 0');
+    },
+  },
 ];
 
 // COLLATE "C": the same byte order as SQLite, whatever the database's locale.
@@ -60,13 +66,13 @@ export async function createPgDocumentStateStore(opts: PgDocumentStateStoreOptio
       checkDocumentState(state);
       await query(
         `INSERT INTO document_states (registry, project_id, document_id, uri, title, document_type, upload_date,
-           status, reason, content_hash, pages, chunks, embedder_id, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+           status, reason, content_hash, pages, chunks, embedder_id, updated_at, ocr_pages)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
          ON CONFLICT (registry, project_id, document_id) DO UPDATE SET
            uri = EXCLUDED.uri, title = EXCLUDED.title, document_type = EXCLUDED.document_type,
            upload_date = EXCLUDED.upload_date, status = EXCLUDED.status, reason = EXCLUDED.reason,
            content_hash = EXCLUDED.content_hash, pages = EXCLUDED.pages, chunks = EXCLUDED.chunks,
-           embedder_id = EXCLUDED.embedder_id, updated_at = EXCLUDED.updated_at`,
+           embedder_id = EXCLUDED.embedder_id, updated_at = EXCLUDED.updated_at, ocr_pages = EXCLUDED.ocr_pages`,
         [
           state.registry,
           state.projectId,
@@ -82,6 +88,7 @@ export async function createPgDocumentStateStore(opts: PgDocumentStateStoreOptio
           state.chunks,
           state.embedderId,
           new Date().toISOString(),
+          state.ocrPages ?? 0,
         ],
       );
     },

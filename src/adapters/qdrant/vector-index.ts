@@ -74,6 +74,8 @@ const payloadSchema = z.object({
   page: z.number(),
   offset: z.number(),
   text: z.string(),
+  /** Absent on points written before OCR existed, and on points of text-layer pages. */
+  ocr: z.boolean().optional(),
 });
 
 const metadataSchema = z.object({ embedderId: z.string(), dimensions: z.number() });
@@ -185,6 +187,7 @@ function toScored(point: { score?: number; payload?: unknown }, collection: stri
     page: p.page,
     offset: p.offset,
     text: p.text,
+    ...(p.ocr ? { ocr: true } : {}),
     score: point.score ?? 0,
   };
 }
@@ -293,6 +296,7 @@ export async function createQdrantVectorIndex(opts: QdrantVectorIndexOptions): P
             page: c.page,
             offset: c.offset,
             text: c.text,
+            ...(c.ocr ? { ocr: true } : {}),
             ...extra,
           },
         };

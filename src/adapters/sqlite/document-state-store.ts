@@ -39,6 +39,12 @@ const migrations: readonly SqliteMigration[] = [
       CREATE INDEX document_states_status ON document_states (status, registry, project_id)`);
     },
   },
+  {
+    name: '0002-ocr-pages',
+    up(db) {
+      db.exec('ALTER TABLE document_states ADD COLUMN ocr_pages INTEGER NOT NULL DEFAULT 0');
+    },
+  },
 ];
 
 const refsJson = (refs: readonly ProjectRef[]): string => JSON.stringify(refs.map((r) => [r.registry, r.projectId]));
@@ -70,14 +76,14 @@ export async function createSqliteDocumentStateStore(opts: SqliteDocumentStateSt
   const stmt = guardSqlite(STORE, () => ({
     put: db.prepare(
       `INSERT INTO document_states (registry, project_id, document_id, uri, title, document_type, upload_date, status,
-         reason, content_hash, pages, chunks, embedder_id, updated_at)
+         reason, content_hash, pages, chunks, ocr_pages, embedder_id, updated_at)
        VALUES (@registry, @projectId, @documentId, @uri, @title, @documentType, @uploadDate, @status,
-         @reason, @contentHash, @pages, @chunks, @embedderId, @updatedAt)
+         @reason, @contentHash, @pages, @chunks, @ocrPages, @embedderId, @updatedAt)
        ON CONFLICT (registry, project_id, document_id) DO UPDATE SET
          uri = excluded.uri, title = excluded.title, document_type = excluded.document_type,
          upload_date = excluded.upload_date, status = excluded.status, reason = excluded.reason,
          content_hash = excluded.content_hash, pages = excluded.pages, chunks = excluded.chunks,
-         embedder_id = excluded.embedder_id, updated_at = excluded.updated_at`,
+         ocr_pages = excluded.ocr_pages, embedder_id = excluded.embedder_id, updated_at = excluded.updated_at`,
     ),
     get: db.prepare<[string, number, string], DocumentStateRow>(
       'SELECT * FROM document_states WHERE registry = ? AND project_id = ? AND document_id = ?',
@@ -132,6 +138,7 @@ export async function createSqliteDocumentStateStore(opts: SqliteDocumentStateSt
         contentHash: state.contentHash,
         pages: state.pages,
         chunks: state.chunks,
+        ocrPages: state.ocrPages ?? 0,
         embedderId: state.embedderId,
         updatedAt: new Date().toISOString(),
       };

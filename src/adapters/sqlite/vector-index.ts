@@ -141,6 +141,13 @@ export const VECTOR_MIGRATIONS: readonly SqliteMigration[] = [
       db.exec('ALTER TABLE chunks ADD COLUMN sentence_embeddings BLOB');
     },
   },
+  {
+    // 1 when the chunk's page was read by OCR (ChunkRecord.ocr); chunks written before came from text layers.
+    name: '0005-ocr',
+    up(db) {
+      db.exec('ALTER TABLE chunks ADD COLUMN ocr INTEGER NOT NULL DEFAULT 0');
+    },
+  },
 ];
 
 interface ContextRow {
@@ -196,6 +203,7 @@ interface ChunkRow {
   page: number;
   offset: number;
   text: string;
+  ocr: number;
   score: number;
 }
 
@@ -216,7 +224,7 @@ type KeptRow = Pick<CandidateRow, 'rowid' | 'id'>;
 const KEPT_VECTOR_BYTES = 64 * 1024 * 1024;
 
 const CHUNK_COLUMNS = `c.id, c.registry, c.project_id, c.document_id, c.document_title, c.document_type, c.uri,
-  c.page, c."offset", c.text`;
+  c.page, c."offset", c.text, c.ocr`;
 
 /** FTS5 token standing for one project in the scope column: letters and digits only, so it is one token. */
 export function scopeToken(ref: ProjectRef): string {
@@ -256,6 +264,7 @@ function toScored(row: ChunkRow): ScoredChunk {
     page: row.page,
     offset: row.offset,
     text: row.text,
+    ...(row.ocr ? { ocr: true } : {}),
     score: row.score,
   };
 }
@@ -322,13 +331,13 @@ function prepareStatements(db: SqliteDatabase, contextWeight: number) {
   const writeMeta = db.prepare('INSERT OR REPLACE INTO vector_index_meta (key, value) VALUES (?, ?)');
   const upsertChunk = db.prepare(`
     INSERT INTO chunks (id, registry, project_id, document_id, document_title, document_type, uri, page, "offset",
-      text, context, scope, embedding, sentence_embeddings)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      text, context, scope, embedding, sentence_embeddings, ocr)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (id) DO UPDATE SET registry = excluded.registry, project_id = excluded.project_id,
       document_id = excluded.document_id, document_title = excluded.document_title,
       document_type = excluded.document_type, uri = excluded.uri, page = excluded.page, "offset" = excluded."offset",
       text = excluded.text, context = excluded.context, scope = excluded.scope, embedding = excluded.embedding,
-      sentence_embeddings = excluded.sentence_embeddings`);
+      sentence_embeddings = excluded.sentence_embeddings, ocr = excluded.ocr`);
   // The full-text table follows chunks through triggers (migration 0003-fts-external-content).
   const deleteDocChunks = db.prepare('DELETE FROM chunks WHERE registry = ? AND project_id = ? AND document_id = ?');
   const docIds = db.prepare<[string, number, string], { id: string }>(
@@ -537,6 +546,7 @@ export async function createSqliteVectorIndex(opts: SqliteVectorIndexOptions): P
         scopeToken(c),
         vectorBlob(c.vector),
         sentencesBlob(c.sentenceVectors),
+        c.ocr ? 1 : 0,
       );
     }
   };

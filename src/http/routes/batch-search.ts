@@ -109,6 +109,14 @@ export const citationSchema = z
       description: 'The sentence(s) of `text` that bear on the question, verbatim: always a substring of `text`.',
     }),
     score: z.number().openapi({ description: 'Fused relevance in [0, 1]; higher is better.' }),
+    ocr: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          'true when the page was read by OCR (it has no usable text layer): `text` and `quote` are what OCR read. ' +
+          'Absent otherwise. `uri` with `#page=N` still opens the document at that page.',
+      }),
   })
   .openapi('Citation');
 

@@ -96,6 +96,7 @@ describe('SQLite vector index specifics', () => {
       { name: '0002-chunk-context' },
       { name: '0003-fts-external-content' },
       { name: '0004-sentence-vectors' },
+      { name: '0005-ocr' },
     ]);
   });
 

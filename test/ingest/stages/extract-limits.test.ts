@@ -44,7 +44,7 @@ describe('extraction limits', () => {
       kind: 'failed',
       reason: 'PDF has 5000 pages, more than the limit of 1000 (EXTRACT_MAX_PAGES)',
     });
-    expect(await ex.extract(normal())).toEqual({ ok: true, pages: NORMAL_PAGES });
+    expect(await ex.extract(normal())).toEqual({ ok: true, pages: NORMAL_PAGES, ocrPages: [] });
   });
 
   it('fails a PDF whose text passes maxTextChars at the page that crosses it', async () => {
@@ -72,7 +72,7 @@ describe('extraction limits', () => {
     expect(r).toEqual({ ok: false, kind: 'failed', reason: 'extraction took longer than the limit of 1500 ms (EXTRACT_TIMEOUT_MS)' });
     // The parse ran in another process: this one ran its timer all along (at least half of its ticks).
     expect(ticks).toBeGreaterThanOrEqual(Math.floor(elapsed / 50 / 2));
-    expect(await ex.extract(normal())).toEqual({ ok: true, pages: NORMAL_PAGES });
+    expect(await ex.extract(normal())).toEqual({ ok: true, pages: NORMAL_PAGES, ocrPages: [] });
   });
 });
 

@@ -104,12 +104,21 @@ describe('extract on broken and unusual input', () => {
 
   it('marks a PDF without a text layer as needs_ocr', async () => {
     const r = await extractor.extract(makePdf(['', '', ''], { textLayer: false }));
-    expect(r).toEqual({ ok: false, kind: 'needs_ocr', reason: 'no text layer on any of 3 page(s); OCR needed' });
+    // Blank pages (a grey box, no ink) are tried by OCR, which finds nothing to read on them.
+    expect(r).toEqual({
+      ok: false,
+      kind: 'needs_ocr',
+      reason: 'no text layer on any of 3 page(s), and OCR read no confident text on the 3 page(s) it tried',
+    });
   });
 
   it('returns normalised text of each page, empty pages included, in order', async () => {
     const r = await extractor.extract(makePdf(['First page\twith a tab and VM0007.', '', 'Third page: 26752 tCO2e per year.']));
-    expect(r).toEqual({ ok: true, pages: ['First page with a tab and VM0007.', '', 'Third page: 26752 tCO2e per year.'] });
+    expect(r).toEqual({
+      ok: true,
+      pages: ['First page with a tab and VM0007.', '', 'Third page: 26752 tCO2e per year.'],
+      ocrPages: [],
+    });
   });
 
   it('as a stage, sets the outcome instead of throwing, and leaves the input bytes usable', async () => {

@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ocrNotTried, usableText } from '../../../ingest/stages/extract-pdf.js';
+import { createPdfExtractor, DEFAULT_OCR_CAPS, extractPdfPages } from '../../../ingest/stages/extract.js';
+import { createTesseractOcr } from '../../../ingest/stages/ocr.js';
+import type { PdfExtractor } from '../../../ingest/types.js';
+import { corpusAvailable, corpusPath } from '../../support/corpus.js';
+import { imageOnlyCopy, noisePdf, scanPages, wordRecall } from '../../support/scanned-pdf.js';
+import { describeWithService } from '../../support/services.js';
+
+/**
+ * OCR through the real extraction processes and tesseract.js, on image-only copies of a real corpus PDF made here
+ * (pages rendered at 150 dpi, turned by 1 degree, rebuilt as JPEG pages without a text layer). A few pages each, so
+ * the file stays within seconds of OCR per page.
+ */
+
+const FILE = 'VCS5533_project_description.pdf';
+/** Pages 4 and 10 carry the answer of qa-dev dev-002. */
+const PAGES = [4, 10];
+
+describeWithService('OCR of pages without a text layer', { available: corpusAvailable, why: `corpus not found at ${corpusPath()}` }, () => {
+  let original: Uint8Array;
+  let layer: string[];
+  let noOcr: PdfExtractor;
+
+  beforeAll(async () => {
+    original = new Uint8Array(readFileSync(corpusPath('pdf', FILE)));
+    const r = await extractPdfPages(original);
+    if (!r.ok) throw new Error(r.reason);
+    layer = r.pages;
+    noOcr = createPdfExtractor({ ocr: null });
+  }, 300_000);
+
+  afterAll(async () => {
+    await noOcr?.close();
+  });
+
+  it('reads every page of an image-only copy, its words matching the text layer at 90% or more', async () => {
+    const copy = await imageOnlyCopy(original, { pages: PAGES, dpi: 150, skewDegrees: 1 });
+    const r = await extractPdfPages(copy);
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.ocrPages).toEqual([1, 2]);
+    PAGES.forEach((n, i) => {
+      const recall = wordRecall(layer[n - 1] ?? '', r.pages[i] ?? '');
+      expect(recall, `page ${n}: ${recall.toFixed(3)}`).toBeGreaterThanOrEqual(0.9);
+    });
+    // The figure dev-002 asks for, as OCR read it.
+    expect(r.pages[0]).toMatch(/26,?752/);
+  }, 300_000);
+
+  it('reads only the scanned pages of a mixed PDF and keeps the text layer of the others', async () => {
+    const mixed = await imageOnlyCopy(original, { pages: [12, 4], dpi: 150, keepText: [2] });
+    const r = await extractPdfPages(mixed);
+    if (!r.ok) throw new Error(r.reason);
+    expect(r.ocrPages).toEqual([1]);
+    expect(r.pages[1]).toBe(layer[3]);
+    expect(wordRecall(layer[11] ?? '', r.pages[0] ?? '')).toBeGreaterThanOrEqual(0.9);
+  }, 300_000);
+
+  it('gives a page of noise no text: a PDF of noise alone still needs OCR', async () => {
+    const noise = await extractPdfPages(await noisePdf(7));
+    expect(noise).toEqual({
+      ok: false,
+      kind: 'needs_ocr',
+      reason: 'no text layer on any of 1 page(s), and OCR read no confident text on the 1 page(s) it tried',
+    });
+  }, 300_000);
+
+  it('drops the lines of a photograph that tesseract reads with low confidence, at the default threshold', async () => {
+    const engine = createTesseractOcr({ minConfidence: DEFAULT_OCR_CAPS.minConfidence });
+    try {
+      const [cover] = await scanPages(new Uint8Array(readFileSync(corpusPath('pdf', 'REGEN_fonthill_farms_project_plan.pdf'))), [1], 150);
+      if (!cover) throw new Error('page did not render');
+      const read = await engine.recognize(cover, 60_000);
+      // The cover's photograph reads as lines of symbols; its printed title and publisher read cleanly.
+      expect(read.keptLines).toBeGreaterThan(0);
+      expect(read.lines - read.keptLines).toBeGreaterThanOrEqual(5);
+      expect(read.text).toContain('Regen Registry');
+    } finally {
+      await engine.close();
+    }
+  }, 300_000);
+
+  it('leaves an image-only PDF as needs_ocr when OCR is off', async () => {
+    const copy = await imageOnlyCopy(original, { pages: [4], dpi: 100 });
+    expect(await noOcr.extract(copy)).toEqual({
+      ok: false,
+      kind: 'needs_ocr',
+      reason: 'no text layer on any of 1 page(s); OCR needed (OCR is off: OCR_MAX_PAGES=0)',
+    });
+  }, 300_000);
+
+  it('stops reading by OCR at the page budget of a document', async () => {
+    const budget = createPdfExtractor({ ocr: { ...DEFAULT_OCR_CAPS, maxPages: 1 } });
+    try {
+      const copy = await imageOnlyCopy(original, { pages: [4, 10], dpi: 100 });
+      const r = await budget.extract(copy);
+      if (!r.ok) throw new Error(r.reason);
+      expect(r.ocrPages).toEqual([1]);
+      expect(r.pages[1]).toBe('');
+    } finally {
+      await budget.close();
+    }
+  }, 300_000);
+});
+
+it('counts a page as text only when it has letters or digits enough and is not mostly unmappable glyphs', () => {
+  expect(usableText('The project is expected to remove 26,752 tCO2e a year.')).toBe(true);
+  expect(usableText('12')).toBe(false);
+  // A font without a Unicode map: pdf.js gives private-use code points or replacement characters.
+  expect(usableText('\uE001\uE002\uE003 \uE004\uE005 abc def ghi jkl mno pqr stu vwx'.replace(/[a-z]/g, '\uFFFD'))).toBe(false);
+  expect(usableText(`${'\uFFFD'.repeat(30)} Project description version 4.2 of 2023`)).toBe(false);
+});
+
+it('re-extracts a document left for OCR only when OCR has not tried it yet', () => {
+  expect(ocrNotTried('no text layer on any of 3 page(s); OCR needed')).toBe(true);
+  expect(ocrNotTried('no text layer on any of 3 page(s); OCR needed (OCR is off: OCR_MAX_PAGES=0)')).toBe(true);
+  expect(ocrNotTried('no text layer on any of 1 page(s), and OCR read no confident text on the 1 page(s) it tried')).toBe(false);
+  expect(ocrNotTried('no searchable text on any of 2 page(s)')).toBe(false);
+  expect(ocrNotTried(null)).toBe(false);
+});
