@@ -102,7 +102,17 @@ export async function extractPdfPagesHere(bytes: Uint8Array, caps: ExtractCaps, 
         ocr.onPage?.(n);
         const shot = await parser.getScreenshot({ partial: [n], scale: caps.ocr.dpi / 72, imageBuffer: true, imageDataUrl: false });
         const image = shot.pages.find((p) => p.pageNumber === n)?.data;
-        const read = image ? normalizePageText((await ocr.engine.recognize(image, caps.ocr.pageCpuMs)).text) : '';
+        let read = '';
+        try {
+          read = image ? normalizePageText((await ocr.engine.recognize(image, caps.ocr.pageCpuMs)).text) : '';
+        } catch (err) {
+          // Named apart from a parse failure: the PDF is fine, the OCR engine is not (e.g. its model is missing).
+          return {
+            ok: false,
+            kind: 'failed',
+            reason: `OCR failed at page ${n} of ${total} (${err instanceof Error ? err.message : String(err)})`,
+          };
+        }
         if (usableText(read)) {
           text = read;
           ocrPages.push(n);

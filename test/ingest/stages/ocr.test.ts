@@ -81,6 +81,19 @@ describeWithService('OCR of pages without a text layer', { available: corpusAvai
     }
   }, 300_000);
 
+  it('gives a page up at its CPU time, and reads the next page with a new tesseract worker', async () => {
+    const engine = createTesseractOcr({ minConfidence: DEFAULT_OCR_CAPS.minConfidence });
+    try {
+      const [page] = await scanPages(original, [4], 150);
+      if (!page) throw new Error('page did not render');
+      expect(await engine.recognize(page, 1)).toMatchObject({ text: '', skipped: 'cpu-limit' });
+      const read = await engine.recognize(page, 600_000);
+      expect(wordRecall(layer[3] ?? '', read.text)).toBeGreaterThanOrEqual(0.9);
+    } finally {
+      await engine.close();
+    }
+  }, 300_000);
+
   it('leaves an image-only PDF as needs_ocr when OCR is off', async () => {
     const copy = await imageOnlyCopy(original, { pages: [4], dpi: 100 });
     expect(await noOcr.extract(copy)).toEqual({
