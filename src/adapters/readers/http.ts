@@ -1,8 +1,6 @@
-import { candidatesOf } from '../../domain/answer/candidates.js';
-import { analyseQuestion, termsOf } from '../../domain/answer/question.js';
 import { quotesOf } from '../../domain/answer/quotes.js';
-import { scoreCandidates, type ScoredCandidate } from '../../domain/answer/scorer.js';
-import { readExtractively } from '../../domain/answer/read.js';
+import type { ScoredCandidate } from '../../domain/answer/scorer.js';
+import { readExtractively, scoredCandidates } from '../../domain/answer/read.js';
 import { ANSWER_TUNING, type AnswerTuning } from '../../domain/answer/tuning.js';
 import type { Logger } from '../../logger.js';
 import type { Reader } from '../../ports/reader.js';
@@ -32,12 +30,7 @@ export function createHttpReader(opts: HttpReaderOptions): Reader {
   return {
     id: `reader-${opts.client.id}`,
     async read(request) {
-      const candidates = request.passages.flatMap((p) => candidatesOf(p, tuning));
-      const lexical = scoreCandidates(analyseQuestion(request.question), candidates, {
-        passageScores: new Map(request.passages.map((p) => [p.id, p.score ?? 0])),
-        scope: new Set(request.scope.flatMap(termsOf)),
-        tuning,
-      });
+      const lexical = scoredCandidates(request.question, request.passages, { scope: request.scope, tuning });
       const shown = [...lexical.candidates].sort((a, b) => b.score - a.score).slice(0, window);
       let relevance: number[];
       try {

@@ -1,8 +1,5 @@
-import { candidatesOf } from '../../domain/answer/candidates.js';
-import { analyseQuestion, termsOf } from '../../domain/answer/question.js';
 import type { Quote } from '../../domain/answer/quotes.js';
-import { readExtractively } from '../../domain/answer/read.js';
-import { scoreCandidates } from '../../domain/answer/scorer.js';
+import { readExtractively, scoredCandidates } from '../../domain/answer/read.js';
 import { ANSWER_TUNING, type AnswerTuning } from '../../domain/answer/tuning.js';
 import type { Logger } from '../../logger.js';
 import type { Reader } from '../../ports/reader.js';
@@ -35,12 +32,7 @@ export function createLlmReader(opts: LlmReaderOptions): Reader {
   return {
     id: `reader-llm:${opts.chat.model}`,
     async read(request, signal) {
-      const candidates = request.passages.flatMap((p) => candidatesOf(p, tuning));
-      const lexical = scoreCandidates(analyseQuestion(request.question), candidates, {
-        passageScores: new Map(request.passages.map((p) => [p.id, p.score ?? 0])),
-        scope: new Set(request.scope.flatMap(termsOf)),
-        tuning,
-      });
+      const lexical = scoredCandidates(request.question, request.passages, { scope: request.scope, tuning });
       const shown = [...lexical.candidates].sort((a, b) => b.score - a.score).slice(0, window);
       if (shown.length === 0) return { quotes: [], support: 0, answered: false };
       const user = [

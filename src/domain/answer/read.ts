@@ -1,7 +1,7 @@
 import { candidatesOf, type AnswerPassage } from './candidates.js';
 import { analyseQuestion, termsOf } from './question.js';
 import { quotesOf, type Reading } from './quotes.js';
-import { scoreCandidates } from './scorer.js';
+import { scoreCandidates, type Scored } from './scorer.js';
 import type { AnswerTuning } from './tuning.js';
 
 export interface ReadOptions {
@@ -16,14 +16,22 @@ export interface ReadOptions {
  * holds enough of its word weight.
  */
 export function readExtractively(question: string, passages: readonly AnswerPassage[], opts: ReadOptions): Reading & { answered: boolean } {
-  const analysed = analyseQuestion(question);
-  const candidates = passages.flatMap((p) => candidatesOf(p, opts.tuning));
-  const scope = new Set((opts.scope ?? []).flatMap(termsOf));
-  const scored = scoreCandidates(analysed, candidates, {
-    passageScores: new Map(passages.map((p) => [p.id, p.score ?? 0])),
-    scope,
-    tuning: opts.tuning,
-  });
-  const reading = quotesOf(scored, new Map(passages.map((p) => [p.id, p.text])), opts.tuning);
+  const reading = quotesOf(scoredCandidates(question, passages, opts), new Map(passages.map((p) => [p.id, p.text])), opts.tuning);
   return { ...reading, answered: reading.support >= opts.tuning.answeredSupport };
+}
+
+/**
+ * Every quotable sentence of the passages weighed against the question (candidates.ts, scorer.ts): what the extractive
+ * reader quotes from, and what the model readers are shown, best first by this score.
+ */
+export function scoredCandidates(question: string, passages: readonly AnswerPassage[], opts: ReadOptions): Scored {
+  return scoreCandidates(
+    analyseQuestion(question),
+    passages.flatMap((p) => candidatesOf(p, opts.tuning)),
+    {
+      passageScores: new Map(passages.map((p) => [p.id, p.score ?? 0])),
+      scope: new Set((opts.scope ?? []).flatMap(termsOf)),
+      tuning: opts.tuning,
+    },
+  );
 }
