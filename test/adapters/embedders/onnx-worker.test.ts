@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { cosine } from '../../../src/adapters/embedders/common.js';
 import { startModelWorker, type ModelWorker } from '../../../src/adapters/embedders/worker-client.js';
 import type { OnnxWorkerData } from '../../../src/adapters/embedders/onnx-worker.js';
