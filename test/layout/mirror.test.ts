@@ -49,7 +49,6 @@ const PENDING: string[] = [
   'src/http/schemas/records.ts',
   'ingest/deps.ts',
   'ingest/stages/enrich.ts',
-  'ingest/stages/extract-worker.ts',
 ];
 
 function modules(dir: string): string[] {
