@@ -48,7 +48,6 @@ const PENDING: string[] = [
   'src/http/schemas/project-ref.ts',
   'src/http/schemas/records.ts',
   'ingest/deps.ts',
-  'ingest/stages/enrich.ts',
 ];
 
 function modules(dir: string): string[] {
