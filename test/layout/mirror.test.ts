@@ -47,7 +47,6 @@ const PENDING: string[] = [
   'src/http/schemas/error.ts',
   'src/http/schemas/project-ref.ts',
   'src/http/schemas/records.ts',
-  'ingest/deps.ts',
 ];
 
 function modules(dir: string): string[] {
