@@ -19,7 +19,11 @@ const CORPUS_FILES = [
   'test/services/metadata.test.ts',
   'test/http/routes/metadata.test.ts',
   'test/http/openapi.test.ts',
-  'test/http/platform.test.ts',
+  'test/http/app.test.ts',
+  'test/http/middleware/auth.test.ts',
+  'test/http/middleware/request-context.test.ts',
+  'test/http/routes/demo-documents.test.ts',
+  'test/http/routes/health.test.ts',
   'test/ingest/records.test.ts',
 ];
 

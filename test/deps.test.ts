@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, formatEmbedderSpec, loadConfig, parseEmbedderSetting } from '../src/config.js';
-import { createEmbedder } from '../src/deps.js';
+import { buildReader, createEmbedder } from '../src/deps.js';
+import { createLogger } from '../src/logger.js';
 import { startOpenAIReplayServer, type OpenAIReplayServer } from './support/openai-replay-server.js';
 
 describe('EMBEDDER, parsed by the configuration', () => {
@@ -87,6 +88,19 @@ describe('createEmbedder', () => {
   it('says how to get a missing ONNX model', async () => {
     await expect(createEmbedder({ kind: 'onnx', modelId: 'Xenova/all-MiniLM-L6-v2' }, opts())).rejects.toThrow(
       /run scripts\/fetch-models\.sh or set ALLOW_REMOTE_MODELS=true/,
+    );
+  });
+});
+
+describe('buildReader', () => {
+  const logger = createLogger({ level: 'silent', name: 'test' });
+
+  it('builds the reader the configuration names, and says what each needs', () => {
+    expect(buildReader({ READER: 'extractive', READER_MIN_RELEVANCE: 0.5 }, logger, null).id).toBe('extractive');
+    expect(() => buildReader({ READER: 'http', READER_MIN_RELEVANCE: 0.5 }, logger, null)).toThrow(/RERANKER_URL/);
+    expect(() => buildReader({ READER: 'llm', READER_MIN_RELEVANCE: 0.5 }, logger, null)).toThrow(/chat model/);
+    expect(buildReader({ READER: 'http', READER_MIN_RELEVANCE: 0.5, RERANKER_URL: 'http://127.0.0.1:9/rerank' }, logger, null).id).toBe(
+      'reader-http:tei',
     );
   });
 });

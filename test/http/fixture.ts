@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { afterEach } from 'vitest';
 import { importRecords } from '../../ingest/records.js';
 import { createCountryLookup } from '../../src/adapters/geo/country-lookup.js';
 import { openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
@@ -79,6 +80,19 @@ export async function createTestApp(env: Record<string, string> = {}, override: 
       if (db.open) db.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** createTestApp for a test file: every app it opens is closed after each test. Call at the top of the file. */
+export function testAppsClosedAfterEach(): (...args: Parameters<typeof createTestApp>) => Promise<TestApp> {
+  const open: TestApp[] = [];
+  afterEach(async () => {
+    for (const t of open.splice(0)) await t.close();
+  });
+  return async (...args) => {
+    const t = await createTestApp(...args);
+    open.push(t);
+    return t;
   };
 }
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { candidatesOf } from '../../../src/domain/answer/candidates.js';
 import { analyseQuestion, termsOf } from '../../../src/domain/answer/question.js';
 import { quotesOf } from '../../../src/domain/answer/quotes.js';
-import { readExtractively } from '../../../src/domain/answer/read.js';
 import { scoreCandidates } from '../../../src/domain/answer/scorer.js';
 import { ANSWER_TUNING } from '../../../src/domain/answer/tuning.js';
 
@@ -20,36 +19,7 @@ const passages = [
   { id: 2, text: monitoring, score: 0.6 },
 ];
 
-function read(question: string, scope: string[] = []) {
-  return readExtractively(question, passages, { scope, tuning: ANSWER_TUNING });
-}
-
-describe('the extractive reader', () => {
-  it('quotes the sentence that holds the rare words of the question, and the next one when it answers too', () => {
-    const r = read('How many clarification requests did the validation raise, and were they closed?');
-    const q = r.quotes.find((x) => x.passageId === 1);
-    expect(q?.text).toBe(
-      'The validation of the project resulted in ten Clarification Requests. All Clarification Requests were closed after the ' +
-        'project participants revised the PDD.',
-    );
-    expect(q?.core).toBe('All Clarification Requests were closed after the project participants revised the PDD.');
-    expect(validation.slice(q?.start, q?.end)).toBe(q?.text);
-    expect(r.answered).toBe(true);
-  });
-
-  it('weighs a word by how rare it is among the candidate sentences (BM25), so "risk factor" picks the rating', () => {
-    const r = read('What non-permanence risk factor applies?');
-    const q = r.quotes.find((x) => x.passageId === 2);
-    expect(q?.text).toMatch(/^The non-permanence risk factors do not reflect any changes/);
-    expect(r.quotes.reduce((a, b) => (b.score > a.score ? b : a)).passageId).toBe(2);
-  });
-
-  it('does not answer when the passages hold only the words that name where to look', () => {
-    const unanswerable = read('What price per credit did the Ranjitnagar plant project sell at?', ['Ranjitnagar plant project']);
-    expect(unanswerable.answered).toBe(false);
-    expect(unanswerable.support).toBeLessThan(ANSWER_TUNING.answeredSupport);
-  });
-
+describe('scoreCandidates', () => {
   it('scores coverage as the share of the question word weight held, scope words left out', () => {
     const question = analyseQuestion('When did the team visit the plant at Ranjitnagar?');
     const candidates = passages.flatMap((p) => candidatesOf(p, ANSWER_TUNING));
@@ -63,9 +33,5 @@ describe('the extractive reader', () => {
     expect(scored.coverageOf?.(termsOf('Ranjitnagar'))).toBe(0);
     expect(Math.max(...scored.candidates.map((c) => c.score))).toBe(visit?.score);
     expect(quotesOf(scored, new Map(passages.map((p) => [p.id, p.text])), ANSWER_TUNING).support).toBe(visit?.coverage);
-  });
-
-  it('reads nothing from no passage', () => {
-    expect(readExtractively('Anything?', [], { tuning: ANSWER_TUNING })).toEqual({ quotes: [], support: 0, answered: false });
   });
 });

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ocrNotTried, usableText } from '../../../ingest/stages/extract-pdf.js';
 import { createPdfExtractor, DEFAULT_OCR_CAPS, extractPdfPages } from '../../../ingest/stages/extract.js';
 import { createTesseractOcr } from '../../../ingest/stages/ocr.js';
 import type { PdfExtractor } from '../../../ingest/types.js';
@@ -115,20 +114,4 @@ describeWithService('OCR of pages without a text layer', { available: corpusAvai
       await budget.close();
     }
   }, 300_000);
-});
-
-it('counts a page as text only when it has letters or digits enough and is not mostly unmappable glyphs', () => {
-  expect(usableText('The project is expected to remove 26,752 tCO2e a year.')).toBe(true);
-  expect(usableText('12')).toBe(false);
-  // A font without a Unicode map: pdf.js gives private-use code points or replacement characters.
-  expect(usableText('\uE001\uE002\uE003 \uE004\uE005 abc def ghi jkl mno pqr stu vwx'.replace(/[a-z]/g, '\uFFFD'))).toBe(false);
-  expect(usableText(`${'\uFFFD'.repeat(30)} Project description version 4.2 of 2023`)).toBe(false);
-});
-
-it('re-extracts a document left for OCR only when OCR has not tried it yet', () => {
-  expect(ocrNotTried('no text layer on any of 3 page(s); OCR needed')).toBe(true);
-  expect(ocrNotTried('no text layer on any of 3 page(s); OCR needed (OCR is off: OCR_MAX_PAGES=0)')).toBe(true);
-  expect(ocrNotTried('no text layer on any of 1 page(s), and OCR read no confident text on the 1 page(s) it tried')).toBe(false);
-  expect(ocrNotTried('no searchable text on any of 2 page(s)')).toBe(false);
-  expect(ocrNotTried(null)).toBe(false);
 });

@@ -1,25 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/pipeline.js';
-import { createEnrichHook } from '../../ingest/stages/enrich.js';
-import type { IngestDeps } from '../../ingest/types.js';
-import { createEmbedder } from '../../src/deps.js';
-import { createCountryLookup } from '../../src/adapters/geo/country-lookup.js';
-import { openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
-import { createSqliteDocumentStateStore } from '../../src/adapters/sqlite/document-state-store.js';
-import { createSqliteDocumentTextStore } from '../../src/adapters/sqlite/document-text-store.js';
-import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
-import { createSqliteVectorIndex } from '../../src/adapters/sqlite/vector-index.js';
-import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
-import { deriveCleaned } from '../../src/domain/derive-cleaned.js';
-import type { ProjectRef } from '../../src/domain/project-ref.js';
-import { createHttpDownloader } from '../../src/adapters/download/http-downloader.js';
-import { createUrlPolicy } from '../../src/adapters/download/url-policy.js';
-import { createPdfExtractor } from '../../ingest/stages/extract.js';
-import { createLogger } from '../../src/logger.js';
-import type { Summarizer } from '../../src/ports/summarizer.js';
-import { makePdf } from '../ingest/support/make-pdf.js';
-import { startStaticServer, type StaticServer } from '../support/static-server.js';
+import { runIngest } from '../../../ingest/pipeline.js';
+import { createEnrichHook } from '../../../ingest/stages/enrich.js';
+import type { IngestDeps } from '../../../ingest/types.js';
+import { createEmbedder } from '../../../src/deps.js';
+import { createCountryLookup } from '../../../src/adapters/geo/country-lookup.js';
+import { openSqlite, type SqliteDatabase } from '../../../src/adapters/sqlite/database.js';
+import { createSqliteDocumentStateStore } from '../../../src/adapters/sqlite/document-state-store.js';
+import { createSqliteDocumentTextStore } from '../../../src/adapters/sqlite/document-text-store.js';
+import { createSqliteRecordStore } from '../../../src/adapters/sqlite/record-store.js';
+import { createSqliteVectorIndex } from '../../../src/adapters/sqlite/vector-index.js';
+import { createExtractiveSummarizer } from '../../../src/adapters/summarizers/extractive.js';
+import { deriveCleaned } from '../../../src/domain/derive-cleaned.js';
+import type { ProjectRef } from '../../../src/domain/project-ref.js';
+import { createHttpDownloader } from '../../../src/adapters/download/http-downloader.js';
+import { createUrlPolicy } from '../../../src/adapters/download/url-policy.js';
+import { createPdfExtractor } from '../../../ingest/stages/extract.js';
+import { createLogger } from '../../../src/logger.js';
+import type { Summarizer } from '../../../src/ports/summarizer.js';
+import { makePdf } from '../support/make-pdf.js';
+import { startStaticServer, type StaticServer } from '../../support/static-server.js';
 
 /**
  * The derived fields through the real ingest pipeline: real HTTP downloads, pdf-parse extraction, the USE embedder,

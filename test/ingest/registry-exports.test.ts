@@ -8,9 +8,8 @@ import { openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/datab
 import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
 import type { CleanedRecord } from '../../src/domain/cleaned-record.js';
 import { deriveCleaned } from '../../src/domain/derive-cleaned.js';
-import { deriveFromExport } from '../../src/domain/derive-from-export.js';
 import { isometricProjectId } from '../../src/domain/registry-exports/isometric.js';
-import { exportMappingFor, REGISTRY_EXPORTS } from '../../src/domain/registry-exports/index.js';
+import { REGISTRY_EXPORTS } from '../../src/domain/registry-exports/index.js';
 import type { CountryLookup } from '../../src/ports/country-lookup.js';
 import type { RecordStore } from '../../src/ports/record-store.js';
 import { corpusAvailable, corpusPath } from '../support/corpus.js';
@@ -231,33 +230,5 @@ describe('registry exports: bad input', () => {
   it('refuses an unknown registry and a missing file', async () => {
     await expect(importRegistryExport(store, 'Nowhere', 'x.csv')).rejects.toThrow(/no export mapping.*gold-standard/);
     await expect(importRegistryExport(store, 'CAR', path.join(dir, 'missing.csv'))).rejects.toThrow(/not readable/);
-  });
-
-  it('derives a record for an unknown source and for odd raw values without throwing', () => {
-    const base = { ref: { registry: 'Regen', projectId: 9 }, enrichment: {}, hidden: false, updatedAt: '' };
-    const c = deriveFromExport(
-      { ...base, format: 'csv:someone-else', raw: { 'Project Name': 'X', Status: 'Listed', weird: { a: 1 } } },
-      { requestedRegistry: 'regen', countries },
-    );
-    expect(c).toMatchObject({ name: 'X', status: 'Listed', registry: 'regen', resourceIdentifier: 9 });
-    const odd = deriveFromExport(
-      {
-        ...base,
-        format: 'csv:verra',
-        raw: { ID: '9', 'Estimated Annual Emission Reductions': 'n/a', 'Crediting Period Start Date': '2020-13-45' },
-      },
-      { requestedRegistry: 'Verra', countries },
-    );
-    expect(odd.reductions).toBe(0);
-    expect(odd['Reported Period']).toBe(0);
-    expect(odd.documentGroups).toHaveLength(4);
-  });
-
-  it('finds mappings by source, name and alias', () => {
-    expect(exportMappingFor('GS')?.source).toBe('gold-standard');
-    expect(exportMappingFor('american carbon registry')?.source).toBe('american-carbon-registry');
-    expect(exportMappingFor('car')?.source).toBe('climate-action-reserve');
-    expect(exportMappingFor('CDM')).toBeNull();
-    expect(isometricProjectId('prj_1K3')).toBeNull();
   });
 });

@@ -5,16 +5,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { buildDownloader, buildIngestDeps, buildPdfExtractor } from '../../ingest/deps.js';
-import { runIngest } from '../../ingest/pipeline.js';
-import { loadConfig } from '../../src/config.js';
-import { buildDeps, type ApiDeps } from '../../src/deps.js';
-import { createApp } from '../../src/http/app.js';
-import { startHttpServer, type HttpServer } from '../../src/http/server.js';
-import { createLogger } from '../../src/logger.js';
-import { corpusAvailable, corpusPath } from '../support/corpus.js';
-import { describeWithService } from '../support/services.js';
-import { startStaticServer, type StaticServer } from '../support/static-server.js';
+import { buildDownloader, buildIngestDeps, buildPdfExtractor } from '../../../ingest/deps.js';
+import { runIngest } from '../../../ingest/pipeline.js';
+import { loadConfig } from '../../../src/config.js';
+import { buildDeps, type ApiDeps } from '../../../src/deps.js';
+import { createApp } from '../../../src/http/app.js';
+import { startHttpServer, type HttpServer } from '../../../src/http/server.js';
+import { createLogger } from '../../../src/logger.js';
+import { corpusAvailable, corpusPath } from '../../support/corpus.js';
+import { describeWithService } from '../../support/services.js';
+import { startStaticServer, type StaticServer } from '../../support/static-server.js';
 
 /**
  * POST /mcp on the API process, over a real HTTP exchange with the SDK's Streamable HTTP client, on a real PDF of the

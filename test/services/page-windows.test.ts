@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { openSqlite } from '../../src/adapters/sqlite/database.js';
+import { createSqliteDocumentTextStore } from '../../src/adapters/sqlite/document-text-store.js';
+import type { ChunkRecord } from '../../src/domain/chunk-record.js';
+import { createPageTextCache, lineContext, pageWindow, WINDOW_CHARS } from '../../src/services/page-windows.js';
+
+const filler = (n: number) => 'Soil samples were taken in every stratum. '.repeat(Math.ceil(n / 42)).slice(0, n);
+const ANSWER = 'The samples were analysed by the Eurofins laboratory in Wolverhampton.';
+
+function chunkAt(page: string, text: string, pageNo = 1): ChunkRecord {
+  return {
+    id: 'c',
+    registry: 'Verra',
+    projectId: 1,
+    documentId: 'd',
+    documentTitle: 'd.pdf',
+    documentType: 'Other',
+    uri: 'https://x/d.pdf',
+    page: pageNo,
+    offset: page.indexOf(text),
+    text,
+  };
+}
+
+describe('pageWindow', () => {
+  it('reaches WINDOW_CHARS either side of the chunk, widened to whole sentences', () => {
+    const page = `${filler(2000)} ${ANSWER} ${filler(2000)}`;
+    const w = pageWindow({ pages: [page], running: new Set() }, chunkAt(page, ANSWER));
+    if (w === null) throw new Error('no window');
+    expect(w.chunkStart).toBe(page.indexOf(ANSWER));
+    expect(w.chunkStart - w.start).toBeGreaterThanOrEqual(WINDOW_CHARS);
+    expect(w.chunkStart - w.start).toBeLessThan(WINDOW_CHARS + 300);
+    expect(page.slice(w.start, w.start + 12)).toBe('Soil samples');
+    expect(page[w.end - 1]).toBe('.');
+  });
+
+  it('is null when the stored page is no longer the one the chunk was cut from', () => {
+    const page = `${filler(100)} ${ANSWER}`;
+    const chunk = chunkAt(page, ANSWER);
+    expect(pageWindow({ pages: [page.replace('Eurofins', 'another')], running: new Set() }, chunk)).toBeNull();
+    expect(pageWindow({ pages: [page], running: new Set() }, { ...chunk, page: 2 })).toBeNull();
+  });
+});
+
+describe('lineContext', () => {
+  it('gives the rest of the lines a span starts and ends in', () => {
+    const page = 'Heading\nThe risk factor is 10% for the period.\nNext line';
+    const start = page.indexOf('risk');
+    const end = page.indexOf(' for');
+    expect(lineContext(page, start, end)).toEqual({ head: 'The ', tail: ' for the period.' });
+  });
+});
+
+describe('createPageTextCache', () => {
+  it("reads a document's pages once from the text store, and null for an unknown document", async () => {
+    const db = openSqlite({ dataDir: ':memory:' });
+    const store = await createSqliteDocumentTextStore({ db });
+    const pages = ['Project X | page 1\nFirst.', 'Project X | page 2\nSecond.', 'Project X | page 3\nThird.'];
+    const chunk = chunkAt(pages[0] ?? '', 'First.');
+    await store.put(chunk, 'd', pages);
+    const cache = createPageTextCache(store);
+    const first = await cache.get(chunk, 'k');
+    expect(first?.pages).toEqual(pages);
+    await store.put(chunk, 'd', ['changed']);
+    expect((await cache.get(chunk, 'k'))?.pages).toEqual(pages);
+    expect((await cache.get(chunk, 'other-key'))?.pages).toEqual(['changed']);
+    expect(await cache.get({ ...chunk, documentId: 'missing' }, 'm')).toBeNull();
+    await store.close();
+    db.close();
+  });
+});
