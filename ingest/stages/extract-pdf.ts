@@ -27,7 +27,7 @@ interface PdfJsDocument {
 }
 
 /** The text items of page `n` with their positions, in viewport units. */
-async function pageItems(parser: PDFParse, n: number): Promise<TextItem[]> {
+export async function pageItems(parser: PDFParse, n: number): Promise<TextItem[]> {
   const doc = await (parser as unknown as { load(): Promise<PdfJsDocument> }).load();
   const page = await doc.getPage(n);
   const viewport = page.getViewport({ scale: 1 });
