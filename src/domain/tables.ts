@@ -282,6 +282,8 @@ function readTable(lines: readonly Line[], start: number, run: readonly Line[], 
         .replace(/[\u{1D400}-\u{1D7FF}\uFFFD\p{Co}]+/gu, '')
         .replace(/\(\s*\)/gu, '')
         .replace(/\s+/gu, ' ')
+        // A heading's final stop would end the row's sentence in the middle.
+        .replace(/[\s.;:]+$/u, '')
         .trim(),
     ),
     rows: merged,
@@ -314,13 +316,16 @@ function captionLabel(caption: string): string {
   const m = CAPTION.exec(caption);
   if (!m) return caption;
   const name = m[0].replace(/[.:\-\u2013\s]+$/u, '').trim();
-  const title = caption.slice(m[0].length).trim();
+  const title = caption
+    .slice(m[0].length)
+    .replace(/[\s.;:]+$/u, '')
+    .trim();
   return title ? `${name} (${title})` : name;
 }
 
 /**
  * A table's rows written out with their headings, one line each: "Table 7 (Estimated GHG emission reductions), Year
- * 2023: Baseline emissions (tCO2e) 12,345; Net reductions (tCO2e) 9,870." The first column is the row's label. A
+ * 2023: Baseline emissions (tCO2e) 12,345, Net reductions (tCO2e) 9,870." The first column is the row's label. A
  * table with no heading over its figures gives none: its rows would read as they already do.
  */
 export function renderTableRows(table: Pick<PageTable, 'caption' | 'headings' | 'rows'>): string[] {
@@ -339,7 +344,8 @@ export function renderTableRows(table: Pick<PageTable, 'caption' | 'headings' | 
     if (parts.length === 0) continue;
     const labelled = label ? `${headings[0] ? `${headings[0]} ` : ''}${label}` : '';
     const head = [caption, labelled].filter((s) => s !== '').join(', ');
-    const line = `${head ? `${head}: ` : ''}${parts.join('; ')}`;
+    // Commas, not semicolons, between the cells: a row is one sentence (sentences.ts ends one at a semicolon).
+    const line = `${head ? `${head}: ` : ''}${parts.join(', ')}`;
     out.push(/[.!?]$/u.test(line) ? line : `${line}.`);
   }
   return out;

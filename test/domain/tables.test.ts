@@ -38,7 +38,7 @@ describe('renderTableRows', () => {
       rows: [['2023', '12,345', '', '9,870']],
     });
     expect(rows).toEqual([
-      'Table 7 (Estimated GHG emission reductions), Year 2023: Baseline emissions (tCO2e) 12,345; Net reductions (tCO2e) 9,870.',
+      'Table 7 (Estimated GHG emission reductions), Year 2023: Baseline emissions (tCO2e) 12,345, Net reductions (tCO2e) 9,870.',
     ]);
   });
 
@@ -67,8 +67,8 @@ describe('findTables on made-up positions', () => {
     const tables = findTables(items);
     expect(tables).toHaveLength(1);
     expect(renderTableRows(tables[0] as (typeof tables)[0])).toEqual([
-      'Table 3 (Areas planted), Species Pine: Area 2006 (ha) 850; Area 2007 (ha) 150.',
-      'Table 3 (Areas planted), Species Eucalyptus: Area 2006 (ha) 1,000; Area 2007 (ha) 2,340.',
+      'Table 3 (Areas planted), Species Pine: Area 2006 (ha) 850, Area 2007 (ha) 150.',
+      'Table 3 (Areas planted), Species Eucalyptus: Area 2006 (ha) 1,000, Area 2007 (ha) 2,340.',
     ]);
     expect(findTables(items.slice(0, 1))).toEqual([]);
   });
@@ -98,9 +98,9 @@ describeWithService('tables of the corpus PDFs, from their text positions', { av
       'Estimated total VCU issuance (tCO2e)',
     ]);
     expect(renderTableRows(table as NonNullable<typeof table>)[1]).toBe(
-      'Vintage period 01-Jan-2023 to 31-Dec-2023: Estimated baseline emissions (tCO2e) 0; Estimated project emissions (tCO2e) 20,586; ' +
-        'Estimated leakage emissions (tCO2e) 0; Estimated buffer pool allocation (tCO2e) 3,706; Estimated reduction VCUs (tCO2e) 0; ' +
-        'Estimated removal VCUs (tCO2e) 16,881; Estimated total VCU issuance (tCO2e) 16,881.',
+      'Vintage period 01-Jan-2023 to 31-Dec-2023: Estimated baseline emissions (tCO2e) 0, Estimated project emissions (tCO2e) 20,586, ' +
+        'Estimated leakage emissions (tCO2e) 0, Estimated buffer pool allocation (tCO2e) 3,706, Estimated reduction VCUs (tCO2e) 0, ' +
+        'Estimated removal VCUs (tCO2e) 16,881, Estimated total VCU issuance (tCO2e) 16,881.',
     );
   });
 
@@ -120,8 +120,8 @@ describeWithService('tables of the corpus PDFs, from their text positions', { av
     const [table] = await tablesOf('REGEN_C06-006_botany_farm_monitoring_report_2023.pdf', 7);
     const rows = renderTableRows(table as NonNullable<typeof table>);
     expect(rows).toContain(
-      'Table 1 (SOC Results), Field 26 Acre: Crop Type Winter Wheat; Area [ha] 10.36; Gross Mean [t/ha] 79.31; Net Mean [t/ha] 75.36; ' +
-        'Gross Total [t] 821.84; Net Total [t] 780.92; Stone Content [%] 0.00%.',
+      'Table 1 (SOC Results), Field 26 Acre: Crop Type Winter Wheat, Area [ha] 10.36, Gross Mean [t/ha] 79.31, Net Mean [t/ha] 75.36, ' +
+        'Gross Total [t] 821.84, Net Total [t] 780.92, Stone Content [%] 0.00%.',
     );
   });
 
@@ -129,7 +129,7 @@ describeWithService('tables of the corpus PDFs, from their text positions', { av
     const tables = await tablesOf('CDM0547_guangxi_reforestation_project_design_document.pdf', 24);
     const rows = tables.flatMap(renderTableRows);
     expect(rows).toContain(
-      'Species/Model P. massoniana + Quercus sp.: Species ratio 6:4; Area to be planted in 2006 (ha) 100; Area to be planted in 2007 (ha) 800; Total area (ha) 900.',
+      'Species/Model P. massoniana + Quercus sp.: Species ratio 6:4, Area to be planted in 2006 (ha) 100, Area to be planted in 2007 (ha) 800, Total area (ha) 900.',
     );
   });
 
