@@ -100,7 +100,7 @@ describeWithService('a question about a table row', { available: corpusAvailable
     const row = body.citations.find((c) => c.quote?.includes('Field 26 Acre'));
     expect(row, JSON.stringify(body.citations.map((c) => [c.page, c.quote]))).toBeDefined();
     expect(row?.page).toBe(7);
-    expect(row?.quote).toContain('Table 1 (SOC Results), Field 26 Acre: Crop Type Winter Wheat;');
+    expect(row?.quote).toContain('Table 1 (SOC Results), Field 26 Acre: Crop Type Winter Wheat,');
     expect(row?.quote).toContain('Net Total [t] 780.92');
     expect(row?.text).toContain(row?.quote);
     expect(body.answered).toBe(true);
