@@ -1,5 +1,6 @@
 import { chunkPages } from '../../src/domain/chunking.js';
 import { continuedTableHeadings } from '../../src/domain/continued-tables.js';
+import { withoutTableRows } from '../../src/domain/tables.js';
 import type { Stage } from '../types.js';
 
 /** Stage: page texts to page-aware chunks sized for the embedder, each with the headings of a table it continues. */
@@ -9,8 +10,9 @@ export const chunk: Stage = async (item, ctx) => {
   if (cut.length === 0) {
     return { ...item, outcome: { kind: 'needs_ocr', reason: `no searchable text on any of ${item.pages.length} page(s)` } };
   }
-  // A table's rows on the pages after its headings are found by those headings.
-  const headings = continuedTableHeadings(item.pages, cut);
+  // A table's rows on the pages after its headings are found by those headings (read from the pages as the PDF
+  // gives them: the rows written out with their headings, after each page's text, have theirs already).
+  const headings = continuedTableHeadings(item.pages.map(withoutTableRows), cut);
   const ocrPages = new Set(item.ocrPages ?? []);
   const chunks = cut.map((c, i) => ({
     ...c,

@@ -1,5 +1,6 @@
 import { PDFParse } from 'pdf-parse';
 import { normalizePageText } from '../../src/domain/chunking.js';
+import { continueTable, findTables, renderTableRows, withTableRows, type PageTable, type TextItem } from '../../src/domain/tables.js';
 import { repetitionProblem } from '../../src/domain/text-plausibility.js';
 import type { OcrEngine } from './ocr.js';
 
@@ -11,7 +12,34 @@ import type { OcrEngine } from './ocr.js';
  * A page without a usable text layer (no text, or text that is mostly not text: see usableText) is rendered with
  * pdf.js and read by OCR when an OCR engine is given and the document's OCR page budget is not spent; its text then
  * replaces the layer's, and its number is listed in `ocrPages`.
+ *
+ * A text page's tables, found from its text items' positions (domain/tables.ts), have their rows written out with
+ * their column headings and caption after the page's text (withTableRows), so a quoted row says what its figures are.
  */
+
+/** The loaded pdf.js document pdf-parse holds (its `load` is not in its typings); only what the tables need. */
+interface PdfJsDocument {
+  getPage(n: number): Promise<{
+    getViewport(o: { scale: number }): { convertToViewportPoint(x: number, y: number): number[] };
+    getTextContent(): Promise<{ items: ({ str: string; transform: number[]; width: number; height: number } | { type: string })[] }>;
+    cleanup(): void;
+  }>;
+}
+
+/** The text items of page `n` with their positions, in viewport units. */
+export async function pageItems(parser: PDFParse, n: number): Promise<TextItem[]> {
+  const doc = await (parser as unknown as { load(): Promise<PdfJsDocument> }).load();
+  const page = await doc.getPage(n);
+  const viewport = page.getViewport({ scale: 1 });
+  const items: TextItem[] = [];
+  for (const item of (await page.getTextContent()).items) {
+    if (!('str' in item)) continue;
+    const [x = 0, y = 0] = viewport.convertToViewportPoint(item.transform[4] ?? 0, item.transform[5] ?? 0);
+    items.push({ str: item.str, x, y, width: item.width, height: item.height });
+  }
+  page.cleanup();
+  return items;
+}
 
 export type ExtractResult =
   | {
@@ -93,6 +121,9 @@ export async function extractPdfPagesHere(bytes: Uint8Array, caps: ExtractCaps, 
     const ocrPages: number[] = [];
     let ocrTried = 0;
     let chars = 0;
+    const tableRows = new Array<string[]>(total).fill([]);
+    // The last table of the page before, whose headings a table continued at the top of the next page takes.
+    let lastTable: PageTable | null = null;
     for (let n = 1; n <= total; n++) {
       // One page per call, so the text cap is checked after each page. No page markers (pageJoiner '').
       const result = await parser.getText({ partial: [n], pageJoiner: '' });
@@ -130,6 +161,13 @@ export async function extractPdfPagesHere(bytes: Uint8Array, caps: ExtractCaps, 
       }
       pages[n - 1] = text;
       chars += text.length;
+      if (text !== '' && !ocrPages.includes(n)) {
+        const tables = findTables(await pageItems(parser, n)).map((t, i) => (i === 0 ? continueTable(t, lastTable) : t));
+        tableRows[n - 1] = tables.flatMap(renderTableRows);
+        lastTable = tables[tables.length - 1] ?? null;
+      } else {
+        lastTable = null;
+      }
       if (chars > caps.maxTextChars) {
         return {
           ok: false,
@@ -147,7 +185,8 @@ export async function extractPdfPagesHere(bytes: Uint8Array, caps: ExtractCaps, 
     }
     const repeated = repetitionProblem(pages);
     if (repeated !== undefined) return { ok: false, kind: 'skipped', reason: `${repeated}: not indexed` };
-    return { ok: true, pages, ocrPages };
+    // Rows are added once the page texts passed their checks, which judge the text as the PDF gives it.
+    return { ok: true, pages: pages.map((p, i) => withTableRows(p, tableRows[i] ?? [])), ocrPages };
   } catch (err) {
     const e = err as { name?: unknown; message?: unknown };
     const name = typeof e?.name === 'string' ? e.name : 'Error';

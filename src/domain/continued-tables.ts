@@ -1,4 +1,5 @@
 import { isRunningLine, nonEmptyLines, runningLineShapes } from './page-furniture.js';
+import { withoutTableRows } from './tables.js';
 
 /**
  * The headings of a table that runs on across pages, for the chunks of its later pages. A PDF repeats a long table's
@@ -53,7 +54,9 @@ export interface ChunkAt {
  * its page holds only rows (and running lines) before it and the page before ends with rows; the headings are the
  * word lines right above those rows, up to MAX_PAGES_BACK pages back, after the last sentence of prose above them.
  */
-export function continuedTableHeadings(pages: readonly string[], chunks: readonly ChunkAt[]): string[] {
+export function continuedTableHeadings(pagesRead: readonly string[], chunks: readonly ChunkAt[]): string[] {
+  // The pages as the PDF gives them: the table rows written out after a page's text (tables.ts) carry their headings.
+  const pages = pagesRead.map(withoutTableRows);
   const running = runningLineShapes(pages);
   const content = (text: string): string[] =>
     // (A rule or a line of symbols is neither a row nor a heading.)

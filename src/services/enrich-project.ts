@@ -15,6 +15,7 @@ import { attributeValues, firstAttribute } from '../domain/raw-record.js';
 import { reductionActivities } from '../domain/reduction-activity.js';
 import { exportMappingForFormat } from '../domain/registry-exports/index.js';
 import { parseRegistryNumber } from '../domain/registry-values.js';
+import { withoutTableRows } from '../domain/tables.js';
 import type { Logger } from '../logger.js';
 import type { CountryLookup } from '../ports/country-lookup.js';
 import { NO_COUNTRIES } from '../domain/country-lookup.js';
@@ -107,7 +108,8 @@ export async function enrichProject(input: EnrichProjectInput): Promise<ProjectE
   );
   const docs: DocText<DocumentState>[] = [];
   for (const state of states) {
-    const pages = await texts.get(ref, state.documentId);
+    // The derived fields are read from the pages as the PDF gives them, without the table rows written out after them.
+    const pages = (await texts.get(ref, state.documentId))?.map(withoutTableRows);
     if (pages && pages.some((p) => p.trim() !== '')) docs.push({ state, pages });
   }
   const descriptions = docs.filter((d) => isDescriptionDocument(d.state));
