@@ -1,3 +1,4 @@
+import { oneLine } from './text.js';
 /**
  * Finds the estimated emission reductions/removals table of a project description (VCS PD sections 1.11 and 4.4,
  * CDM PDD A.4.x / B.6.4 style) in the text of its pages, and reads it as year -> tCO2e. Pure: page texts in,
@@ -124,7 +125,7 @@ function contentLines(pages: readonly string[]): { text: string; page: number }[
   const perPage = pages.map((p) =>
     p
       .split(/\r?\n/)
-      .map((l) => l.replace(/\s+/g, ' ').trim())
+      .map(oneLine)
       .filter((l) => l.length > 0),
   );
   const seenOn = new Map<string, number>();

@@ -1,3 +1,4 @@
+import { countLetters, oneLine } from './text.js';
 /**
  * Page furniture: what sits on a page of a PDF without being part of what the page says. Running headers and
  * footers, page numbers, table-of-contents lines with dot leaders. It is recognised from the extracted text itself
@@ -9,7 +10,7 @@
 
 /** A line as compared across pages: case and spacing folded, every digit the same, so "Page 3 of 40" = "Page 4 of 40". */
 export function lineShape(line: string): string {
-  return line.replace(/\s+/g, ' ').trim().toLowerCase().replace(/\d/g, '#');
+  return oneLine(line).toLowerCase().replace(/\d/g, '#');
 }
 
 /** How many lines at the top and at the bottom of a page can be a running header or footer. */
@@ -169,7 +170,7 @@ function isOutlineLine(line: string): boolean {
   const title = OUTLINE_LINE.exec(line)?.[1];
   if (!title || /\d/.test(title)) return false;
   const visible = title.replace(/\s+/g, '');
-  return (visible.match(/\p{L}/gu)?.length ?? 0) >= 0.8 * visible.length;
+  return countLetters(visible) >= 0.8 * visible.length;
 }
 
 /**

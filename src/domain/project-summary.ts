@@ -1,5 +1,6 @@
 import { isContentsText, stripPageFurniture } from './page-furniture.js';
 import { splitSentences } from './sentences.js';
+import { countLetters, oneLine } from './text.js';
 
 /**
  * Text heuristics of a project's summary (enrichment, services/enrich-project.ts): which documents describe the
@@ -43,7 +44,7 @@ const HEADING =
   /^(?:section\s+)?(?:[A-Z]?\d*(?:\.\d+)*\.?\s+)?(?:summary description of the project|(?:general )?description of the (?:proposed )?(?:a\/r )?(?:cdm )?project(?: activity)?|executive summary|project (?:overview|summary)|summary of the project)\b/i;
 
 function isHeadingLine(line: string): boolean {
-  const l = line.replace(/\s+/g, ' ').trim();
+  const l = oneLine(line);
   if (l.length > 140 || /\.{4,}|…{2,}/.test(l) || /\s\d+(\s*-\s*\d+)?$/.test(l)) return false;
   return HEADING.test(l);
 }
@@ -51,7 +52,7 @@ function isHeadingLine(line: string): boolean {
 /** Running prose: enough letters, no table-of-contents leaders, not a grid of numbers. */
 function isProse(text: string): boolean {
   if (text.length < 160) return false;
-  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  const letters = countLetters(text);
   const digits = text.match(/\d/g)?.length ?? 0;
   if (/\.{5,}|…{2,}/.test(text)) return false;
   return letters / text.length > 0.6 && digits / text.length < 0.12;
@@ -145,7 +146,7 @@ export function stripMarkers(text: string): string {
 
 /** The text's first sentences within `maxChars` (cut at a word, with an ellipsis, when no sentence ends early enough). */
 export function firstSentences(text: string, maxChars = FALLBACK_CHARS): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = oneLine(text);
   if (flat.length <= maxChars) return flat;
   const cut = flat.slice(0, maxChars);
   const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('.'));

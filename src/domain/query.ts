@@ -1,3 +1,4 @@
+import { oneLine } from './text.js';
 /**
  * Query processing shared by retrieval and the extractive answer: the words of a question that can discriminate
  * between passages. Question scaffolding ("what", "how much", "roughly") matches everywhere and only adds noise to
@@ -58,7 +59,7 @@ const EXCLUSION_CLAUSE =
 
 /** The question without exclusion clauses (unchanged when removing them would leave nothing). */
 export function withoutExclusions(question: string): string {
-  const kept = question.replace(EXCLUSION_CLAUSE, ' ').replace(/\s+/g, ' ').trim();
+  const kept = oneLine(question.replace(EXCLUSION_CLAUSE, ' '));
   return tokenize(kept).length > 0 ? kept : question;
 }
 

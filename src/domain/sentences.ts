@@ -1,4 +1,5 @@
 import { trimSpan, type Span } from './chunking.js';
+import { hasLetter, oneLine } from './text.js';
 
 /**
  * Sentences of extracted PDF text: what the extractive answer picks from, and what the dense index embeds beside
@@ -28,7 +29,7 @@ const SENTENCE_BOUNDARY = new RegExp(
 
 /** Sentence boundaries in extracted PDF text, where line breaks are layout and not punctuation. */
 export function splitSentences(text: string): string[] {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = oneLine(text);
   if (flat === '') return [];
   return flat
     .split(SENTENCE_BOUNDARY)
@@ -143,7 +144,7 @@ const FIELD_LINE_CHARS = 45;
 
 function isLabelLine(line: string): boolean {
   const l = line.trim();
-  return l.length >= 2 && l.length <= LABEL_LINE_CHARS && !/[.!?;:,]$/.test(l) && /\p{L}/u.test(l) && !/\p{N}/u.test(l);
+  return l.length >= 2 && l.length <= LABEL_LINE_CHARS && !/[.!?;:,]$/.test(l) && hasLetter(l) && !/\p{N}/u.test(l);
 }
 
 /**

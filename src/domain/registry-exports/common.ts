@@ -2,6 +2,7 @@ import type { CountryLookup } from '../country-lookup.js';
 import type { CreditPeriod } from '../credit-period.js';
 import { countryNameForCode, countryNamed } from '../countries.js';
 import { type CalendarDate, formatDayMonthYear, isValidDate, parseIsoDate, parseRegistryNumber } from '../registry-values.js';
+import { squashSpaces } from '../text.js';
 
 /** One row of a registry's CSV export, keyed by its header (trimmed). Stored as-is as the project's raw record. */
 export type ExportRow = Record<string, string>;
@@ -108,7 +109,7 @@ export function countryCell(value: string): string {
 
 /** "under_validation" -> "Under validation", "biochar-process" -> "Biochar process". */
 export function humanize(value: string): string {
-  const words = value.trim().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ');
+  const words = squashSpaces(value.trim().replace(/[_-]+/g, ' '));
   return words === '' ? '' : words.charAt(0).toUpperCase() + words.slice(1);
 }
 
