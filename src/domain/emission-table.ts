@@ -359,7 +359,7 @@ export interface FindEmissionTableOptions {
 
 /** A header word naming a cumulative column, and the words of a table's label column (the columns follow them). */
 const CUMULATIVE = /^(cumulative|accumulated)\b/i;
-const LABEL_COLUMN = /^(years?|vintages?|periods?|vintage period|calendar)$/i;
+const LABEL_COLUMN = new Set(['year', 'years', 'vintage', 'vintages', 'period', 'periods', 'calendar']);
 
 /** Whether `sums` is the running sum of `cells`, row by row (to the unit: cells may be rounded). */
 function isRunningSum(cells: number[], sums: number[]): boolean {
@@ -382,7 +382,7 @@ function yearlyColumn(header: string, rows: readonly Row[]): number {
   const words = header.split(/\s+/).filter((w) => w.length > 0);
   let labelAt = -1;
   words.forEach((w, i) => {
-    if (LABEL_COLUMN.test(w)) labelAt = i;
+    if (LABEL_COLUMN.has(w.toLowerCase())) labelAt = i;
   });
   const columns = words.slice(labelAt + 1).filter((w) => !/^\(?(tco2e?|tco2-?eq|t|co2e?)\)?[.,;:]?$/i.test(w));
   if (!columns.some((w) => CUMULATIVE.test(w))) return 0;

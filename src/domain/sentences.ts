@@ -37,12 +37,14 @@ export function splitSentences(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-const LETTER = /\p{L}/u;
+/** A line that ends with a sentence's or a clause's punctuation does not run on into the next. */
+const CLAUSE_END = /[.!?;:,]$/;
+const NUMERAL = /\p{N}/u;
 
 /** A letter of any script, ASCII tested without the Unicode property (the answer step reads every character). */
 export function isLetter(ch: string): boolean {
   const c = ch.charCodeAt(0);
-  return c < 128 ? (c >= 65 && c <= 90) || (c >= 97 && c <= 122) : LETTER.test(ch);
+  return c < 128 ? (c >= 65 && c <= 90) || (c >= 97 && c <= 122) : hasLetter(ch);
 }
 
 /** Fragments (page numbers, table cells, headers) have fewer letters; the count stops at the twelfth. */
@@ -114,7 +116,7 @@ const MAX_TITLE_CHARS = 200;
  */
 export function isTitleCase(text: string): boolean {
   const t = text.trim();
-  if (t.length > MAX_TITLE_CHARS || /\p{N}/u.test(t) || /[.!?;:,]$/.test(t)) return false;
+  if (t.length > MAX_TITLE_CHARS || NUMERAL.test(t) || CLAUSE_END.test(t)) return false;
   const words = t.match(/\p{L}[\p{L}\p{M}'\u2019-]*/gu) ?? [];
   const content = words.filter((w) => !TITLE_SMALL_WORDS.has(w));
   return content.length > 0 && content.length <= MAX_TITLE_WORDS && content.every((w) => /^\p{Lu}/u.test(w));
@@ -122,7 +124,7 @@ export function isTitleCase(text: string): boolean {
 
 function isHeadingLine(line: string): boolean {
   const l = line.trim();
-  return l.length >= 3 && !/[.!?;:,]$/.test(l) && /\p{L}{2}/u.test(l) && HEADING_LINE.test(l);
+  return l.length >= 3 && !CLAUSE_END.test(l) && /\p{L}{2}/u.test(l) && HEADING_LINE.test(l);
 }
 
 /**
@@ -144,7 +146,7 @@ const FIELD_LINE_CHARS = 45;
 
 function isLabelLine(line: string): boolean {
   const l = line.trim();
-  return l.length >= 2 && l.length <= LABEL_LINE_CHARS && !/[.!?;:,]$/.test(l) && hasLetter(l) && !/\p{N}/u.test(l);
+  return l.length >= 2 && l.length <= LABEL_LINE_CHARS && !CLAUSE_END.test(l) && hasLetter(l) && !NUMERAL.test(l);
 }
 
 /**
