@@ -291,6 +291,11 @@ const byFoldedName = new Map<string, string>();
 for (const [code, name] of Object.entries(COUNTRY_NAMES)) byFoldedName.set(fold(name), code);
 for (const [alias, code] of Object.entries(ALIASES)) byFoldedName.set(fold(alias), code);
 
+/** Whether a text has the shape of an ISO 3166-1 alpha-2 code: two Latin letters ("US", "br"). */
+export function isCountryCodeShape(text: string): boolean {
+  return /^[A-Za-z]{2}$/.test(text);
+}
+
 /** The short English name for an ISO 3166-1 alpha-2 code, or null when the code is unknown. */
 export function countryNameForCode(code: string): string | null {
   return COUNTRY_NAMES[code.trim().toUpperCase()] ?? null;

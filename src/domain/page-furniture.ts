@@ -1,4 +1,4 @@
-import { countLetters, oneLine } from './text.js';
+import { countLetters, hasDigit, oneLine } from './text.js';
 /**
  * Page furniture: what sits on a page of a PDF without being part of what the page says. Running headers and
  * footers, page numbers, table-of-contents lines with dot leaders. It is recognised from the extracted text itself
@@ -168,7 +168,7 @@ const OUTLINE_LINE = /^(?:(?:section|annex|appendix)\s+)?(?:[A-Z]|\d+)(?:\.\d+)*
 function isOutlineLine(line: string): boolean {
   if (line.length >= 110 || /[.;,:]$/.test(line)) return false;
   const title = OUTLINE_LINE.exec(line)?.[1];
-  if (!title || /\d/.test(title)) return false;
+  if (!title || hasDigit(title)) return false;
   const visible = title.replace(/\s+/g, '');
   return countLetters(visible) >= 0.8 * visible.length;
 }

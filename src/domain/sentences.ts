@@ -1,5 +1,5 @@
 import { trimSpan, type Span } from './chunking.js';
-import { hasLetter, oneLine } from './text.js';
+import { endsClause, hasLetter, oneLine } from './text.js';
 
 /**
  * Sentences of extracted PDF text: what the extractive answer picks from, and what the dense index embeds beside
@@ -37,8 +37,6 @@ export function splitSentences(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-/** A line that ends with a sentence's or a clause's punctuation does not run on into the next. */
-const CLAUSE_END = /[.!?;:,]$/;
 const NUMERAL = /\p{N}/u;
 
 /** A letter of any script, ASCII tested without the Unicode property (the answer step reads every character). */
@@ -116,7 +114,7 @@ const MAX_TITLE_CHARS = 200;
  */
 export function isTitleCase(text: string): boolean {
   const t = text.trim();
-  if (t.length > MAX_TITLE_CHARS || NUMERAL.test(t) || CLAUSE_END.test(t)) return false;
+  if (t.length > MAX_TITLE_CHARS || NUMERAL.test(t) || endsClause(t)) return false;
   const words = t.match(/\p{L}[\p{L}\p{M}'\u2019-]*/gu) ?? [];
   const content = words.filter((w) => !TITLE_SMALL_WORDS.has(w));
   return content.length > 0 && content.length <= MAX_TITLE_WORDS && content.every((w) => /^\p{Lu}/u.test(w));
@@ -124,7 +122,7 @@ export function isTitleCase(text: string): boolean {
 
 function isHeadingLine(line: string): boolean {
   const l = line.trim();
-  return l.length >= 3 && !CLAUSE_END.test(l) && /\p{L}{2}/u.test(l) && HEADING_LINE.test(l);
+  return l.length >= 3 && !endsClause(l) && /\p{L}{2}/u.test(l) && HEADING_LINE.test(l);
 }
 
 /**
@@ -146,7 +144,7 @@ const FIELD_LINE_CHARS = 45;
 
 function isLabelLine(line: string): boolean {
   const l = line.trim();
-  return l.length >= 2 && l.length <= LABEL_LINE_CHARS && !CLAUSE_END.test(l) && hasLetter(l) && !NUMERAL.test(l);
+  return l.length >= 2 && l.length <= LABEL_LINE_CHARS && !endsClause(l) && hasLetter(l) && !NUMERAL.test(l);
 }
 
 /**

@@ -19,3 +19,23 @@ export function hasLetter(text: string): boolean {
 export function countLetters(text: string): number {
   return text.match(/\p{L}/gu)?.length ?? 0;
 }
+
+/** Whether the text holds a decimal digit. */
+export function hasDigit(text: string): boolean {
+  return /\d/.test(text);
+}
+
+/** Whether the text ends with a sentence's or a clause's punctuation (. ! ? ; : or a comma). */
+export function endsClause(text: string): boolean {
+  return /[.!?;:,]$/.test(text);
+}
+
+/** Runs of letters and digits, as written. */
+export function wordRuns(text: string): string[] {
+  return text.match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** The figures a text gives as written ("27,769", "12.5"), trailing separators dropped, in order. */
+export function figuresIn(text: string): string[] {
+  return (text.match(/\d[\d,.]*/gu) ?? []).map((f) => f.replace(/[,.]+$/u, ''));
+}

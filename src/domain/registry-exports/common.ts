@@ -1,6 +1,6 @@
 import type { CountryLookup } from '../country-lookup.js';
 import type { CreditPeriod } from '../credit-period.js';
-import { countryNameForCode, countryNamed } from '../countries.js';
+import { countryNameForCode, countryNamed, isCountryCodeShape } from '../countries.js';
 import { type CalendarDate, formatDayMonthYear, isValidDate, parseIsoDate, parseRegistryNumber } from '../registry-values.js';
 import { squashSpaces } from '../text.js';
 
@@ -103,7 +103,7 @@ export function isoPeriod(row: ExportRow, startColumn: string, endColumn: string
 export function countryCell(value: string): string {
   const v = value.trim();
   if (v === '') return '';
-  if (/^[A-Za-z]{2}$/.test(v)) return countryNameForCode(v) ?? v;
+  if (isCountryCodeShape(v)) return countryNameForCode(v) ?? v;
   return countryNamed(v) ?? v;
 }
 
