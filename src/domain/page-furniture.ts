@@ -205,30 +205,3 @@ export function isContentsText(text: string): boolean {
 function isListHeading(line: string): boolean {
   return line.length <= 40 && !/[.!?;]$/u.test(line) && line.split(/\s+/u).length <= 5;
 }
-
-/** Lines of a document's first page taken as its title block (titleBlock). */
-const TITLE_LINES = 3;
-/**
- * A title that runs on past those lines is taken on, up to this many lines in all: "Methodology for Carbon Accounting
- * for Mosaic / and Landscape-scale REDD Projects", "HCFC 22 PLANT / of / GUJARAT FLUOROCHEMICALS LIMITED (GFL)".
- */
-const TITLE_MAX_LINES = 8;
-/** A title line that cannot end the title: it ends on a word that joins, or on a hyphen, a dash, a colon or a comma. */
-const TITLE_GOES_ON = /(?:\b(?:of|for|in|on|at|to|by|from|with|through|and|or|the|a|an)|[-\u2013:,])$/iu;
-/** A line that goes on from the title line before it: it starts in lower case or with a word that joins. */
-const TITLE_GOES_ON_FROM = /^(?:\p{Ll}|(?:and|or|of|for|in|on|at|to|by|from|with|through)\b)/u;
-
-/**
- * The lines that open a document, its running lines and page numbers left out: where its title stands ("VCS
- * Methodology VM0001" / "Infra-red Automatic Refrigerant Leak Detection Efficiency Project Methodology" / "Version
- * 1.1"). Empty when the first page has none.
- */
-export function titleBlock(pages: readonly string[], running: ReadonlySet<string>): string {
-  const lines = nonEmptyLines(pages[0] ?? '').filter((l) => !isRunningLine(l, running));
-  const title = lines.slice(0, TITLE_LINES);
-  for (const line of lines.slice(TITLE_LINES, TITLE_MAX_LINES)) {
-    if (!TITLE_GOES_ON.test(title[title.length - 1] ?? '') && !TITLE_GOES_ON_FROM.test(line)) break;
-    title.push(line);
-  }
-  return title.join('\n');
-}
