@@ -95,6 +95,7 @@ async function searchContext(s: SearchSettings, request: SearchRequest, query: s
   };
 }
 
+/** One batch search, stage by stage; the query embedding runs while the projects are looked up and retrieval waits. */
 async function search(s: SearchSettings, request: SearchRequest): Promise<SearchResponse> {
   const searchStarted = performance.now();
   const { query, topK } = checkRequest(s, request);
