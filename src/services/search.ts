@@ -95,7 +95,7 @@ async function searchContext(s: SearchSettings, request: SearchRequest, query: s
   };
 }
 
-/** One batch search, stage by stage; the query embedding runs while the projects are looked up and retrieval waits. */
+/** One batch search, stage by stage; the query embedding starts first and runs while the projects are looked up. */
 async function search(s: SearchSettings, request: SearchRequest): Promise<SearchResponse> {
   const searchStarted = performance.now();
   const { query, topK } = checkRequest(s, request);
