@@ -1,5 +1,6 @@
 import { extractMarkers } from './markers.js';
 import { normalizedTerms } from './query.js';
+import { hasDigit } from './text.js';
 
 /**
  * Whether a generated answer says what its citations say (CONTRACT 2, Evidence and abstention: every marker refers to
@@ -137,7 +138,7 @@ function claimsOf(sentence: string): Claims {
   const bare = folded(sentence.replace(MARKER_GROUP, ' '));
   const terms = [...new Set(normalizedTerms(bare))];
   const codes = terms.filter((t) => CODE.test(t));
-  const words = terms.filter((t) => !/\d/.test(t));
+  const words = terms.filter((t) => !hasDigit(t));
   // Digits inside codes are checked with the code; the rest as numbers.
   const withoutCodes = codes.reduce((s, c) => s.split(c).join(' '), bare);
   const numbers = [...new Set([...withoutCodes.matchAll(NUMBER)].map((m) => canonicalNumber(m[0])))];

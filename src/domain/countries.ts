@@ -1,3 +1,4 @@
+import { oneLine } from './text.js';
 /**
  * English short country names by ISO 3166-1 alpha-2 code, and matching of country names written in free text.
  * The table covers the countries that @rapideditor/country-coder can return, with its official long forms
@@ -279,18 +280,21 @@ const ALIASES: Readonly<Record<string, string>> = {
 
 /** Lower case, accents and punctuation variants folded, so that "Côte d’Ivoire" matches "cote d'ivoire". */
 function fold(text: string): string {
-  return text
+  const folded = text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[\u2018\u2019\u02bc`]/g, "'")
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLowerCase();
+    .replace(/[\u2018\u2019\u02bc`]/g, "'");
+  return oneLine(folded).toLowerCase();
 }
 
 const byFoldedName = new Map<string, string>();
 for (const [code, name] of Object.entries(COUNTRY_NAMES)) byFoldedName.set(fold(name), code);
 for (const [alias, code] of Object.entries(ALIASES)) byFoldedName.set(fold(alias), code);
+
+/** Whether a text has the shape of an ISO 3166-1 alpha-2 code: two Latin letters ("US", "br"). */
+export function isCountryCodeShape(text: string): boolean {
+  return /^[A-Za-z]{2}$/.test(text);
+}
 
 /** The short English name for an ISO 3166-1 alpha-2 code, or null when the code is unknown. */
 export function countryNameForCode(code: string): string | null {

@@ -1,12 +1,4 @@
-import {
-  type CalendarDate,
-  dayNumber,
-  formatDayMonthYear,
-  fromDayNumber,
-  isValidDate,
-  parseRegistryDate,
-  roundTo,
-} from './registry-values.js';
+import { type CalendarDate, dayNumber, fromDayNumber, isValidDate, parseRegistryDate, roundTo } from './registry-values.js';
 
 /** One crediting period, both ends inclusive as the registry writes them ("02/03/2020 - 01/03/2030"). */
 export interface CreditPeriod {
@@ -120,8 +112,4 @@ export function spreadAnnualEstimate(annual: number, periods: readonly CreditPer
     out[String(year)] = roundTo(shares.get(year) ?? 0, 2);
   }
   return out;
-}
-
-export function formatCreditPeriod(p: CreditPeriod): string {
-  return `${formatDayMonthYear(p.start)} - ${formatDayMonthYear(p.end)}`;
 }

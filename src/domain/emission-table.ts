@@ -1,3 +1,4 @@
+import { hasDigit, oneLine } from './text.js';
 /**
  * Finds the estimated emission reductions/removals table of a project description (VCS PD sections 1.11 and 4.4,
  * CDM PDD A.4.x / B.6.4 style) in the text of its pages, and reads it as year -> tCO2e. Pure: page texts in,
@@ -101,15 +102,20 @@ function dateYear(text: string): number | null {
   return m?.[1] !== undefined ? Number(m[1]) : null;
 }
 
+/** A token without the stars, colons and semicolons a cell may end with ("2022*", "Total:"). */
+function bareText(text: string): string {
+  return text.replace(/[*:;]+$/, '');
+}
+
 function classify(text: string): Kind {
-  const bare = text.replace(/[*:;]+$/, '');
+  const bare = bareText(text);
   if (YEAR.test(bare)) return 'year';
   if (/^total/i.test(bare)) return 'total';
   if (CONNECTORS.has(bare.toLowerCase())) return 'connector';
   if (parseQuantity(bare) !== null) return 'number';
   if (MONTHS.test(bare)) return 'month';
   // Dates with a year: 15-July-2022, 01/01/2022, 2022-12-31, Dec-2022, 2022-23, 2022/23, (2022)
-  if (/\d/.test(bare) && dateYear(bare) !== null && /^[\w./()–-]+$/.test(bare) && /[-/.()–]|[a-z]/i.test(bare)) {
+  if (hasDigit(bare) && dateYear(bare) !== null && /^[\w./()–-]+$/.test(bare) && /[-/.()–]|[a-z]/i.test(bare)) {
     return 'date';
   }
   // A date cut by a line break: "15-July-", "31-", "Dec-", "31-Dec-"
@@ -124,7 +130,7 @@ function contentLines(pages: readonly string[]): { text: string; page: number }[
   const perPage = pages.map((p) =>
     p
       .split(/\r?\n/)
-      .map((l) => l.replace(/\s+/g, ' ').trim())
+      .map(oneLine)
       .filter((l) => l.length > 0),
   );
   const seenOn = new Map<string, number>();
@@ -250,7 +256,7 @@ function readRows(tokens: readonly Token[]): Row[] {
   };
 
   tokens.forEach((t, i) => {
-    const bare = t.text.replace(/[*:;]+$/, '');
+    const bare = bareText(t.text);
     if (values.length === 0) {
       if (total) {
         end = i + 1;
@@ -358,7 +364,7 @@ export interface FindEmissionTableOptions {
 
 /** A header word naming a cumulative column, and the words of a table's label column (the columns follow them). */
 const CUMULATIVE = /^(cumulative|accumulated)\b/i;
-const LABEL_COLUMN = /^(years?|vintages?|periods?|vintage period|calendar)$/i;
+const LABEL_COLUMN = new Set(['year', 'years', 'vintage', 'vintages', 'period', 'periods', 'calendar']);
 
 /** Whether `sums` is the running sum of `cells`, row by row (to the unit: cells may be rounded). */
 function isRunningSum(cells: number[], sums: number[]): boolean {
@@ -381,7 +387,7 @@ function yearlyColumn(header: string, rows: readonly Row[]): number {
   const words = header.split(/\s+/).filter((w) => w.length > 0);
   let labelAt = -1;
   words.forEach((w, i) => {
-    if (LABEL_COLUMN.test(w)) labelAt = i;
+    if (LABEL_COLUMN.has(w.toLowerCase())) labelAt = i;
   });
   const columns = words.slice(labelAt + 1).filter((w) => !/^\(?(tco2e?|tco2-?eq|t|co2e?)\)?[.,;:]?$/i.test(w));
   if (!columns.some((w) => CUMULATIVE.test(w))) return 0;

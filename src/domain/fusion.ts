@@ -1,4 +1,5 @@
 import type { ScoredChunk } from './chunk-record.js';
+import { figuresIn, wordRuns } from './text.js';
 
 /**
  * Rank fusion of several retrieval lists (full text, dense vectors) and collapsing of near-duplicate passages.
@@ -130,7 +131,7 @@ function hashTrigram(a: number, b: number, c: number): number {
  * of passages, can only add one shared element to their similarity.
  */
 function shingles(text: string): Uint32Array {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = wordRuns(text.toLowerCase());
   const hashes = words.map(hashWord);
   let out: Uint32Array;
   if (words.length < 3) {
@@ -149,7 +150,7 @@ function shingles(text: string): Uint32Array {
 
 /** A text's figures as written, separators left out ("27,769" -> "27769"). */
 function figures(text: string): Set<string> {
-  return new Set((text.match(/\d[\d,.]*/gu) ?? []).map((f) => f.replace(/[,.]+$/u, '').replace(/[,.]/gu, '')));
+  return new Set(figuresIn(text).map((f) => f.replace(/[,.]/gu, '')));
 }
 
 /**

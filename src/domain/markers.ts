@@ -56,8 +56,3 @@ export function validateMarkers(text: string, validIds: Iterable<number>): Marke
     .trim();
   return { text: tidied, removed: [...removed].sort((a, b) => a - b), kept: extractMarkers(tidied) };
 }
-
-/** True when the text carries at least one marker. */
-export function hasMarkers(text: string): boolean {
-  return extractMarkers(text).length > 0;
-}

@@ -1,3 +1,4 @@
+import { countLetters, hasDigit, oneLine } from './text.js';
 /**
  * Page furniture: what sits on a page of a PDF without being part of what the page says. Running headers and
  * footers, page numbers, table-of-contents lines with dot leaders. It is recognised from the extracted text itself
@@ -9,7 +10,7 @@
 
 /** A line as compared across pages: case and spacing folded, every digit the same, so "Page 3 of 40" = "Page 4 of 40". */
 export function lineShape(line: string): string {
-  return line.replace(/\s+/g, ' ').trim().toLowerCase().replace(/\d/g, '#');
+  return oneLine(line).toLowerCase().replace(/\d/g, '#');
 }
 
 /** How many lines at the top and at the bottom of a page can be a running header or footer. */
@@ -167,9 +168,9 @@ const OUTLINE_LINE = /^(?:(?:section|annex|appendix)\s+)?(?:[A-Z]|\d+)(?:\.\d+)*
 function isOutlineLine(line: string): boolean {
   if (line.length >= 110 || /[.;,:]$/.test(line)) return false;
   const title = OUTLINE_LINE.exec(line)?.[1];
-  if (!title || /\d/.test(title)) return false;
+  if (!title || hasDigit(title)) return false;
   const visible = title.replace(/\s+/g, '');
-  return (visible.match(/\p{L}/gu)?.length ?? 0) >= 0.8 * visible.length;
+  return countLetters(visible) >= 0.8 * visible.length;
 }
 
 /**
@@ -203,31 +204,4 @@ export function isContentsText(text: string): boolean {
  */
 function isListHeading(line: string): boolean {
   return line.length <= 40 && !/[.!?;]$/u.test(line) && line.split(/\s+/u).length <= 5;
-}
-
-/** Lines of a document's first page taken as its title block (titleBlock). */
-const TITLE_LINES = 3;
-/**
- * A title that runs on past those lines is taken on, up to this many lines in all: "Methodology for Carbon Accounting
- * for Mosaic / and Landscape-scale REDD Projects", "HCFC 22 PLANT / of / GUJARAT FLUOROCHEMICALS LIMITED (GFL)".
- */
-const TITLE_MAX_LINES = 8;
-/** A title line that cannot end the title: it ends on a word that joins, or on a hyphen, a dash, a colon or a comma. */
-const TITLE_GOES_ON = /(?:\b(?:of|for|in|on|at|to|by|from|with|through|and|or|the|a|an)|[-\u2013:,])$/iu;
-/** A line that goes on from the title line before it: it starts in lower case or with a word that joins. */
-const TITLE_GOES_ON_FROM = /^(?:\p{Ll}|(?:and|or|of|for|in|on|at|to|by|from|with|through)\b)/u;
-
-/**
- * The lines that open a document, its running lines and page numbers left out: where its title stands ("VCS
- * Methodology VM0001" / "Infra-red Automatic Refrigerant Leak Detection Efficiency Project Methodology" / "Version
- * 1.1"). Empty when the first page has none.
- */
-export function titleBlock(pages: readonly string[], running: ReadonlySet<string>): string {
-  const lines = nonEmptyLines(pages[0] ?? '').filter((l) => !isRunningLine(l, running));
-  const title = lines.slice(0, TITLE_LINES);
-  for (const line of lines.slice(TITLE_LINES, TITLE_MAX_LINES)) {
-    if (!TITLE_GOES_ON.test(title[title.length - 1] ?? '') && !TITLE_GOES_ON_FROM.test(line)) break;
-    title.push(line);
-  }
-  return title.join('\n');
 }

@@ -1,6 +1,7 @@
 import type { CountryLookup } from './country-lookup.js';
 import type { StoredProject } from './stored-project.js';
 import { deriveCleaned } from './derive-cleaned.js';
+import { wordRuns } from './text.js';
 
 /**
  * What project discovery (CONTRACT 2, "Project discovery") knows about a project: the cleaned fields it shows and
@@ -52,7 +53,7 @@ export function searchWords(text: string): string[] {
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase();
-  return folded.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return wordRuns(folded);
 }
 
 /** A filter value as stored and compared: its words joined by single spaces ("Agriculture, Forestry" -> "agriculture forestry"). */

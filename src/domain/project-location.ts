@@ -1,5 +1,5 @@
 import type { CountryLookup } from './country-lookup.js';
-import { countryInText, countryNameForCode, countryNamed } from './countries.js';
+import { countryInText, countryNameForCode, countryNamed, isCountryCodeShape } from './countries.js';
 import { type RawRecord, attributeOccurrences, attributeValues } from './raw-record.js';
 
 /** Attribute codes under which a registry states the host country itself (not observed in Verra records yet). */
@@ -56,7 +56,7 @@ function statedCountry(raw: RawRecord): string | null {
   for (const value of candidates) {
     const text = value.trim();
     if (text === '') continue;
-    return countryNamed(text) ?? (/^[A-Za-z]{2}$/.test(text) ? countryNameForCode(text) : null) ?? text;
+    return countryNamed(text) ?? (isCountryCodeShape(text) ? countryNameForCode(text) : null) ?? text;
   }
   for (const value of COUNTRY_CODE_CODES.flatMap((code) => attributeValues(raw, code))) {
     const name = countryNameForCode(value);

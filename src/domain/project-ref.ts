@@ -9,10 +9,6 @@ export function projectKey(ref: ProjectRef): string {
   return `${ref.registry}:${ref.projectId}`;
 }
 
-export function sameProject(a: ProjectRef, b: ProjectRef): boolean {
-  return a.registry === b.registry && a.projectId === b.projectId;
-}
-
 /**
  * A project as a caller asked for it, from the HTTP request to the services: the canonical reference (what stores and
  * the vector-index filter take), and the registry as the caller spelled it (echoed back, SPEC 2.1).

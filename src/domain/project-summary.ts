@@ -1,33 +1,41 @@
 import { isContentsText, stripPageFurniture } from './page-furniture.js';
 import { splitSentences } from './sentences.js';
+import { countLetters, oneLine } from './text.js';
 
 /**
  * Text heuristics of a project's summary (enrichment, services/enrich-project.ts): which documents describe the
  * project, which of their passages are its summary, and how a summary reads without markers.
  */
 
-/** Document types that describe the project itself, best first (SPEC 2.6 observed values and other registries'). */
-const DESCRIPTION_TYPES: ReadonlyArray<readonly [RegExp, number]> = [
-  [/^project description$/i, 0],
-  [/^project design document$|\bPDD\b/i, 0],
-  [/^draft project description$/i, 1],
-  [/^project plan$|project plan/i, 1],
-  [/project description|design document/i, 2],
+/**
+ * Document types that describe the project itself, best first (SPEC 2.6 observed values and other registries'): a
+ * type (lower case) ranks when it is one of `is` or contains one of `has`.
+ */
+const DESCRIPTION_TYPES: ReadonlyArray<{ is?: readonly string[]; has?: readonly string[]; rank: number }> = [
+  { is: ['project description', 'project design document'], rank: 0 },
+  { is: ['draft project description'], has: ['project plan'], rank: 1 },
+  { has: ['project description', 'design document'], rank: 2 },
 ];
-const OTHER_TYPES: ReadonlyArray<readonly [RegExp, number]> = [
-  [/validation report/i, 10],
-  [/monitoring report/i, 11],
-  [/verification report/i, 12],
-  [/registration review/i, 13],
+/** Other document types that name the project's documents, each containing one phrase (lower case), by rank. */
+const OTHER_TYPES: ReadonlyArray<readonly [string, number]> = [
+  ['validation report', 10],
+  ['monitoring report', 11],
+  ['verification report', 12],
+  ['registration review', 13],
 ];
 /** Titles that give a project description away when its type is generic ("Other"). */
 const DESCRIPTION_TITLE = /proj(?:ect)?[_ -]?desc|project[_ -]?design|\bPDD\b|project[_ -]?plan/i;
 
 /** Where a document comes among a project's documents when looking for its description: lower is better. */
 export function documentRank(d: { documentType: string; title: string }): number {
-  for (const [re, rank] of DESCRIPTION_TYPES) if (re.test(d.documentType)) return rank;
+  // "PDD" as a word, in any case, names a project design document.
+  if (/\bPDD\b/i.test(d.documentType)) return 0;
+  const type = d.documentType.toLowerCase();
+  for (const { is = [], has = [], rank } of DESCRIPTION_TYPES) {
+    if (is.includes(type) || has.some((phrase) => type.includes(phrase))) return rank;
+  }
   if (DESCRIPTION_TITLE.test(d.title)) return 3;
-  for (const [re, rank] of OTHER_TYPES) if (re.test(d.documentType)) return rank;
+  for (const [phrase, rank] of OTHER_TYPES) if (type.includes(phrase)) return rank;
   return 20;
 }
 
@@ -43,7 +51,7 @@ const HEADING =
   /^(?:section\s+)?(?:[A-Z]?\d*(?:\.\d+)*\.?\s+)?(?:summary description of the project|(?:general )?description of the (?:proposed )?(?:a\/r )?(?:cdm )?project(?: activity)?|executive summary|project (?:overview|summary)|summary of the project)\b/i;
 
 function isHeadingLine(line: string): boolean {
-  const l = line.replace(/\s+/g, ' ').trim();
+  const l = oneLine(line);
   if (l.length > 140 || /\.{4,}|…{2,}/.test(l) || /\s\d+(\s*-\s*\d+)?$/.test(l)) return false;
   return HEADING.test(l);
 }
@@ -51,7 +59,7 @@ function isHeadingLine(line: string): boolean {
 /** Running prose: enough letters, no table-of-contents leaders, not a grid of numbers. */
 function isProse(text: string): boolean {
   if (text.length < 160) return false;
-  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  const letters = countLetters(text);
   const digits = text.match(/\d/g)?.length ?? 0;
   if (/\.{5,}|…{2,}/.test(text)) return false;
   return letters / text.length > 0.6 && digits / text.length < 0.12;
@@ -145,7 +153,7 @@ export function stripMarkers(text: string): string {
 
 /** The text's first sentences within `maxChars` (cut at a word, with an ellipsis, when no sentence ends early enough). */
 export function firstSentences(text: string, maxChars = FALLBACK_CHARS): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = oneLine(text);
   if (flat.length <= maxChars) return flat;
   const cut = flat.slice(0, maxChars);
   const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('.'));

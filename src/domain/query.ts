@@ -1,3 +1,4 @@
+import { oneLine } from './text.js';
 /**
  * Query processing shared by retrieval and the extractive answer: the words of a question that can discriminate
  * between passages. Question scaffolding ("what", "how much", "roughly") matches everywhere and only adds noise to
@@ -58,25 +59,8 @@ const EXCLUSION_CLAUSE =
 
 /** The question without exclusion clauses (unchanged when removing them would leave nothing). */
 export function withoutExclusions(question: string): string {
-  const kept = question.replace(EXCLUSION_CLAUSE, ' ').replace(/\s+/g, ' ').trim();
+  const kept = oneLine(question.replace(EXCLUSION_CLAUSE, ' '));
   return tokenize(kept).length > 0 ? kept : question;
-}
-
-/** Where a question's second ask starts: ", and which ...", " and how many ...". */
-const NEXT_ASK = /,?\s+and\s+(?=(?:what|which|how|who|whom|whose|when|where|why)\b)/iu;
-
-/**
- * The asks of a question of two or more ("Which extra carbon sinks did project 9199 start counting, and which
- * regulation does the report cite in support?" -> the two questions), each ending with "?"; the question itself when
- * it asks one thing. A later ask keeps its words only ("which regulation does the report cite ..."): its subject is
- * the searched passages' already.
- */
-export function questionAsks(question: string): string[] {
-  const asks = question
-    .split(NEXT_ASK)
-    .map((a) => a.trim().replace(/[\s?.]*$/u, ''))
-    .filter((a) => tokenize(a).length > 0);
-  return asks.length > 1 ? asks.map((a) => `${a}?`) : [question];
 }
 
 /** The text given to full-text search: the content words of the question minus its exclusion clauses. */

@@ -1,5 +1,6 @@
 import { expandSubcategories } from './subcategories.js';
 import { distinct } from './enrichment.js';
+import { hasLetter, oneLine, squashSpaces } from './text.js';
 
 /**
  * `metadata.reduction_activity`: what the project does to reduce or remove emissions, as short descriptions.
@@ -19,44 +20,48 @@ const LABELLED = [
   /^(?:type and category\(ies\)[^:]*|technology\/measure)\s*[:\-–]\s*(.+)$/i,
 ];
 
-/** Vocabulary of activities: a pattern over the document text and the description it stands for. */
-const VOCABULARY: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\bafforestation\b/gi, 'Afforestation'],
-  [/\breforestation\b/gi, 'Reforestation'],
-  [/\brevegetation\b/gi, 'Revegetation'],
-  [/\bagroforestry\b/gi, 'Agroforestry'],
-  [/\bmangrove (?:restoration|planting|rehabilitation)\b/gi, 'Mangrove restoration'],
-  [/\bimproved forest management\b/gi, 'Improved forest management'],
-  [/\b(?:avoided (?:planned |unplanned )?deforestation|reducing emissions from deforestation)\b/gi, 'Avoided deforestation'],
-  [/\b(?:thermal oxidation|incineration|destruction|decomposition) of (?:the )?hfc[- ]?23\b/gi, 'HFC-23 destruction'],
-  [/\blandfill gas\b/gi, 'Landfill gas capture'],
-  [/\bbiogas\b/gi, 'Biogas recovery'],
-  [/\bmethane (?:recovery|capture|avoidance|destruction)\b/gi, 'Methane recovery'],
-  [/\b(?:intermittent(?:ly)? flood(?:ing|ed)?|alternate wetting and drying)\b/gi, 'Water management in rice cultivation'],
-  [/\bimproved (?:cook ?stoves?|cooking stoves?)\b/gi, 'Improved cookstoves'],
-  [/\b(?:water filters?|water purifi(?:er|cation))\b/gi, 'Safe drinking water supply'],
-  [/\bbiochar\b/gi, 'Biochar production'],
-  [/\bsoil organic carbon\b/gi, 'Soil organic carbon sequestration'],
-  [/\b(?:cover crop(?:s|ping)?)\b/gi, 'Cover cropping'],
-  [/\b(?:reduced|minimum|no)[- ]till(?:age)?\b/gi, 'Reduced tillage'],
-  [/\b(?:rotational|managed|adaptive multi-paddock) grazing\b/gi, 'Improved grazing management'],
-  [/\b(?:solar (?:power|pv|photovoltaic)|photovoltaic (?:power|plant))\b/gi, 'Solar power generation'],
-  [/\bwind (?:power|farm|turbines?|energy)\b/gi, 'Wind power generation'],
-  [/\bhydro ?(?:power|electric)\b/gi, 'Hydropower generation'],
-  [/\benergy efficiency\b/gi, 'Energy efficiency'],
-  [/\bfuel switch(?:ing)?\b/gi, 'Fuel switching'],
-  [/\bwetland (?:restoration|rewetting)|\brewetting\b/gi, 'Wetland restoration'],
-  [/\bdirect air capture\b/gi, 'Direct air capture'],
-  [/\benhanced (?:rock )?weathering\b/gi, 'Enhanced weathering'],
-];
+/**
+ * Vocabulary of activities: a pattern over the document text (a regular expression source, matched case-insensitively
+ * everywhere in the text) and the description it stands for.
+ */
+const VOCABULARY: ReadonlyArray<readonly [RegExp, string]> = (
+  [
+    [String.raw`\bafforestation\b`, 'Afforestation'],
+    [String.raw`\breforestation\b`, 'Reforestation'],
+    [String.raw`\brevegetation\b`, 'Revegetation'],
+    [String.raw`\bagroforestry\b`, 'Agroforestry'],
+    [String.raw`\bmangrove (?:restoration|planting|rehabilitation)\b`, 'Mangrove restoration'],
+    [String.raw`\bimproved forest management\b`, 'Improved forest management'],
+    [String.raw`\b(?:avoided (?:planned |unplanned )?deforestation|reducing emissions from deforestation)\b`, 'Avoided deforestation'],
+    [String.raw`\b(?:thermal oxidation|incineration|destruction|decomposition) of (?:the )?hfc[- ]?23\b`, 'HFC-23 destruction'],
+    [String.raw`\blandfill gas\b`, 'Landfill gas capture'],
+    [String.raw`\bbiogas\b`, 'Biogas recovery'],
+    [String.raw`\bmethane (?:recovery|capture|avoidance|destruction)\b`, 'Methane recovery'],
+    [String.raw`\b(?:intermittent(?:ly)? flood(?:ing|ed)?|alternate wetting and drying)\b`, 'Water management in rice cultivation'],
+    [String.raw`\bimproved (?:cook ?stoves?|cooking stoves?)\b`, 'Improved cookstoves'],
+    [String.raw`\b(?:water filters?|water purifi(?:er|cation))\b`, 'Safe drinking water supply'],
+    [String.raw`\bbiochar\b`, 'Biochar production'],
+    [String.raw`\bsoil organic carbon\b`, 'Soil organic carbon sequestration'],
+    [String.raw`\b(?:cover crop(?:s|ping)?)\b`, 'Cover cropping'],
+    [String.raw`\b(?:reduced|minimum|no)[- ]till(?:age)?\b`, 'Reduced tillage'],
+    [String.raw`\b(?:rotational|managed|adaptive multi-paddock) grazing\b`, 'Improved grazing management'],
+    [String.raw`\b(?:solar (?:power|pv|photovoltaic)|photovoltaic (?:power|plant))\b`, 'Solar power generation'],
+    [String.raw`\bwind (?:power|farm|turbines?|energy)\b`, 'Wind power generation'],
+    [String.raw`\bhydro ?(?:power|electric)\b`, 'Hydropower generation'],
+    [String.raw`\benergy efficiency\b`, 'Energy efficiency'],
+    [String.raw`\bfuel switch(?:ing)?\b`, 'Fuel switching'],
+    [String.raw`\bwetland (?:restoration|rewetting)|\brewetting\b`, 'Wetland restoration'],
+    [String.raw`\bdirect air capture\b`, 'Direct air capture'],
+    [String.raw`\benhanced (?:rock )?weathering\b`, 'Enhanced weathering'],
+  ] as const
+).map(([source, name]) => [new RegExp(source, 'gi'), name] as const);
 
 const MAX_FROM_VOCABULARY = 5;
 const MAX_LABEL_CHARS = 120;
 
 function clean(value: string): string {
   return (
-    value
-      .replace(/\s+/g, ' ')
+    squashSpaces(value)
       // Footnote markers glued to the end of a value ("Afforestation2").
       .replace(/(\p{L})\d{1,2}$/u, '$1')
       .replace(/[.;:,]+$/, '')
@@ -69,11 +74,11 @@ export function labelledActivities(pages: readonly string[]): string[] {
   const out: string[] = [];
   for (const page of pages) {
     for (const line of page.split(/\r?\n/)) {
-      const l = line.replace(/\s+/g, ' ').trim();
+      const l = oneLine(line);
       for (const re of LABELLED) {
         const m = re.exec(l);
         const value = m?.[1] ? clean(m[1]) : '';
-        if (value.length >= 3 && value.length <= MAX_LABEL_CHARS && /\p{L}/u.test(value)) out.push(value);
+        if (value.length >= 3 && value.length <= MAX_LABEL_CHARS && hasLetter(value)) out.push(value);
       }
     }
   }
@@ -82,10 +87,7 @@ export function labelledActivities(pages: readonly string[]): string[] {
 
 /** Activities of the vocabulary named at least `minMentions` times, most mentioned first. */
 export function namedActivities(pages: readonly string[], minMentions = 2): string[] {
-  const text = pages
-    .join('\n')
-    .replace(/-\s*\n\s*/g, '')
-    .replace(/\s+/g, ' ');
+  const text = squashSpaces(pages.join('\n').replace(/-\s*\n\s*/g, ''));
   const counts: { name: string; n: number; order: number }[] = [];
   VOCABULARY.forEach(([re, name], order) => {
     const n = text.match(re)?.length ?? 0;

@@ -44,6 +44,21 @@ export function parseRegistryNumber(value: string | undefined | null): number | 
 }
 
 const HECTARES_PER_ACRE = 0.40468564224;
+/** Units of area as registries write them (lower case); none means hectares. */
+const HECTARE_UNITS = new Set(['', 'hectare', 'hectares', 'ha', 'has', 'ha.', 'has.']);
+const ACRE_UNITS = new Set(['acre', 'acres', 'ac', 'ac.']);
+const KM2_UNITS = new Set([
+  'km2',
+  'km²',
+  'sqkm',
+  'sq km',
+  'sq.km',
+  'sq. km',
+  'square kilometre',
+  'square kilometres',
+  'square kilometer',
+  'square kilometers',
+]);
 
 /**
  * An area in hectares from "6545 Hectares", "1,950.5 ha" or a bare number (hectares assumed). Verra writes
@@ -58,9 +73,9 @@ export function parseHectares(value: string | undefined | null): number | null {
     .replace(/^[+-]?[\d.,\s\u00a0\u202f]+/, '')
     .trim()
     .toLowerCase();
-  if (unit === '' || /^(hectares?|has?\.?)$/.test(unit)) return n;
-  if (/^(acres?|ac\.?)$/.test(unit)) return roundTo(n * HECTARES_PER_ACRE, 2);
-  if (/^(km2|km²|sq\.? ?km|square kilometres?|square kilometers?)$/.test(unit)) return n * 100;
+  if (HECTARE_UNITS.has(unit)) return n;
+  if (ACRE_UNITS.has(unit)) return roundTo(n * HECTARES_PER_ACRE, 2);
+  if (KM2_UNITS.has(unit)) return n * 100;
   return null;
 }
 
@@ -102,10 +117,6 @@ export function isLeapYear(year: number): boolean {
 
 export function daysInMonth(year: number, month: number): number {
   return [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
-}
-
-export function daysInYear(year: number): number {
-  return isLeapYear(year) ? 366 : 365;
 }
 
 /** Days since 1970-01-01 (UTC calendar arithmetic, so no time zone or DST can shift a day). */

@@ -1,4 +1,5 @@
 import type { CleanedRecord } from './cleaned-record.js';
+import { oneLine } from './text.js';
 
 /**
  * The project's words that situate its chunks for search, beyond the chunk text itself (VectorIndex ChunkRecord
@@ -17,7 +18,7 @@ import type { CleanedRecord } from './cleaned-record.js';
 const MAX_PROJECT_CHARS = 600;
 
 function clip(text: string, max: number): string {
-  const t = text.replace(/\s+/g, ' ').trim();
+  const t = oneLine(text);
   if (t.length <= max) return t;
   const cut = t.slice(0, max);
   const space = cut.lastIndexOf(' ');
@@ -36,7 +37,7 @@ export function projectSearchContext(
     cleaned.type,
     cleaned.description,
   ]
-    .map((s) => (typeof s === 'string' ? s.replace(/\s+/g, ' ').trim() : ''))
+    .map((s) => (typeof s === 'string' ? oneLine(s) : ''))
     .filter((s) => s !== '');
   // Identical lines (a name repeated as the description) would count twice in BM25.
   return clip([...new Set(lines)].join('\n'), MAX_PROJECT_CHARS);

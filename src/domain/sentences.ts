@@ -1,4 +1,5 @@
 import { trimSpan, type Span } from './chunking.js';
+import { endsClause, hasLetter, oneLine } from './text.js';
 
 /**
  * Sentences of extracted PDF text: what the extractive answer picks from, and what the dense index embeds beside
@@ -28,7 +29,7 @@ const SENTENCE_BOUNDARY = new RegExp(
 
 /** Sentence boundaries in extracted PDF text, where line breaks are layout and not punctuation. */
 export function splitSentences(text: string): string[] {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = oneLine(text);
   if (flat === '') return [];
   return flat
     .split(SENTENCE_BOUNDARY)
@@ -36,12 +37,12 @@ export function splitSentences(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-const LETTER = /\p{L}/u;
+const NUMERAL = /\p{N}/u;
 
 /** A letter of any script, ASCII tested without the Unicode property (the answer step reads every character). */
 export function isLetter(ch: string): boolean {
   const c = ch.charCodeAt(0);
-  return c < 128 ? (c >= 65 && c <= 90) || (c >= 97 && c <= 122) : LETTER.test(ch);
+  return c < 128 ? (c >= 65 && c <= 90) || (c >= 97 && c <= 122) : hasLetter(ch);
 }
 
 /** Fragments (page numbers, table cells, headers) have fewer letters; the count stops at the twelfth. */
@@ -113,7 +114,7 @@ const MAX_TITLE_CHARS = 200;
  */
 export function isTitleCase(text: string): boolean {
   const t = text.trim();
-  if (t.length > MAX_TITLE_CHARS || /\p{N}/u.test(t) || /[.!?;:,]$/.test(t)) return false;
+  if (t.length > MAX_TITLE_CHARS || NUMERAL.test(t) || endsClause(t)) return false;
   const words = t.match(/\p{L}[\p{L}\p{M}'\u2019-]*/gu) ?? [];
   const content = words.filter((w) => !TITLE_SMALL_WORDS.has(w));
   return content.length > 0 && content.length <= MAX_TITLE_WORDS && content.every((w) => /^\p{Lu}/u.test(w));
@@ -121,7 +122,7 @@ export function isTitleCase(text: string): boolean {
 
 function isHeadingLine(line: string): boolean {
   const l = line.trim();
-  return l.length >= 3 && !/[.!?;:,]$/.test(l) && /\p{L}{2}/u.test(l) && HEADING_LINE.test(l);
+  return l.length >= 3 && !endsClause(l) && /\p{L}{2}/u.test(l) && HEADING_LINE.test(l);
 }
 
 /**
@@ -143,7 +144,7 @@ const FIELD_LINE_CHARS = 45;
 
 function isLabelLine(line: string): boolean {
   const l = line.trim();
-  return l.length >= 2 && l.length <= LABEL_LINE_CHARS && !/[.!?;:,]$/.test(l) && /\p{L}/u.test(l) && !/\p{N}/u.test(l);
+  return l.length >= 2 && l.length <= LABEL_LINE_CHARS && !endsClause(l) && hasLetter(l) && !NUMERAL.test(l);
 }
 
 /**

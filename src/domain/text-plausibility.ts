@@ -1,4 +1,5 @@
 import { deflateRawSync } from 'node:zlib';
+import { oneLine } from './text.js';
 
 /**
  * Whether a document's extracted text is plausible prose to index, judged on the text alone (not on how long it took
@@ -30,7 +31,7 @@ export function repetitionProblem(pages: readonly string[]): string | undefined 
   let total = 0;
   for (const page of pages) {
     for (const raw of page.split('\n')) {
-      const line = raw.trim().replace(/\s+/g, ' ');
+      const line = oneLine(raw);
       total += line.length;
       if (line.length >= MIN_COUNTED_LINE_CHARS) counts.set(line, (counts.get(line) ?? 0) + 1);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractMarkers, hasMarkers, validateMarkers } from '../../src/domain/markers.js';
+import { extractMarkers, validateMarkers } from '../../src/domain/markers.js';
 
 describe('extractMarkers', () => {
   it('reads single, grouped, adjacent and range markers in order of first appearance', () => {
@@ -7,7 +7,7 @@ describe('extractMarkers', () => {
   });
   it('ignores bracketed text that is not a marker', () => {
     expect(extractMarkers('see [a], [ ], [1.5], [x1] and array[0 ]')).toEqual([0]);
-    expect(hasMarkers('no markers here (1)')).toBe(false);
+    expect(extractMarkers('no markers here (1)')).toEqual([]);
   });
 });
 

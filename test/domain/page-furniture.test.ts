@@ -11,7 +11,6 @@ import {
   lineShape,
   runningLineShapes,
   stripPageFurniture,
-  titleBlock,
   withoutFurniture,
 } from '../../src/domain/page-furniture.js';
 import { corpusAvailable, corpusPath } from '../support/corpus.js';
@@ -19,36 +18,6 @@ import { describeWithService } from '../support/services.js';
 
 const page = (n: number, body: string): string =>
   ['ACME Carbon Ltd', 'Project Description: VCS Version 4.0', body, `Page ${n} of 12`, 'Confidential draft'].join('\n');
-
-describe('titleBlock', () => {
-  it("takes the first page's first three lines, its running lines and page numbers left out", () => {
-    const pages = Array.from({ length: 12 }, (_, i) =>
-      page(i + 1, i === 0 ? 'Rio Verde Valley Agroforestry Restoration\nA grouped ARR project\nVersion 1.2\nSummary' : 'Body text.'),
-    );
-    const running = runningLineShapes(pages);
-    expect(titleBlock(pages, running)).toBe('Rio Verde Valley Agroforestry Restoration\nA grouped ARR project\nVersion 1.2');
-    expect(titleBlock([], running)).toBe('');
-    expect(titleBlock(['\n12\n'], new Set())).toBe('');
-  });
-
-  it('takes on a title that runs on past its third line, and stops where it ends', () => {
-    // VM0006's first page: the title's last line starts with "and"; the version line does not go on from it.
-    const vm0006 =
-      'VCS Methodology\nVM0006\nMethodology for Carbon Accounting for Mosaic\nand Landscape-scale REDD Projects\nVersion 2.2\n17 March 2017';
-    expect(titleBlock([vm0006], new Set())).toBe(
-      'VCS Methodology\nVM0006\nMethodology for Carbon Accounting for Mosaic\nand Landscape-scale REDD Projects',
-    );
-    // The GFL PDD's: "at" and "of" on lines of their own join the plant and its owner to the title.
-    const pdd =
-      'CDM PROJECT DESIGN DOCUMENT (PDD)\nat\nHCFC 22 PLANT\nof\nGUJARAT FLUOROCHEMICALS LIMITED (GFL)\nRevision 3\nPrepared by PWC';
-    expect(titleBlock([pdd], new Set())).toBe(
-      'CDM PROJECT DESIGN DOCUMENT (PDD)\nat\nHCFC 22 PLANT\nof\nGUJARAT FLUOROCHEMICALS LIMITED (GFL)',
-    );
-    // At most eight lines.
-    const endless = ['A title of', ...Array.from({ length: 12 }, (_, i) => `part ${i} of`)].join('\n');
-    expect(titleBlock([endless], new Set()).split('\n')).toHaveLength(8);
-  });
-});
 
 describe('page furniture lines', () => {
   it('recognises page numbers on their own line, not headings that start with a number', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { questionAsks, stem, textSearchQuery, withoutExclusions } from '../../src/domain/query.js';
+import { stem, textSearchQuery, withoutExclusions } from '../../src/domain/query.js';
 
 describe('withoutExclusions', () => {
   it('drops parenthesised and bare exclusion clauses', () => {
@@ -42,29 +42,6 @@ describe('withoutExclusions', () => {
 
   it('feeds the full-text query', () => {
     expect(textSearchQuery('What is the permanence period of Fonthill Farms (not Botany Farm)?')).toBe('permanence period Fonthill Farms');
-  });
-});
-
-describe('questionAsks', () => {
-  it('splits a question where a second ask starts, with or without a comma', () => {
-    expect(
-      questionAsks(
-        'After AR-AM0004 was replaced by AR-ACM0003, which extra carbon sinks did project 9199 start counting, and which Colombian regulation does the monitoring report cite in support?',
-      ),
-    ).toEqual([
-      'After AR-AM0004 was replaced by AR-ACM0003, which extra carbon sinks did project 9199 start counting?',
-      'which Colombian regulation does the monitoring report cite in support?',
-    ]);
-    expect(
-      questionAsks("Of Botany Farm's 2023 credits, how many were set aside against reversal and how many were left to be issued?"),
-    ).toEqual(["Of Botany Farm's 2023 credits, how many were set aside against reversal?", 'how many were left to be issued?']);
-  });
-
-  it('keeps a question of one ask whole, "and" between its words included', () => {
-    const one = 'What baseline soil organic carbon stock and baseline GHG emissions are reported for Fonthill Farms?';
-    expect(questionAsks(one)).toEqual([one]);
-    expect(questionAsks('How long is the crediting period?')).toEqual(['How long is the crediting period?']);
-    expect(questionAsks('And which?')).toEqual(['And which?']);
   });
 });
 

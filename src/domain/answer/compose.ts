@@ -3,6 +3,7 @@ import { candidatesOf, type AnswerPassage } from './candidates.js';
 import { asProse, withMarker } from './prose.js';
 import type { Quote } from './quotes.js';
 import type { AnswerTuning } from './tuning.js';
+import { figuresIn } from '../text.js';
 
 export interface ComposeOptions {
   /** The answer's budget in characters: the best piece is always given, further ones while they fit. */
@@ -70,7 +71,7 @@ function repeats(p: Piece, kept: Piece, share: number): boolean {
 
 /** The figures a text gives, thousands separators dropped, each once, as one sorted string. */
 function figuresOf(text: string): string {
-  const figures = (text.match(/\d[\d,.]*/gu) ?? []).map((d) => d.replace(/[,.]+$/u, '').replace(/,/gu, ''));
+  const figures = figuresIn(text).map((d) => d.replace(/,/gu, ''));
   return [...new Set(figures)].sort().join(' ');
 }
 

@@ -1,3 +1,4 @@
+import { endsClause } from '../text.js';
 /**
  * A quote as answer prose: one line, read as a person reads the page (a form's ticked options, a list's items), with
  * a sentence cut short shown so.
@@ -20,7 +21,7 @@ const LIST_LETTER = /^\(?(?:[a-z]|[ivx]{1,4})\)\s/u;
 
 export function asProse(text: string): string {
   const prose = checkedOptions(text)
-    .replace(BULLET_ITEM_BREAK, (_all: string, before: string) => (/[.,;:!?]$/u.test(before) ? `${before} ` : `${before}; `))
+    .replace(BULLET_ITEM_BREAK, (_all: string, before: string) => (endsClause(before) ? `${before} ` : `${before}; `))
     .replace(BULLETS, ' ')
     .replace(OWN_MARKER, '')
     .replace(/\s+/gu, ' ')
@@ -64,14 +65,14 @@ export function checkedOptions(text: string): string {
   let from = 0;
   for (let i = 0; i < options.length;) {
     let j = i + 1;
-    while (j < options.length && /^\s*$/u.test(text.slice(options[j - 1]?.end ?? 0, options[j]?.at ?? 0))) j++;
+    while (j < options.length && text.slice(options[j - 1]?.end ?? 0, options[j]?.at ?? 0).trim() === '') j++;
     const field = options.slice(i, j);
     const first = field[0];
     const last = field[field.length - 1];
     if (first && last && field.some((o) => o.ticked)) {
-      const before = text.slice(from, first.at).replace(/\s+$/u, '');
+      const before = text.slice(from, first.at).trimEnd();
       const ticked = field.filter((o) => o.ticked && o.label !== '').map((o) => o.label);
-      const ends = text[last.end] === '\n' && /^\s*\p{Lu}/u.test(text.slice(last.end)) && !/[.:;?!,]$/u.test(ticked.at(-1) ?? '');
+      const ends = text[last.end] === '\n' && /^\s*\p{Lu}/u.test(text.slice(last.end)) && !endsClause(ticked.at(-1) ?? '');
       out += `${before}${/[\p{L}\p{N})?]$/u.test(before) ? (before.endsWith('?') ? '' : ':') : ''} ${ticked.join(', ')}${ends ? '.' : ''}`;
       from = last.end;
     }

@@ -32,7 +32,7 @@ export function termsOf(text: string): string[] {
 }
 
 function ordinal(term: string): string {
-  return /^\d+(?:st|nd|rd|th)$/u.test(term) ? term.replace(/\D+$/u, '') : term;
+  return /^(\d+)(?:st|nd|rd|th)$/u.exec(term)?.[1] ?? term;
 }
 
 const TONNES_OF = /^t(co2-?e|co2)$/u;

@@ -1,7 +1,8 @@
 import type { CountryLookup } from '../country-lookup.js';
 import type { CreditPeriod } from '../credit-period.js';
-import { countryNameForCode, countryNamed } from '../countries.js';
+import { countryNameForCode, countryNamed, isCountryCodeShape } from '../countries.js';
 import { type CalendarDate, formatDayMonthYear, isValidDate, parseIsoDate, parseRegistryNumber } from '../registry-values.js';
+import { squashSpaces } from '../text.js';
 
 /** One row of a registry's CSV export, keyed by its header (trimmed). Stored as-is as the project's raw record. */
 export type ExportRow = Record<string, string>;
@@ -102,13 +103,13 @@ export function isoPeriod(row: ExportRow, startColumn: string, endColumn: string
 export function countryCell(value: string): string {
   const v = value.trim();
   if (v === '') return '';
-  if (/^[A-Za-z]{2}$/.test(v)) return countryNameForCode(v) ?? v;
+  if (isCountryCodeShape(v)) return countryNameForCode(v) ?? v;
   return countryNamed(v) ?? v;
 }
 
 /** "under_validation" -> "Under validation", "biochar-process" -> "Biochar process". */
 export function humanize(value: string): string {
-  const words = value.trim().replace(/[_-]+/g, ' ').replace(/\s+/g, ' ');
+  const words = squashSpaces(value.trim().replace(/[_-]+/g, ' '));
   return words === '' ? '' : words.charAt(0).toUpperCase() + words.slice(1);
 }
 
