@@ -78,24 +78,16 @@ export function normalizedTerms(text: string): string[] {
   return out;
 }
 
-/**
- * Words seen before and what they normalise to (null: a stop word). The answer step normalises every sentence of
- * eight page windows on every search, and a document's words repeat; bounded by clearing when full.
- */
-const NORMALIZED = new Map<string, string | null>();
-const NORMALIZED_MAX = 50_000;
-
 function normalizedWord(w: string): string | null {
-  const known = NORMALIZED.get(w);
-  if (known !== undefined) return known;
+  let lower = w.toLowerCase();
   // A possessive is the word itself: "DNV's" is "DNV", "the farm's" is "farm".
-  const lower = w.toLowerCase().replace(/['\u2019]s$/u, '');
+  if (lower.endsWith("'s") || lower.endsWith('\u2019s')) lower = lower.slice(0, -2);
+  if (STOPWORDS.has(lower)) return null;
   // Anything but letters (digits included) is a code or a number.
-  const term = STOPWORDS.has(lower) ? null : /[^\p{L}]/u.test(lower) ? lower : stem(lower);
-  if (NORMALIZED.size >= NORMALIZED_MAX) NORMALIZED.clear();
-  NORMALIZED.set(w, term);
-  return term;
+  return NOT_LETTER.test(lower) ? lower : stem(lower);
 }
+
+const NOT_LETTER = /[^\p{L}]/u;
 
 /** "estimate" meets "estimated" (-> "estimat"): a final silent e is dropped from longer words. */
 function trailingE(word: string): string {
