@@ -480,25 +480,4 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     expect(res.answer).not.toContain('shall not be shared');
     await texts.close();
   });
-
-  it('completes a quote cut by the end of its passage from the page text', async () => {
-    const texts = await pageTextStore();
-    const SPECIES = { registry: 'CDM', projectId: 547 };
-    await fx.addRecord(SPECIES);
-    const page =
-      'Site preparation is manual. The tree species planted are Pinus massoniana, Cunninghamia lanceolata,\n' +
-      'Schima superba, Liquidambar formosana and Eucalyptus urophylla. Seedlings come from local nurseries.';
-    const cut = page.indexOf('Cunninghamia lanceolata,') + 'Cunninghamia lanceolata,'.length;
-    await fx.addDocument(SPECIES, 'pdd', [page.slice(0, cut)]);
-    await texts.put(SPECIES, 'pdd', [page]);
-    const ask = (withTexts: boolean) =>
-      service(withTexts ? { texts } : {}).search({ projects: [asRequested(SPECIES)], query: 'Which tree species are planted?' });
-    const before = await ask(false);
-    expect(before.citations[0]?.quote).toBe(page.slice(page.indexOf('The tree'), cut));
-    const after = await ask(true);
-    expect(after.citations[0]?.text).toBe(page.slice(0, page.indexOf('urophylla.') + 'urophylla.'.length));
-    expect(after.citations[0]?.quote).toBe(page.slice(page.indexOf('The tree'), page.indexOf('urophylla.') + 'urophylla.'.length));
-    expect(after.answer).toContain('Eucalyptus urophylla [1].');
-    await texts.close();
-  });
 });
