@@ -31,6 +31,7 @@ const DECLARATIONS_ONLY: Record<string, string> = {
   'src/ports/reranker.ts': 'port interface',
   'src/ports/summarizer.ts': 'port interface',
   'src/ports/vector-index.ts': 'port interface (contract suite: test/contract/vector-index.contract.ts)',
+  'src/services/search/types.ts': 'search request, response and option types, and the list of modes',
 };
 
 /** Modules with code but no test of their own, each with the reason and the test that runs it. */
