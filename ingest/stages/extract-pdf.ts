@@ -13,8 +13,9 @@ import type { OcrEngine } from './ocr.js';
  * pdf.js and read by OCR when an OCR engine is given and the document's OCR page budget is not spent; its text then
  * replaces the layer's, and its number is listed in `ocrPages`.
  *
- * A text page's tables, found from its text items' positions (domain/tables.ts), have their rows written out with
- * their column headings and caption after the page's text (withTableRows), so a quoted row says what its figures are.
+ * A page's tables, found from the positions of its text items or of the words OCR read (domain/tables.ts), have
+ * their rows written out with their column headings and caption after the page's text (withTableRows), so a quoted
+ * row says what its figures are.
  */
 
 /** The loaded pdf.js document pdf-parse holds (its `load` is not in its typings); only what the tables need. */
@@ -128,14 +129,19 @@ export async function extractPdfPagesHere(bytes: Uint8Array, caps: ExtractCaps, 
       // One page per call, so the text cap is checked after each page. No page markers (pageJoiner '').
       const result = await parser.getText({ partial: [n], pageJoiner: '' });
       let text = normalizePageText(result.pages.find((p) => p.num === n)?.text ?? '');
+      // The positions of the words OCR read, when it read the page: its tables are found from them.
+      let ocrItems: TextItem[] | null = null;
       if (!usableText(text) && ocr && caps.ocr && ocrTried < caps.ocr.maxPages) {
         ocrTried++;
         ocr.onPage?.(n);
         const shot = await parser.getScreenshot({ partial: [n], scale: caps.ocr.dpi / 72, imageBuffer: true, imageDataUrl: false });
         const image = shot.pages.find((p) => p.pageNumber === n)?.data;
         let read = '';
+        let items: TextItem[] = [];
         try {
-          read = image ? normalizePageText((await ocr.engine.recognize(image, caps.ocr.pageCpuMs)).text) : '';
+          const page = image ? await ocr.engine.recognize(image, caps.ocr.pageCpuMs) : null;
+          read = normalizePageText(page?.text ?? '');
+          items = page?.items ?? [];
         } catch (err) {
           // Named apart from a parse failure: the PDF is fine, the OCR engine is not (e.g. its model is missing).
           return {
@@ -147,6 +153,7 @@ export async function extractPdfPagesHere(bytes: Uint8Array, caps: ExtractCaps, 
         if (usableText(read)) {
           text = read;
           ocrPages.push(n);
+          ocrItems = items;
         } else if (alnumCount(text) >= MIN_TEXT_CHARS_PER_PAGE) {
           // A garbage layer that OCR could not replace is not kept either.
           text = '';
@@ -161,8 +168,8 @@ export async function extractPdfPagesHere(bytes: Uint8Array, caps: ExtractCaps, 
       }
       pages[n - 1] = text;
       chars += text.length;
-      if (text !== '' && !ocrPages.includes(n)) {
-        const tables = findTables(await pageItems(parser, n)).map((t, i) => (i === 0 ? continueTable(t, lastTable) : t));
+      if (text !== '') {
+        const tables = findTables(ocrItems ?? (await pageItems(parser, n))).map((t, i) => (i === 0 ? continueTable(t, lastTable) : t));
         tableRows[n - 1] = tables.flatMap(renderTableRows);
         lastTable = tables[tables.length - 1] ?? null;
       } else {

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
+import { createWorker, OEM, type Line, type Worker } from 'tesseract.js';
+import type { TextItem } from '../../src/domain/tables.js';
 
 /**
  * OCR of one rendered page with tesseract.js (Tesseract 5's LSTM engine compiled to WebAssembly), in the extraction
@@ -15,6 +16,8 @@ export interface OcrPage {
   text: string;
   /** Tesseract's mean word confidence over the whole page, 0-100. */
   confidence: number;
+  /** The kept lines' words with their positions, for finding the page's tables (ocrTextItems). */
+  items: TextItem[];
   /** Lines read, and of those the ones kept. */
   lines: number;
   keptLines: number;
@@ -91,6 +94,37 @@ export function englishModelDir(): string {
   return path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 }
 
+/** What ocrTextItems reads of a line tesseract.js gives. */
+export type OcrLine = Pick<Line, 'baseline' | 'bbox'> & { words: readonly Pick<Line['words'][number], 'text' | 'bbox'>[] };
+
+/**
+ * The words of OCR'd lines as positioned text items, as pdf.js gives a text layer's (domain/tables.ts reads tables
+ * from them): each word takes its line's baseline and its words' median height, as a run of text has one baseline and
+ * one font size.
+ * A sheet is scanned askew (at one degree a row's last cell sits a line lower than its first, over a page's width),
+ * so positions are turned back by the page's skew, the median slope of its lines' baselines (small angles: y' = y -
+ * s x, x' = x + s y').
+ */
+export function ocrTextItems(lines: readonly OcrLine[]): TextItem[] {
+  const slopes = lines
+    .map(({ baseline: b }) => (b.x1 > b.x0 ? (b.y1 - b.y0) / (b.x1 - b.x0) : Number.NaN))
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  const skew = slopes[Math.floor(slopes.length / 2)] ?? 0;
+  const items: TextItem[] = [];
+  for (const line of lines) {
+    const y = line.baseline.y0 - skew * line.baseline.x0;
+    // The line's bbox may span a cell wrapped over lines; its words' median height is the size of its type.
+    const heights = line.words.map((w) => w.bbox.y1 - w.bbox.y0).sort((a, b) => a - b);
+    const height = heights[Math.floor(heights.length / 2)] ?? line.bbox.y1 - line.bbox.y0;
+    for (const word of line.words) {
+      if (word.text.trim() === '') continue;
+      items.push({ str: word.text, x: word.bbox.x0 + skew * y, y, width: word.bbox.x1 - word.bbox.x0, height });
+    }
+  }
+  return items;
+}
+
 /** A tesseract.js worker (one thread), created at the first page and kept until close. */
 export function createTesseractOcr(opts: OcrOptions): OcrEngine {
   if (!(opts.minConfidence >= 0 && opts.minConfidence <= 100)) {
@@ -102,6 +136,7 @@ export function createTesseractOcr(opts: OcrOptions): OcrEngine {
   const empty = (skipped: OcrPage['skipped']): OcrPage => ({
     text: '',
     confidence: 0,
+    items: [],
     lines: 0,
     keptLines: 0,
     ...(skipped ? { skipped } : {}),
@@ -135,21 +170,27 @@ export function createTesseractOcr(opts: OcrOptions): OcrEngine {
       }
       const { data } = result;
       const paragraphs: string[] = [];
+      const keptLines: Line[] = [];
       let lines = 0;
-      let keptLines = 0;
       for (const block of data.blocks ?? []) {
         for (const para of block.paragraphs) {
           const kept: string[] = [];
           for (const line of para.lines) {
             lines++;
             if (line.confidence < opts.minConfidence) continue;
-            keptLines++;
+            keptLines.push(line);
             kept.push(line.text.trim());
           }
           if (kept.length > 0) paragraphs.push(kept.join('\n'));
         }
       }
-      return { text: paragraphs.join('\n\n'), confidence: data.confidence, lines, keptLines };
+      return {
+        text: paragraphs.join('\n\n'),
+        confidence: data.confidence,
+        items: ocrTextItems(keptLines),
+        lines,
+        keptLines: keptLines.length,
+      };
     },
     async close() {
       const w = worker;
