@@ -1,5 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import PQueue from 'p-queue';
 import { stopChild } from '../../src/child-process.js';
 import type { PdfExtractor, Stage } from '../types.js';
 import type { ExtractCaps, ExtractResult, OcrCaps } from './extract-pdf.js';
@@ -30,6 +32,12 @@ export interface ExtractLimits extends ExtractCaps {
   timeoutMs: number;
   /** JavaScript heap of an extraction process (V8 old generation), in MB. */
   maxMemoryMb: number;
+  /**
+   * Documents extracted at once, the others waiting their turn (their time limit starts with their turn). Extraction,
+   * and OCR above all, is CPU-bound: more documents than cores only share the cores, so that all of them finish late
+   * and the last one alone leaves a core idle. Default: the machine's cores.
+   */
+  processes?: number;
 }
 
 /**
@@ -113,6 +121,7 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
     maxPageChars: limits.maxPageChars,
     ocr: limits.ocr,
   };
+  const turns = new PQueue({ concurrency: Math.max(1, limits.processes ?? availableParallelism()) });
   const idle: Extraction[] = [];
   const all = new Set<Extraction>();
   let nextId = 1;
@@ -221,39 +230,45 @@ export function createPdfExtractor(overrides: Partial<ExtractLimits> = {}): PdfE
   return {
     async extract(bytes) {
       if (closed) throw new Error('extract: the PDF extractor is closed');
-      const x = idle.pop() ?? spawn();
-      if (x.idleTimer) clearTimeout(x.idleTimer);
-      x.idleTimer = null;
-      hold(x.child, true);
-      let result: ExtractResult;
-      try {
-        result = await run(x, bytes);
-      } catch (err) {
-        void kill(x.child);
-        return failed(err instanceof Error ? err.message : String(err));
-      }
-      if (!x.dead && !closed && idle.length < MAX_IDLE) {
-        hold(x.child, false);
-        idle.push(x);
-        x.idleTimer = setTimeout(() => {
-          retire(x);
-          void kill(x.child);
-        }, IDLE_MS);
-        x.idleTimer.unref();
-      } else if (!x.dead) {
-        retire(x);
-        void kill(x.child);
-      }
-      return result;
+      return (await turns.add(() => extractInProcess(bytes))) as ExtractResult;
     },
     async close() {
       closed = true;
+      // Documents still waiting their turn are not dropped: each gets its turn and fails at once (closed).
       idle.length = 0;
       for (const x of all) if (x.idleTimer) clearTimeout(x.idleTimer);
       await Promise.all([...all].map((x) => kill(x.child)));
       all.clear();
     },
   };
+
+  async function extractInProcess(bytes: Uint8Array): Promise<ExtractResult> {
+    if (closed) return failed('the PDF extractor was closed');
+    const x = idle.pop() ?? spawn();
+    if (x.idleTimer) clearTimeout(x.idleTimer);
+    x.idleTimer = null;
+    hold(x.child, true);
+    let result: ExtractResult;
+    try {
+      result = await run(x, bytes);
+    } catch (err) {
+      void kill(x.child);
+      return failed(err instanceof Error ? err.message : String(err));
+    }
+    if (!x.dead && !closed && idle.length < MAX_IDLE) {
+      hold(x.child, false);
+      idle.push(x);
+      x.idleTimer = setTimeout(() => {
+        retire(x);
+        void kill(x.child);
+      }, IDLE_MS);
+      x.idleTimer.unref();
+    } else if (!x.dead) {
+      retire(x);
+      void kill(x.child);
+    }
+    return result;
+  }
 }
 
 /**

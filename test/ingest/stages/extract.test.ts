@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPdfExtractor, extract } from '../../../ingest/stages/extract.js';
@@ -144,4 +145,28 @@ describe('extract on broken and unusual input', () => {
     );
     expect(bad.outcome?.kind).toBe('failed');
   });
+});
+
+describe('documents extracted at once', () => {
+  /** Extraction processes that are children of this test process (vitest runs each file in a process of its own). */
+  function extractionProcesses(): number {
+    const out = execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+    return out.split('\n').filter((line) => line.includes('extract-worker')).length;
+  }
+
+  it('runs at most `processes` documents at once; the others wait their turn and are read in full', async () => {
+    const pool = createPdfExtractor({ processes: 1 });
+    const before = extractionProcesses();
+    let most = 0;
+    const watch = setInterval(() => (most = Math.max(most, extractionProcesses() - before)), 20);
+    try {
+      const pdfs = [0, 1, 2].map((i) => makePdf([`document ${i} has some text on its only page`.repeat(3)]));
+      const results = await Promise.all(pdfs.map((pdf) => pool.extract(pdf)));
+      expect(results.map((r) => r.ok && r.pages[0]?.startsWith(`document `))).toEqual([true, true, true]);
+      expect(most).toBe(1);
+    } finally {
+      clearInterval(watch);
+      await pool.close();
+    }
+  }, 120_000);
 });
