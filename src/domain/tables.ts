@@ -1,3 +1,5 @@
+import { countLetters, oneLine } from './text.js';
+
 /**
  * Tables of a PDF page read from the positions of its text, and their rows written out with their column headings
  * and caption, so that a quoted row says what its figures are ("Table 4 (Estimated removals), Year 2023: Net
@@ -66,7 +68,7 @@ const TOP_LINES = 5;
 const CAPTION = /^(?:table|tab\.)\s*[\p{N}IVX]+[\p{N}.\-\u2013]*[a-z]?\b[.:\-\u2013]?\s*/iu;
 
 const isNumeric = (text: string): boolean => {
-  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  const letters = countLetters(text);
   const digits = text.match(/\p{N}/gu)?.length ?? 0;
   return digits > letters;
 };
@@ -96,7 +98,7 @@ export function linesOf(items: readonly TextItem[]): Line[] {
         cells.push({ text: item.str, x0: item.x, x1: item.x + item.width });
       }
     }
-    for (const c of cells) c.text = c.text.replace(/\s+/gu, ' ').trim();
+    for (const c of cells) c.text = oneLine(c.text);
     return { y: row[0]?.y ?? 0, height, cells: cells.filter((c) => c.text !== '') };
   });
 }
