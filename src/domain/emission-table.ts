@@ -1,4 +1,4 @@
-import { hasDigit, oneLine } from './text.js';
+import { oneLine } from './text.js';
 /**
  * Finds the estimated emission reductions/removals table of a project description (VCS PD sections 1.11 and 4.4,
  * CDM PDD A.4.x / B.6.4 style) in the text of its pages, and reads it as year -> tCO2e. Pure: page texts in,
@@ -51,15 +51,16 @@ interface Token {
   page: number;
   /** Index of the (content) line the token is on. */
   line: number;
+  /** Index of the token in the stream. */
+  index: number;
 }
 
+/** A row being read, then read: its label's tokens (a year or period, or "Total ..."), then its quantities. */
 interface Row {
   labels: Token[];
   values: number[];
   total: boolean;
-  /** Index of the row's first token in the stream. */
-  start: number;
-  /** Index after the row's last token. */
+  /** Index after the row's last quantity. */
   end: number;
 }
 
@@ -91,7 +92,7 @@ export function parseQuantity(text: string): number | null {
   }
   // Western (1,234,567) or Indian (12,34,567) grouping, or no grouping; optional decimals.
   if (!/^(\d{1,3}(,\d{3})+|\d{1,3}(,\d{2})*,\d{3}|\d+)(\.\d+)?$/.test(t)) return null;
-  const n = Number(t.replace(/,/g, ''));
+  const n = Number(t.replaceAll(',', ''));
   if (!Number.isFinite(n)) return null;
   return negative && n !== 0 ? -n : n;
 }
@@ -115,7 +116,7 @@ function classify(text: string): Kind {
   if (parseQuantity(bare) !== null) return 'number';
   if (MONTHS.test(bare)) return 'month';
   // Dates with a year: 15-July-2022, 01/01/2022, 2022-12-31, Dec-2022, 2022-23, 2022/23, (2022)
-  if (hasDigit(bare) && dateYear(bare) !== null && /^[\w./()–-]+$/.test(bare) && /[-/.()–]|[a-z]/i.test(bare)) {
+  if (dateYear(bare) !== null && /^[\w./()–-]+$/.test(bare) && /[-/.()–]|[a-z]/i.test(bare)) {
     return 'date';
   }
   // A date cut by a line break: "15-July-", "31-", "Dec-", "31-Dec-"
@@ -129,7 +130,7 @@ function classify(text: string): Kind {
 function contentLines(pages: readonly string[]): { text: string; page: number }[] {
   const perPage = pages.map((p) =>
     p
-      .split(/\r?\n/)
+      .split('\n')
       .map(oneLine)
       .filter((l) => l.length > 0),
   );
@@ -153,8 +154,8 @@ function contentLines(pages: readonly string[]): { text: string; page: number }[
 
 const UNITS = /^\(?(tco2e?|tco2-?eq|t|tonnes?|co2e|ha|hectares?)\)?[.,;]?$/i;
 
-/** Exported for tests and diagnostics: the classified token stream the parser reads. */
-export function tokenize(pages: readonly string[]): Token[] {
+/** The classified token stream the parser reads. */
+function tokenize(pages: readonly string[]): Token[] {
   const raw: { text: string; page: number; line: number }[] = [];
   contentLines(pages).forEach((line, n) => {
     for (const w of line.text.split(' ')) if (w.length > 0) raw.push({ text: w, page: line.page, line: n });
@@ -169,7 +170,7 @@ export function tokenize(pages: readonly string[]): Token[] {
     }
     joined.push({ ...t });
   }
-  const tokens: Token[] = joined.map((t) => ({ ...t, kind: classify(t.text) }));
+  const tokens: Token[] = joined.map((t, index) => ({ ...t, kind: classify(t.text), index }));
   tokens.forEach((t, i) => {
     const prev = tokens[i - 1];
     const next = tokens[i + 1];
@@ -197,18 +198,12 @@ export function tokenize(pages: readonly string[]): Token[] {
 function rowYear(labels: readonly Token[]): number | null {
   const firstDate = labels.find((t) => t.kind === 'date');
   if (firstDate) return dateYear(firstDate.text);
-  const years = labels.filter((t) => t.kind === 'year');
-  if (years.length === 0) return null;
   // "2022 - 2023" is a period filed under its start; a lone year before another ("2038 2039") is the tail of a
   // row cut by a page break, so the last year is this row's.
+  const isYear = (t: Token): boolean => t.kind === 'year';
   const connectorAt = labels.findIndex((t) => t.kind === 'connector');
-  if (connectorAt > 0) {
-    const before = labels.slice(0, connectorAt).filter((t) => t.kind === 'year');
-    const last = before[before.length - 1];
-    if (last) return Number(last.text.slice(0, 4));
-  }
-  const last = years[years.length - 1];
-  return last ? Number(last.text.slice(0, 4)) : null;
+  const year = (connectorAt > 0 ? labels.slice(0, connectorAt).findLast(isYear) : undefined) ?? labels.findLast(isYear);
+  return year ? Number(year.text.slice(0, 4)) : null;
 }
 
 function mode(values: number[]): number {
@@ -220,136 +215,109 @@ function mode(values: number[]): number {
   return best;
 }
 
+/** Kinds of token a row's label is made of: "15-July-2022 to 31-Dec-2022", "2022 - 2023", "Dec-" "2022". */
+const LABEL_KINDS = new Set<Kind>(['year', 'date', 'fragment', 'month', 'connector']);
+/** A total row's label is at most this many tokens ("Total" and its words, e.g. "Total estimated ERs (tCO2e)"). */
+const MAX_TOTAL_LABEL = 14;
+
+const startRow = (first?: Token): Row => ({ labels: first ? [first] : [], values: [], total: first?.kind === 'total', end: 0 });
+
+const rowStart = (row: Row): number => row.labels[0]?.index ?? 0;
+
+function addValue(row: Row, t: Token): Row {
+  row.values.push(parseQuantity(bareText(t.text)) ?? 0);
+  row.end = t.index + 1;
+  return row;
+}
+
+/** Before a year row's first quantity: label tokens extend its label, a quantity after a year or date starts its cells. */
+function readLabel(row: Row, t: Token): Row {
+  if (LABEL_KINDS.has(t.kind)) {
+    row.labels.push(t);
+    return row;
+  }
+  if (t.kind === 'number' && row.labels.some((l) => l.kind === 'year' || l.kind === 'date')) return addValue(row, t);
+  return startRow(t.kind === 'total' ? t : undefined);
+}
+
+/** After "Total": words of its label, then its quantities (a "2022" among them too); anything else starts anew. */
+function readTotalLabel(row: Row, t: Token): Row {
+  if (t.kind === 'number' || t.kind === 'year') return addValue(row, t);
+  if (t.kind === 'other' && row.labels.length < MAX_TOTAL_LABEL) {
+    row.labels.push(t);
+    return row;
+  }
+  return startRow(t.kind === 'other' ? undefined : t);
+}
+
+/** Column count of the table being read: the rows just before the one starting at `start`, with no gap between them. */
+function columnCount(rows: readonly Row[], start: number): number {
+  const counts: number[] = [];
+  let next = start;
+  for (let k = rows.length - 1; k >= 0 && counts.length < 6; k--) {
+    const r = rows[k];
+    if (!r || next - r.end > ROW_GAP_TOKENS) break;
+    if (!r.total) counts.push(r.values.length);
+    next = rowStart(r);
+  }
+  return counts.length === 0 ? 0 : mode(counts);
+}
+
+/** After a row's quantities: a quantity is one more, and so is a bare number such as 2000 while the row is short. */
+function continuesRow(row: Row, t: Token, rows: readonly Row[]): boolean {
+  return t.kind === 'number' || (t.kind === 'year' && !row.total && row.values.length < columnCount(rows, rowStart(row)));
+}
+
 /** Splits the token stream into candidate rows (label with a year + quantities, or a total row). */
 function readRows(tokens: readonly Token[]): Row[] {
   const rows: Row[] = [];
-  let labels: Token[] = [];
-  let labelStart = 0;
-  let values: number[] = [];
-  let total = false;
-  let end = 0;
-
-  const finish = () => {
-    if (values.length > 0 && (total || rowYear(labels) !== null)) {
-      rows.push({ labels, values, total, start: labelStart, end });
-    }
-    labels = [];
-    values = [];
-    total = false;
+  const finish = (row: Row): void => {
+    if (row.values.length > 0 && (row.total || rowYear(row.labels) !== null)) rows.push(row);
   };
-  const startLabel = (t: Token, i: number) => {
-    labels = [t];
-    labelStart = i;
-    total = t.kind === 'total';
-  };
-  /** Column count of the table being read: rows just before this one, with no gap between them. */
-  const columns = () => {
-    const counts: number[] = [];
-    let next = labelStart;
-    for (let k = rows.length - 1; k >= 0 && counts.length < 6; k--) {
-      const r = rows[k];
-      if (!r || next - r.end > ROW_GAP_TOKENS) break;
-      if (!r.total) counts.push(r.values.length);
-      next = r.start;
+  let row = startRow();
+  for (const t of tokens) {
+    if (row.values.length === 0) {
+      row = row.total ? readTotalLabel(row, t) : readLabel(row, t);
+    } else if (continuesRow(row, t, rows)) {
+      addValue(row, t);
+    } else {
+      finish(row);
+      row = startRow(t.kind === 'other' ? undefined : t);
     }
-    return counts.length === 0 ? 0 : mode(counts);
-  };
-
-  tokens.forEach((t, i) => {
-    const bare = bareText(t.text);
-    if (values.length === 0) {
-      if (total) {
-        end = i + 1;
-        if (t.kind === 'number' || t.kind === 'year') {
-          values.push(parseQuantity(bare) ?? 0);
-          return;
-        }
-        if (t.kind === 'other' && labels.length < 14) {
-          labels.push(t);
-          return;
-        }
-        total = false;
-        labels = [];
-        if (t.kind !== 'other') {
-          labels = [t];
-          labelStart = i;
-          total = t.kind === 'total';
-        }
-        return;
-      }
-      const labelKinds: Kind[] = ['year', 'date', 'fragment', 'month', 'connector'];
-      if (labelKinds.includes(t.kind)) {
-        if (labels.length === 0) labelStart = i;
-        labels.push(t);
-      } else if (t.kind === 'number' && labels.some((l) => l.kind === 'year' || l.kind === 'date')) {
-        values.push(parseQuantity(bare) ?? 0);
-      } else if (t.kind === 'total') {
-        startLabel(t, i);
-      } else {
-        labels = [];
-      }
-      end = i + 1;
-      return;
-    }
-    // Reading quantities of a row.
-    if (t.kind === 'number') {
-      values.push(parseQuantity(bare) ?? 0);
-      end = i + 1;
-      return;
-    }
-    if (t.kind === 'year' && !total && values.length < columns()) {
-      // A bare number such as 2000 in a row that is still short of the table's column count is a value.
-      values.push(Number(bare));
-      end = i + 1;
-      return;
-    }
-    finish();
-    if (t.kind === 'other') return;
-    if (t.kind === 'total' || ['year', 'date', 'fragment', 'month', 'connector'].includes(t.kind)) startLabel(t, i);
-  });
-  finish();
+  }
+  finish(row);
   return rows;
 }
 
-interface Run {
-  rows: Row[];
-}
-
 /** Consecutive rows with little text between them (a footnote, a "Table continued" line) form one run. */
-function groupRuns(rows: readonly Row[], maxGapTokens = ROW_GAP_TOKENS): Run[] {
-  const runs: Run[] = [];
+function groupRuns(rows: readonly Row[]): Row[][] {
+  const runs: Row[][] = [];
   let current: Row[] = [];
   for (const r of rows) {
-    const prev = current[current.length - 1];
-    if (prev && r.start - prev.end > maxGapTokens) {
-      runs.push({ rows: current });
+    const prev = current.at(-1);
+    if (prev && rowStart(r) - prev.end > ROW_GAP_TOKENS) {
+      runs.push(current);
       current = [];
     }
     current.push(r);
     if (r.total) {
       // A total row closes its table.
-      runs.push({ rows: current });
+      runs.push(current);
       current = [];
     }
   }
-  if (current.length > 0) runs.push({ rows: current });
+  if (current.length > 0) runs.push(current);
   return runs;
 }
 
-const HEADER_WORDS = {
-  estimate: /estimat|ex[- ]ante|expected|projected|annual/i,
-  reduction: /reduction|removal|vcus?\b|vers?\b|cers?\b|credits|sequestration|issuance/i,
-  unit: /tco2|tonnes|t ?co2|co2 ?e/i,
-};
+/** What the text just before a run must name: estimates of reductions or removals. */
+const ESTIMATE_WORDS = /estimat|ex[- ]ante|expected|projected|annual/i;
+const REDUCTION_WORDS = /reduction|removal|vcus?\b|vers?\b|cers?\b|credits|sequestration|issuance/i;
 
-function headerText(tokens: readonly Token[], run: Run, window = 80): string {
-  const first = run.rows[0];
-  if (!first) return '';
-  const from = Math.max(0, first.start - window);
-  return tokens
-    .slice(from, first.start)
-    .map((t) => t.text)
-    .join(' ');
+/** The words before a run's first row (its caption and column headings, and the text before them). */
+function headerWords(tokens: readonly Token[], run: readonly Row[], window = 80): string[] {
+  const start = run[0] ? rowStart(run[0]) : 0;
+  return tokens.slice(Math.max(0, start - window), start).map((t) => t.text);
 }
 
 export interface FindEmissionTableOptions {
@@ -383,23 +351,19 @@ function isRunningSum(cells: number[], sums: number[]): boolean {
  * are whole-period totals: then the column that the cumulative one is the running sum of (the net or annual
  * reductions or removals beside it), else, when the cumulative column is named last, the column before it.
  */
-function yearlyColumn(header: string, rows: readonly Row[]): number {
-  const words = header.split(/\s+/).filter((w) => w.length > 0);
-  let labelAt = -1;
-  words.forEach((w, i) => {
-    if (LABEL_COLUMN.has(w.toLowerCase())) labelAt = i;
-  });
-  const columns = words.slice(labelAt + 1).filter((w) => !/^\(?(tco2e?|tco2-?eq|t|co2e?)\)?[.,;:]?$/i.test(w));
+function yearlyColumn(headerWords: readonly string[], rows: readonly Row[]): number {
+  const labelAt = headerWords.findLastIndex((w) => LABEL_COLUMN.has(w.toLowerCase()));
+  const columns = headerWords.slice(labelAt + 1).filter((w) => !/^\(?(tco2e?|tco2-?eq|t|co2e?)\)?[.,;:]?$/i.test(w));
   if (!columns.some((w) => CUMULATIVE.test(w))) return 0;
   const width = Math.min(...rows.map((r) => r.values.length));
   if (!(width >= 2)) return 0;
-  const column = (fromEnd: number): number[] => rows.map((r) => r.values[r.values.length - 1 - fromEnd] ?? NaN);
+  const column = (fromEnd: number): number[] => rows.map((r) => r.values.at(-1 - fromEnd) ?? NaN);
   for (let cumulative = 0; cumulative < width; cumulative++) {
     for (let yearly = 0; yearly < width; yearly++) {
       if (yearly !== cumulative && isRunningSum(column(yearly), column(cumulative))) return yearly;
     }
   }
-  const last = columns[columns.length - 1];
+  const last = columns.at(-1);
   return last !== undefined && CUMULATIVE.test(last) ? 1 : 0;
 }
 
@@ -407,57 +371,49 @@ function mean(values: number[]): number {
   return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
+/**
+ * Years of a real table ascend (a run whose years jump around is prose or an index), and its values are not the row
+ * numbers a "No. | Year | ..." table read wrongly yields as each value: 2, 3, 4...
+ */
+function isYearTable(rows: readonly EmissionTableRow[]): boolean {
+  if (new Set(rows.map((r) => r.year)).size < 2) return false;
+  const steps = rows.slice(1).map((b, i) => ({ a: rows[i] ?? b, b }));
+  const ascending = steps.filter(({ a, b }) => b.year >= a.year).length;
+  const counting = steps.filter(({ a, b }) => b.value - a.value === 1 && Math.abs(b.value) < 1000).length;
+  return ascending >= steps.length * 0.8 && counting < steps.length * 0.6;
+}
+
+/** A run of rows as an emission-reduction table, or null when it is not one. */
+function tableOf(run: readonly Row[], words: readonly string[]): EmissionTable | null {
+  const yearRows = run.filter((r) => !r.total);
+  const header = words.join(' ');
+  if (yearRows.length < 2 || !ESTIMATE_WORDS.test(header) || !REDUCTION_WORDS.test(header)) return null;
+  const fromEnd = yearlyColumn(words, yearRows);
+  const rows = yearRows.flatMap((r): EmissionTableRow[] => {
+    const year = rowYear(r.labels);
+    const value = r.values.at(-1 - fromEnd);
+    const first = r.labels[0];
+    return year === null || value === undefined || !first
+      ? []
+      : [{ year, value, page: first.page, label: r.labels.map((l) => l.text).join(' ') }];
+  });
+  if (!isYearTable(rows)) return null;
+  const values: Record<string, number> = {};
+  for (const r of rows) values[String(r.year)] = roundSum((values[String(r.year)] ?? 0) + r.value);
+  const totalRow = run.find((r) => r.total);
+  return {
+    values,
+    rows,
+    pages: [...new Set(rows.map((r) => r.page))].sort((a, b) => a - b),
+    total: totalRow ? (totalRow.values.at(-1 - fromEnd) ?? totalRow.values.at(-1) ?? null) : null,
+    header,
+  };
+}
+
 /** Every emission-reduction table found in a document, in document order. `pages[0]` is page 1. */
 export function findEmissionTables(pages: readonly string[]): EmissionTable[] {
   const tokens = tokenize(pages);
-  const runs = groupRuns(readRows(tokens));
-  const tables: EmissionTable[] = [];
-  for (const run of runs) {
-    const yearRows = run.rows.filter((r) => !r.total);
-    const header = headerText(tokens, run);
-    if (yearRows.length < 2) continue;
-    if (!HEADER_WORDS.estimate.test(header) || !HEADER_WORDS.reduction.test(header)) continue;
-    const rows: EmissionTableRow[] = [];
-    const fromEnd = yearlyColumn(header, yearRows);
-    for (const r of yearRows) {
-      const year = rowYear(r.labels);
-      const value = r.values[r.values.length - 1 - fromEnd];
-      const firstLabel = r.labels[0];
-      if (year === null || value === undefined || !firstLabel) continue;
-      rows.push({ year, value, page: firstLabel.page, label: r.labels.map((l) => l.text).join(' ') });
-    }
-    if (new Set(rows.map((r) => r.year)).size < 2) continue;
-    // Years of a real table ascend; a run whose years jump around is prose or an index.
-    let ascending = 0;
-    for (let i = 1; i < rows.length; i++) {
-      const a = rows[i - 1];
-      const b = rows[i];
-      if (a && b && b.year >= a.year) ascending++;
-    }
-    if (ascending < (rows.length - 1) * 0.8) continue;
-    // A "No. | Year | ..." table read wrongly yields the next row's number as each value: 2, 3, 4...
-    let counting = 0;
-    for (let i = 1; i < rows.length; i++) {
-      const a = rows[i - 1];
-      const b = rows[i];
-      if (a && b && b.value - a.value === 1 && Math.abs(b.value) < 1000) counting++;
-    }
-    if (counting >= (rows.length - 1) * 0.6) continue;
-    const values: Record<string, number> = {};
-    for (const r of rows) values[String(r.year)] = roundSum((values[String(r.year)] ?? 0) + r.value);
-    const totalRow = run.rows.find((r) => r.total);
-    const total = totalRow
-      ? (totalRow.values[totalRow.values.length - 1 - fromEnd] ?? totalRow.values[totalRow.values.length - 1] ?? null)
-      : null;
-    tables.push({
-      values,
-      rows,
-      pages: [...new Set(rows.map((r) => r.page))].sort((a, b) => a - b),
-      total,
-      header,
-    });
-  }
-  return tables;
+  return groupRuns(readRows(tokens)).flatMap((run) => tableOf(run, headerWords(tokens, run)) ?? []);
 }
 
 /** The emission-reduction table of a document, or null when none is found. `pages[0]` is page 1. */
