@@ -1,5 +1,6 @@
 import { isRunningLine, nonEmptyLines, runningLineShapes } from './page-furniture.js';
 import { withoutTableRows } from './tables.js';
+import { countDigits, countLetters } from './text.js';
 
 /**
  * The headings of a table that runs on across pages, for the chunks of its later pages. A PDF repeats a long table's
@@ -24,8 +25,8 @@ const DATE_PART_CHARS = 14;
 
 /** A row's line: mostly figures ("0 27,769 0 4,998 0 22,770", "Total 0 535,052 0 96,309"), or a date's part. */
 function isRowLine(line: string): boolean {
-  const letters = line.match(/\p{L}/gu)?.length ?? 0;
-  const digits = line.match(/\p{N}/gu)?.length ?? 0;
+  const letters = countLetters(line);
+  const digits = countDigits(line);
   return letters / (letters + digits) < 0.6 || (line.length <= DATE_PART_CHARS && DATE_PART.test(line));
 }
 

@@ -1,4 +1,4 @@
-import { countLetters, oneLine } from './text.js';
+import { countDigits, countLetters, hasLetter, oneLine } from './text.js';
 
 /**
  * Tables of a PDF page read from the positions of its text, and their rows written out with their column headings
@@ -31,15 +31,19 @@ export interface PageTable {
   /** Each row's cell texts, one per column ('' for an empty cell). */
   rows: string[][];
   /** The columns' left and right edges, to match a table that continues on the next page. */
-  columns: { x0: number; x1: number }[];
+  columns: Span[];
   /** The first row starts near the top of the page's text (a table continued from the page before may). */
   startsPage: boolean;
 }
 
-interface Cell {
-  text: string;
+/** A cell's or a column's left and right edges. */
+export interface Span {
   x0: number;
   x1: number;
+}
+
+interface Cell extends Span {
+  text: string;
 }
 
 interface Line {
@@ -67,11 +71,10 @@ const TOP_LINES = 5;
 
 const CAPTION = /^(?:table|tab\.)\s*[\p{N}IVX]+[\p{N}.\-\u2013]*[a-z]?\b[.:\-\u2013]?\s*/iu;
 
-const isNumeric = (text: string): boolean => {
-  const letters = countLetters(text);
-  const digits = text.match(/\p{N}/gu)?.length ?? 0;
-  return digits > letters;
-};
+const isNumeric = (text: string): boolean => countDigits(text) > countLetters(text);
+
+/** The stops and spaces a heading or caption ends with. */
+const TRAILING_STOPS = /[\s.;:]+$/u;
 
 /** The page's items as lines of cells, top to bottom. */
 export function linesOf(items: readonly TextItem[]): Line[] {
@@ -103,10 +106,10 @@ export function linesOf(items: readonly TextItem[]): Line[] {
   });
 }
 
-const overlaps = (c: { x0: number; x1: number }, col: { x0: number; x1: number }): boolean => c.x0 < col.x1 && c.x1 > col.x0;
+const overlaps = (c: Span, col: Span): boolean => c.x0 < col.x1 && c.x1 > col.x0;
 
 /** The columns a cell falls into (by overlap, else the nearest within a font size). */
-function columnsOf(cell: Cell, columns: readonly { x0: number; x1: number }[], slack: number): number[] {
+function columnsOf(cell: Cell, columns: readonly Span[], slack: number): number[] {
   const hit = columns.flatMap((col, i) => (overlaps(cell, col) ? [i] : []));
   if (hit.length > 0) return hit;
   let best = -1;
@@ -125,9 +128,9 @@ function columnsOf(cell: Cell, columns: readonly { x0: number; x1: number }[], s
 const isRowLine = (line: Line): boolean => line.cells.length >= 2 && line.cells.some((c) => isNumeric(c.text));
 
 /** Columns from the cells of a table's row lines: overlapping cells share a column. */
-function columnsFrom(lines: readonly Line[]): { x0: number; x1: number }[] {
+function columnsFrom(lines: readonly Line[]): Span[] {
   const spans = lines.flatMap((l) => l.cells.map((c) => ({ x0: c.x0, x1: c.x1 }))).sort((a, b) => a.x0 - b.x0);
-  const cols: { x0: number; x1: number }[] = [];
+  const cols: Span[] = [];
   for (const s of spans) {
     const last = cols[cols.length - 1];
     if (last && s.x0 < last.x1) last.x1 = Math.max(last.x1, s.x1);
@@ -137,9 +140,8 @@ function columnsFrom(lines: readonly Line[]): { x0: number; x1: number }[] {
 }
 
 /** Every row line's cells fall into distinct columns: the lines share one grid. */
-function sharesGrid(lines: readonly Line[], columns: readonly { x0: number; x1: number }[]): boolean {
-  const rowLines = lines.filter(isRowLine);
-  return rowLines.every((l) => {
+function sharesGrid(lines: readonly Line[], columns: readonly Span[]): boolean {
+  return lines.filter(isRowLine).every((l) => {
     const used = l.cells.map((c) => columnsOf(c, columns, 0));
     return used.every((u) => u.length === 1) && new Set(used.map((u) => u[0])).size === l.cells.length;
   });
@@ -149,7 +151,7 @@ function sharesGrid(lines: readonly Line[], columns: readonly { x0: number; x1: 
  * At least half of the cells right of the first column are figures: a table of figures, which the text layer turns
  * into runs of numbers. (A form of two or three columns of words reads well as the text layer gives it.)
  */
-function mostlyFigures(run: readonly Line[], columns: readonly { x0: number; x1: number }[]): boolean {
+function mostlyFigures(run: readonly Line[], columns: readonly Span[]): boolean {
   const cells = run.flatMap((l) => l.cells.filter((c) => (columnsOf(c, columns, 0)[0] ?? 0) > 0));
   return cells.filter((c) => isNumeric(c.text)).length * 2 >= cells.length;
 }
@@ -181,7 +183,7 @@ export function findTables(items: readonly TextItem[]): PageTable[] {
       const prev = lines[end - 1] as Line;
       if (next.y - prev.y > MAX_ROW_GAP * Math.max(prev.height, next.height)) break;
       if (isRowLine(next)) {
-        const grown = columnsFrom([...lines.slice(i, end + 1)].filter(isRowLine));
+        const grown = columnsFrom(lines.slice(i, end + 1).filter(isRowLine));
         if (grown.length < 2 || !sharesGrid(lines.slice(i, end + 1), grown)) break;
         columns = grown;
       } else if (next.cells.some((c) => columnsOf(c, columns, 0).length !== 1) || captionText(next)) {
@@ -197,8 +199,7 @@ export function findTables(items: readonly TextItem[]): PageTable[] {
       if (last.y - before.y <= 1.6 * last.height) break;
       run.pop();
     }
-    const rowLines = run.filter(isRowLine);
-    if (rowLines.length >= 2 && columns.length >= MIN_COLUMNS && mostlyFigures(run, columns)) {
+    if (run.filter(isRowLine).length >= 2 && columns.length >= MIN_COLUMNS && mostlyFigures(run, columns)) {
       tables.push(readTable(lines, i, run, columns));
       i += run.length;
     } else {
@@ -209,11 +210,30 @@ export function findTables(items: readonly TextItem[]): PageTable[] {
 }
 
 /** A table's rows (wrapped cells merged), headings and caption, from its run of lines starting at `start`. */
-function readTable(lines: readonly Line[], start: number, run: readonly Line[], columns: { x0: number; x1: number }[]): PageTable {
+function readTable(lines: readonly Line[], start: number, run: readonly Line[], columns: Span[]): PageTable {
+  const first = run[0] as Line;
+  const last = run[run.length - 1] as Line;
+  const above = headingsAbove(lines, start, columns);
+  const down = lines[start + run.length];
+  const captionBelow = down && down.y - last.y <= MAX_CAPTION_GAP * down.height ? (captionText(down) ?? '') : '';
+  return {
+    caption: above.caption || captionBelow,
+    headings: above.headings,
+    rows: mergeLeadingLabels(rowsOf(run, columns)),
+    columns,
+    // Above it only the running header, or the wrapped cells of a row begun on the page before.
+    startsPage:
+      first.y - (lines[0]?.y ?? 0) <= TOP_LINES * first.height ||
+      lines.slice(1, start).every((l) => l.cells.every((c) => columnsOf(c, columns, 0).length === 1)),
+  };
+}
+
+/** The cells of a table's row lines by column; a line that wraps the row line above adds to that row's cells. */
+function rowsOf(run: readonly Line[], columns: readonly Span[]): string[][] {
   const rows: string[][] = [];
   let prev: Line | undefined;
   for (const line of run) {
-    const wrapped = !isRowLine(line) && prev !== undefined && line.y - prev.y <= 1.6 * line.height && rows.length > 0;
+    const wrapped = !isRowLine(line) && prev !== undefined && line.y - prev.y <= 1.6 * line.height;
     const row = wrapped ? (rows[rows.length - 1] as string[]) : columns.map(() => '');
     if (!wrapped) rows.push(row);
     for (const cell of line.cells) {
@@ -223,78 +243,60 @@ function readTable(lines: readonly Line[], start: number, run: readonly Line[], 
     }
     prev = line;
   }
-  // Lines of one cell alone that did not wrap a row line are the first line of a row whose figures come later.
-  const merged = mergeLeadingLabels(rows);
+  return rows;
+}
 
-  const headingParts: string[][] = columns.map(() => []);
+/**
+ * The headings over a table's columns, from the word lines right above its first row (line `start`), and its caption:
+ * a "Table N" line above them (or above the title line that stops them), else that title line itself.
+ */
+function headingsAbove(lines: readonly Line[], start: number, columns: readonly Span[]): { headings: string[]; caption: string } {
+  const parts: string[][] = columns.map(() => []);
   let caption = '';
-  let titled = '';
+  let title = '';
   let stopped = false;
   let above = start - 1;
-  let below = run[0] as Line;
+  let below = lines[start] as Line;
   for (let n = 0; above >= 0 && n < MAX_HEADING_LINES; n++, above--) {
     const line = lines[above] as Line;
     if (below.y - line.y > MAX_HEADING_GAP * Math.max(line.height, below.height)) break;
-    const cap = captionText(line);
-    if (cap) {
-      caption = cap;
-      break;
-    }
+    caption = captionText(line) ?? '';
+    if (caption) break;
     if (line.cells.every((c) => isNumeric(c.text)) || line.cells.some((c) => c.x0 < (columns[0]?.x0 ?? 0) - 2 * line.height)) break;
     const spans = line.cells.map((c) => columnsOf(c, columns, line.height));
     if (spans.some((s) => s.length === 0)) break;
     // A cell over three columns or more is the table's title (or prose above it): the headings are below it.
-    const title = line.cells.find((_, k) => (spans[k]?.length ?? 0) >= Math.min(3, columns.length));
-    if (title) {
+    if (spans.some((s) => s.length >= Math.min(3, columns.length))) {
       stopped = true;
-      if (
-        line.cells.length === 1 &&
-        line.cells[0] !== undefined &&
-        /\p{L}/u.test(line.cells[0].text) &&
-        !/[.:;]$/u.test(line.cells[0].text)
-      ) {
-        titled = line.cells[0].text;
-      }
+      const only = line.cells.length === 1 ? line.cells[0]?.text : undefined;
+      if (only !== undefined && hasLetter(only) && !/[.:;]$/u.test(only)) title = only;
       break;
     }
     line.cells.forEach((cell, k) => {
-      for (const col of spans[k] ?? []) headingParts[col]?.unshift(cell.text);
+      for (const col of spans[k] ?? []) parts[col]?.unshift(cell.text);
     });
     below = line;
   }
   if (!caption) {
-    // The "Table N" line above the headings, or above the title line that stopped them.
     const up = lines[stopped ? above - 1 : above];
     if (up && below.y - up.y <= MAX_CAPTION_GAP * 2 * up.height) caption = captionText(up) ?? '';
-    caption ||= titled;
+    caption ||= title;
   }
-  if (!caption) {
-    const last = run[run.length - 1] as Line;
-    const down = lines[start + run.length];
-    if (down && down.y - last.y <= MAX_CAPTION_GAP * down.height) caption = captionText(down) ?? '';
-  }
-  const topY = lines[0]?.y ?? 0;
-  const firstY = (run[0] as Line).y;
-  return {
-    caption,
-    // (A formula's symbols, set in mathematical letters, say nothing read out.)
-    headings: headingParts.map((p) =>
-      p
-        .join(' ')
-        .replace(/[\u{1D400}-\u{1D7FF}\uFFFD\p{Co}]+/gu, '')
-        .replace(/\(\s*\)/gu, '')
-        .replace(/\s+/gu, ' ')
-        // A heading's final stop would end the row's sentence in the middle.
-        .replace(/[\s.;:]+$/u, '')
-        .trim(),
-    ),
-    rows: merged,
-    columns,
-    // Above it only the running header, or the wrapped cells of a row begun on the page before.
-    startsPage:
-      firstY - topY <= TOP_LINES * (run[0] as Line).height ||
-      lines.slice(1, start).every((l) => l.cells.every((c) => columnsOf(c, columns, 0).length === 1)),
-  };
+  return { headings: parts.map(headingText), caption };
+}
+
+/**
+ * A column's heading read out: a formula's symbols, set in mathematical letters, say nothing, and a final stop would
+ * end the row's sentence in the middle.
+ */
+function headingText(parts: readonly string[]): string {
+  return oneLine(
+    parts
+      .join(' ')
+      .replace(/[\u{1D400}-\u{1D7FF}\uFFFD\p{Co}]+/gu, '')
+      .replace(/\(\s*\)/gu, '')
+      .replace(TRAILING_STOPS, ''),
+  );
 }
 
 /** A row holding its label alone (its figures on the next row line) is merged into the row after it. */
@@ -318,10 +320,7 @@ function captionLabel(caption: string): string {
   const m = CAPTION.exec(caption);
   if (!m) return caption;
   const name = m[0].replace(/[.:\-\u2013\s]+$/u, '').trim();
-  const title = caption
-    .slice(m[0].length)
-    .replace(/[\s.;:]+$/u, '')
-    .trim();
+  const title = caption.slice(m[0].length).replace(TRAILING_STOPS, '').trim();
   return title ? `${name} (${title})` : name;
 }
 

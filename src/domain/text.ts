@@ -20,6 +20,11 @@ export function countLetters(text: string): number {
   return text.match(/\p{L}/gu)?.length ?? 0;
 }
 
+/** How many digits or other numerals, of any script, the text holds. */
+export function countDigits(text: string): number {
+  return text.match(/\p{N}/gu)?.length ?? 0;
+}
+
 /** Whether the text holds a decimal digit. */
 export function hasDigit(text: string): boolean {
   return /\d/.test(text);

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { countLetters, endsClause, figuresIn, hasDigit, hasLetter, oneLine, squashSpaces, wordRuns } from '../../src/domain/text.js';
+import {
+  countDigits,
+  countLetters,
+  endsClause,
+  figuresIn,
+  hasDigit,
+  hasLetter,
+  oneLine,
+  squashSpaces,
+  wordRuns,
+} from '../../src/domain/text.js';
 
 describe('squashSpaces and oneLine', () => {
   it('make each run of whitespace, line breaks and tabs included, one space; oneLine alone trims the ends', () => {
@@ -19,6 +29,12 @@ describe('letters and digits', () => {
     expect(countLetters('CO2e: 27,769 t')).toBe(4);
     expect(countLetters('Ñandú, 森林')).toBe(7);
     expect(countLetters('')).toBe(0);
+  });
+
+  it('counts digits and numerals of any script', () => {
+    expect(countDigits('CO2e: 27,769 t')).toBe(6);
+    expect(countDigits('٢٠٢٢ and ½')).toBe(5);
+    expect(countDigits('Total')).toBe(0);
   });
 
   it('sees a decimal digit', () => {
