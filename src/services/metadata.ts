@@ -1,6 +1,7 @@
 import type { CleanedRecord } from '../domain/cleaned-record.js';
 import { deriveCleaned } from '../domain/derive-cleaned.js';
 import { projectKey, type ProjectRef, type RequestedProject } from '../domain/project-ref.js';
+import { distinctBy } from '../domain/text.js';
 import type { CountryLookup } from '../ports/country-lookup.js';
 import type { RecordStore, StoredProject } from '../ports/record-store.js';
 
@@ -89,10 +90,8 @@ async function readStored(records: RecordStore, refs: ProjectRef[]): Promise<Map
   return new Map(stored === null ? [] : [[projectKey(stored.ref), stored]]);
 }
 
-function distinctProjects(projects: readonly RequestedProject[]): RequestedProject[] {
-  const distinct = new Map<number, RequestedProject>();
-  for (const p of projects) if (!distinct.has(p.ref.projectId)) distinct.set(p.ref.projectId, p);
-  return [...distinct.values()];
+function distinctIds(projects: readonly RequestedProject[]): RequestedProject[] {
+  return distinctBy(projects, (p) => String(p.ref.projectId));
 }
 
 /**
@@ -151,7 +150,7 @@ export function createMetadataService(opts: MetadataServiceOptions): MetadataSer
     },
 
     async getBatchJson(projects, { raw }) {
-      const wanted = distinctProjects(projects);
+      const wanted = distinctIds(projects);
       if (wanted.length === 0) return [];
       const texts = await serialised(wanted, raw);
       return wanted.map((p, i): [string, string] => [String(p.ref.projectId), texts[i] ?? 'null']);
@@ -163,7 +162,7 @@ export function createMetadataService(opts: MetadataServiceOptions): MetadataSer
     },
 
     async getBatch(projects, { raw }) {
-      const wanted = distinctProjects(projects);
+      const wanted = distinctIds(projects);
       const found = wanted.length === 0 ? new Map<string, StoredProject>() : await records.getMany(wanted.map((p) => p.ref));
       return wanted.map((p): [string, ProjectView | null] => {
         const stored = found.get(projectKey(p.ref));
