@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { countLetters, endsClause, figuresIn, hasDigit, hasLetter, oneLine, squashSpaces, wordRuns } from '../../src/domain/text.js';
+import {
+  countLetters,
+  distinctBy,
+  endsClause,
+  figuresIn,
+  hasDigit,
+  hasLetter,
+  oneLine,
+  squashSpaces,
+  wordRuns,
+} from '../../src/domain/text.js';
 
 describe('squashSpaces and oneLine', () => {
   it('make each run of whitespace, line breaks and tabs included, one space; oneLine alone trims the ends', () => {
@@ -56,5 +66,12 @@ describe('figuresIn', () => {
     expect(figuresIn('from 15/07/2022 to 14/07/2042.')).toEqual(['15', '07', '2022', '14', '07', '2042']);
     expect(figuresIn('1,111 trees, 3.')).toEqual(['1,111', '3']);
     expect(figuresIn('no figures')).toEqual([]);
+  });
+});
+
+describe('distinctBy', () => {
+  it('keeps the first item of each key, in order', () => {
+    expect(distinctBy(['Verra', 'GS', 'verra', 'ACR', 'gs'], (s) => s.toLowerCase())).toEqual(['Verra', 'GS', 'ACR']);
+    expect(distinctBy([], String)).toEqual([]);
   });
 });
