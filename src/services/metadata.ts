@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { CleanedRecord } from '../domain/cleaned-record.js';
 import { deriveCleaned } from '../domain/derive-cleaned.js';
 import { projectKey, type ProjectRef, type RequestedProject } from '../domain/project-ref.js';
@@ -50,10 +51,12 @@ const MAX_SPELLINGS = 8;
  */
 const SETTLE_MS = 1000;
 
-/** Serialised records of at most `size` projects, the oldest dropped first. */
+/** Serialised records of at most `size` projects, the least recently used dropped first. */
 class RecordTexts {
-  readonly entries = new Map<string, CachedProject>();
-  constructor(readonly size: number) {}
+  readonly entries: LRUCache<string, CachedProject>;
+  constructor(size: number) {
+    this.entries = new LRUCache({ max: size });
+  }
 
   /** The kept text of a project at `version` for a spelling (null: raw), if any. */
   kept(key: string, version: string, spelling: string | null): string | undefined {
@@ -66,10 +69,6 @@ class RecordTexts {
     const key = projectKey(stored.ref);
     let entry = this.entries.get(key);
     if (entry?.updatedAt !== stored.updatedAt) {
-      if (entry === undefined && this.entries.size >= this.size) {
-        const oldest = this.entries.keys().next();
-        if (!oldest.done) this.entries.delete(oldest.value);
-      }
       entry = { updatedAt: stored.updatedAt, texts: new Map() };
       this.entries.set(key, entry);
     }
@@ -97,8 +96,8 @@ function distinctIds(projects: readonly RequestedProject[]): RequestedProject[] 
 /**
  * Records as the API serves them. The cleaned record is derived from the stored project (raw record, enrichment,
  * hidden) and the caller's registry spelling only, so its JSON text is derived and serialised once per record version
- * and spelling and kept (`cacheSize` projects, oldest dropped first); the store is still read on every request, so a
- * change by the worker is served at once.
+ * and spelling and kept (`cacheSize` projects, the least recently used dropped first); the store is still read on
+ * every request, so a change by the worker is served at once.
  */
 export function createMetadataService(opts: MetadataServiceOptions): MetadataService {
   const { records, countries } = opts;
