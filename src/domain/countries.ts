@@ -1,242 +1,67 @@
+import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 import { oneLine } from './text.js';
+
 /**
- * English short country names by ISO 3166-1 alpha-2 code, and matching of country names written in free text.
- * The table covers the countries that @rapideditor/country-coder can return, with its official long forms
- * ("People's Republic of China", "United States of America") replaced by the short names registries and readers
- * use ("China", "United States"), so that reverse geocoding and text matching give the same spelling.
- * Pure data: no I/O.
+ * English country names by ISO 3166-1 alpha-2 code, and matching of country names written in free text. Names and
+ * most aliases come from i18n-iso-countries' English list (static data: no I/O); the countries are those
+ * @rapideditor/country-coder can return, so that reverse geocoding and text matching give the same spelling.
  */
-export const COUNTRY_NAMES: Readonly<Record<string, string>> = {
-  AD: 'Andorra',
-  AE: 'United Arab Emirates',
-  AF: 'Afghanistan',
-  AG: 'Antigua and Barbuda',
-  AL: 'Albania',
-  AM: 'Armenia',
-  AO: 'Angola',
-  AR: 'Argentina',
-  AT: 'Austria',
-  AU: 'Australia',
-  AZ: 'Azerbaijan',
-  BA: 'Bosnia and Herzegovina',
-  BB: 'Barbados',
-  BD: 'Bangladesh',
-  BE: 'Belgium',
-  BF: 'Burkina Faso',
-  BG: 'Bulgaria',
-  BH: 'Bahrain',
-  BI: 'Burundi',
-  BJ: 'Benin',
+
+/**
+ * Codes of territories the library lists but the geocoder never returns (it answers with the sovereign country:
+ * Puerto Rico gives the United States), left out so that a filter by country sees one spelling.
+ */
+const TERRITORIES = new Set(
+  (
+    'AS AI AQ AW AX BL BM BQ BV CC CK CW CX FK FO GF GG GI GL GP GS GU HK HM IM IO JE KY ' +
+    'MF MO MP MQ MS NC NF NU PF PM PN PR RE SH SJ SX TC TF TK UM VG VI WF YT'
+  ).split(' '),
+);
+
+/** The short names registries and readers use where the library's first name is the ISO long form. */
+const SHORT_NAMES: Readonly<Record<string, string>> = {
   BN: 'Brunei',
-  BO: 'Bolivia',
-  BR: 'Brazil',
-  BS: 'Bahamas',
-  BT: 'Bhutan',
-  BW: 'Botswana',
-  BY: 'Belarus',
-  BZ: 'Belize',
-  CA: 'Canada',
-  CD: 'Democratic Republic of the Congo',
-  CF: 'Central African Republic',
-  CG: 'Republic of the Congo',
-  CH: 'Switzerland',
   CI: "Côte d'Ivoire",
-  CL: 'Chile',
-  CM: 'Cameroon',
   CN: 'China',
-  CO: 'Colombia',
-  CR: 'Costa Rica',
-  CU: 'Cuba',
   CV: 'Cabo Verde',
-  CY: 'Cyprus',
   CZ: 'Czechia',
-  DE: 'Germany',
-  DJ: 'Djibouti',
-  DK: 'Denmark',
-  DM: 'Dominica',
-  DO: 'Dominican Republic',
-  DZ: 'Algeria',
-  EC: 'Ecuador',
-  EE: 'Estonia',
-  EG: 'Egypt',
-  EH: 'Western Sahara',
-  ER: 'Eritrea',
-  ES: 'Spain',
-  ET: 'Ethiopia',
-  FI: 'Finland',
-  FJ: 'Fiji',
   FM: 'Micronesia',
-  FR: 'France',
-  GA: 'Gabon',
-  GB: 'United Kingdom',
-  GD: 'Grenada',
-  GE: 'Georgia',
-  GH: 'Ghana',
   GM: 'Gambia',
-  GN: 'Guinea',
-  GQ: 'Equatorial Guinea',
-  GR: 'Greece',
-  GT: 'Guatemala',
-  GW: 'Guinea-Bissau',
-  GY: 'Guyana',
-  HN: 'Honduras',
-  HR: 'Croatia',
-  HT: 'Haiti',
-  HU: 'Hungary',
-  ID: 'Indonesia',
-  IE: 'Ireland',
-  IL: 'Israel',
-  IN: 'India',
-  IQ: 'Iraq',
   IR: 'Iran',
-  IS: 'Iceland',
-  IT: 'Italy',
-  JM: 'Jamaica',
-  JO: 'Jordan',
-  JP: 'Japan',
-  KE: 'Kenya',
-  KG: 'Kyrgyzstan',
-  KH: 'Cambodia',
-  KI: 'Kiribati',
-  KM: 'Comoros',
-  KN: 'Saint Kitts and Nevis',
-  KP: 'North Korea',
-  KR: 'South Korea',
-  KW: 'Kuwait',
-  KZ: 'Kazakhstan',
   LA: 'Laos',
-  LB: 'Lebanon',
-  LC: 'Saint Lucia',
-  LI: 'Liechtenstein',
-  LK: 'Sri Lanka',
-  LR: 'Liberia',
-  LS: 'Lesotho',
-  LT: 'Lithuania',
-  LU: 'Luxembourg',
-  LV: 'Latvia',
-  LY: 'Libya',
-  MA: 'Morocco',
-  MC: 'Monaco',
   MD: 'Moldova',
-  ME: 'Montenegro',
-  MG: 'Madagascar',
-  MH: 'Marshall Islands',
   MK: 'North Macedonia',
-  ML: 'Mali',
-  MM: 'Myanmar',
-  MN: 'Mongolia',
-  MR: 'Mauritania',
-  MT: 'Malta',
-  MU: 'Mauritius',
-  MV: 'Maldives',
-  MW: 'Malawi',
-  MX: 'Mexico',
-  MY: 'Malaysia',
-  MZ: 'Mozambique',
-  NA: 'Namibia',
-  NE: 'Niger',
-  NG: 'Nigeria',
-  NI: 'Nicaragua',
-  NL: 'Netherlands',
-  NO: 'Norway',
-  NP: 'Nepal',
-  NR: 'Nauru',
-  NZ: 'New Zealand',
-  OM: 'Oman',
-  PA: 'Panama',
-  PE: 'Peru',
-  PG: 'Papua New Guinea',
-  PH: 'Philippines',
-  PK: 'Pakistan',
-  PL: 'Poland',
   PS: 'Palestine',
-  PT: 'Portugal',
-  PW: 'Palau',
-  PY: 'Paraguay',
-  QA: 'Qatar',
-  RO: 'Romania',
-  RS: 'Serbia',
   RU: 'Russia',
-  RW: 'Rwanda',
-  SA: 'Saudi Arabia',
-  SB: 'Solomon Islands',
-  SC: 'Seychelles',
-  SD: 'Sudan',
-  SE: 'Sweden',
-  SG: 'Singapore',
-  SI: 'Slovenia',
-  SK: 'Slovakia',
-  SL: 'Sierra Leone',
-  SM: 'San Marino',
-  SN: 'Senegal',
-  SO: 'Somalia',
-  SR: 'Suriname',
-  SS: 'South Sudan',
   ST: 'São Tomé and Príncipe',
-  SV: 'El Salvador',
   SY: 'Syria',
-  SZ: 'Eswatini',
-  TD: 'Chad',
-  TG: 'Togo',
-  TH: 'Thailand',
-  TJ: 'Tajikistan',
-  TL: 'Timor-Leste',
-  TM: 'Turkmenistan',
-  TN: 'Tunisia',
-  TO: 'Tonga',
   TR: 'Turkey',
-  TT: 'Trinidad and Tobago',
-  TV: 'Tuvalu',
   TW: 'Taiwan',
   TZ: 'Tanzania',
-  UA: 'Ukraine',
-  UG: 'Uganda',
   US: 'United States',
-  UY: 'Uruguay',
-  UZ: 'Uzbekistan',
   VA: 'Vatican City',
-  VC: 'Saint Vincent and the Grenadines',
-  VE: 'Venezuela',
-  VN: 'Vietnam',
-  VU: 'Vanuatu',
-  WS: 'Samoa',
-  XK: 'Kosovo',
-  YE: 'Yemen',
-  ZA: 'South Africa',
-  ZM: 'Zambia',
-  ZW: 'Zimbabwe',
 };
 
 /**
- * Other spellings met in registry data (official long forms, ISO 3166 English forms, former names).
- * ISO codes are deliberately absent: in free text "CA" or "GA" is more often a US state than a country.
+ * Other spellings met in registry data that the library does not list (official long forms, former names).
+ * ISO codes are deliberately absent, and dropped from the library's aliases: in free text "CA" or "GA" is more often
+ * a US state than a country.
  */
 const ALIASES: Readonly<Record<string, string>> = {
-  "People's Republic of China": 'CN',
   PRC: 'CN',
   'P.R. China': 'CN',
-  'United States of America': 'US',
-  USA: 'US',
-  'U.S.A.': 'US',
-  'U.S.': 'US',
   'United Kingdom of Great Britain and Northern Ireland': 'GB',
-  UK: 'GB',
-  'Great Britain': 'GB',
   England: 'GB',
   Scotland: 'GB',
   Wales: 'GB',
   'Northern Ireland': 'GB',
   'Kingdom of Denmark': 'DK',
   'Kingdom of the Netherlands': 'NL',
-  'The Netherlands': 'NL',
   'Republic of Ireland': 'IE',
   'Republic of Cyprus': 'CY',
   'The Bahamas': 'BS',
-  'The Gambia': 'GM',
   'Federated States of Micronesia': 'FM',
   'East Timor': 'TL',
-  'Cape Verde': 'CV',
-  'Sao Tome and Principe': 'ST',
   'St. Kitts and Nevis': 'KN',
   'St. Lucia': 'LC',
   'St. Vincent and the Grenadines': 'VC',
@@ -248,35 +73,27 @@ const ALIASES: Readonly<Record<string, string>> = {
   'Congo (Kinshasa)': 'CD',
   Congo: 'CG',
   'Congo (Brazzaville)': 'CG',
-  'Ivory Coast': 'CI',
-  "Cote d'Ivoire": 'CI',
   'Viet Nam': 'VN',
   'Lao PDR': 'LA',
-  "Lao People's Democratic Republic": 'LA',
-  'Republic of Korea': 'KR',
-  'Korea, Republic of': 'KR',
   "Democratic People's Republic of Korea": 'KP',
-  'Russian Federation': 'RU',
   'Bolivia, Plurinational State of': 'BO',
   'Plurinational State of Bolivia': 'BO',
   'Venezuela, Bolivarian Republic of': 'VE',
   'Tanzania, United Republic of': 'TZ',
-  'United Republic of Tanzania': 'TZ',
   'Iran, Islamic Republic of': 'IR',
-  'Islamic Republic of Iran': 'IR',
-  'Syrian Arab Republic': 'SY',
-  'Moldova, Republic of': 'MD',
   'Republic of Moldova': 'MD',
   Burma: 'MM',
   Swaziland: 'SZ',
-  'Czech Republic': 'CZ',
-  Türkiye: 'TR',
-  Turkiye: 'TR',
   Macedonia: 'MK',
-  'Brunei Darussalam': 'BN',
-  'Micronesia, Federated States of': 'FM',
-  'State of Palestine': 'PS',
 };
+
+const namesByCode = Object.entries(en.countries)
+  .filter(([code]) => !TERRITORIES.has(code))
+  .map(([code, names]): [string, string[]] => [code, typeof names === 'string' ? [names] : names]);
+
+export const COUNTRY_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
+  namesByCode.map(([code, names]) => [code, SHORT_NAMES[code] ?? names[0] ?? code]),
+);
 
 /** Lower case, accents and punctuation variants folded, so that "Côte d’Ivoire" matches "cote d'ivoire". */
 function fold(text: string): string {
@@ -287,9 +104,14 @@ function fold(text: string): string {
   return oneLine(folded).toLowerCase();
 }
 
-const byFoldedName = new Map<string, string>();
-for (const [code, name] of Object.entries(COUNTRY_NAMES)) byFoldedName.set(fold(name), code);
-for (const [alias, code] of Object.entries(ALIASES)) byFoldedName.set(fold(alias), code);
+const byFoldedName = new Map<string, string>(Object.entries(ALIASES).map(([alias, code]) => [fold(alias), code]));
+for (const [code, names] of namesByCode) {
+  for (const name of [COUNTRY_NAMES[code] ?? code, ...names]) {
+    const isoCode = isCountryCodeShape(name) && name.toUpperCase() in en.countries;
+    // A name keeps its first claim: ALIASES settle the library's "Congo", listed for both Congos.
+    if (!isoCode && !byFoldedName.has(fold(name))) byFoldedName.set(fold(name), code);
+  }
+}
 
 /** Whether a text has the shape of an ISO 3166-1 alpha-2 code: two Latin letters ("US", "br"). */
 export function isCountryCodeShape(text: string): boolean {

@@ -5,35 +5,19 @@ import type { RawDocumentGroup } from './raw-record.js';
 export const GROUP_KINDS = ['pipeline', 'registration', 'issuance', 'other'] as const;
 export type GroupKind = (typeof GROUP_KINDS)[number];
 
-const KIND_WORD: Record<GroupKind, string> = {
-  pipeline: 'Pipeline',
-  registration: 'Registration',
-  issuance: 'Issuance',
-  other: 'Other',
-};
-
 const KIND_IN_CODE = /^(?:(.*?)_)?(PIPELINE|REGISTRATION|ISSUANCE|OTHER)(?:_DOCUMENTS?)?$/i;
 
 /** The kind and program of a raw group code such as `VCS_PIPELINE_DOCUMENTS`; null for a code of no known kind. */
 export function parseGroupCode(code: string): { kind: GroupKind; program: string | null } | null {
   const m = KIND_IN_CODE.exec(code.trim());
   if (!m) return null;
-  const kind = (m[2] ?? '').toLowerCase() as GroupKind;
-  const program = m[1] !== undefined && m[1] !== '' ? m[1] : null;
-  return { kind, program };
+  return { kind: (m[2] ?? '').toLowerCase() as GroupKind, program: m[1] || null };
 }
 
-function kindIsRecognised(group: RawDocumentGroup): boolean {
-  return parseGroupCode(group.code) !== null || GROUP_KINDS.some((k) => group.description.toLowerCase().includes(k));
-}
-
-function kindOf(group: RawDocumentGroup): GroupKind {
-  const fromCode = parseGroupCode(group.code);
-  if (fromCode) return fromCode.kind;
+/** The kind a group's code or else its description names; null for neither. */
+function namedKind(group: RawDocumentGroup): GroupKind | null {
   const words = group.description.toLowerCase();
-  for (const kind of GROUP_KINDS) if (words.includes(kind)) return kind;
-  // A group of an unknown kind keeps its documents rather than losing them.
-  return 'other';
+  return parseGroupCode(group.code)?.kind ?? GROUP_KINDS.find((k) => words.includes(k)) ?? null;
 }
 
 /**
@@ -47,9 +31,10 @@ export function cleanDocumentGroups(groups: readonly RawDocumentGroup[], default
   const program = groups.map((g) => parseGroupCode(g.code)?.program).find((p) => typeof p === 'string') ?? defaultProgram;
   const byKind = new Map<GroupKind, CleanedDocumentGroup>();
   for (const group of groups) {
-    const kind = kindOf(group);
-    // Only a group that is of this kind names it; an unrecognised group merely lends its documents to "other".
-    const description = kindIsRecognised(group) ? group.description.trim() : '';
+    const named = namedKind(group);
+    // A group of an unknown kind lends its documents to "other" rather than losing them, but does not name it.
+    const kind = named ?? 'other';
+    const description = named !== null ? group.description.trim() : '';
     let target = byKind.get(kind);
     if (!target) {
       target = { description, documents: [] };
@@ -62,7 +47,7 @@ export function cleanDocumentGroups(groups: readonly RawDocumentGroup[], default
   return GROUP_KINDS.map((kind) => {
     const group = byKind.get(kind) ?? { description: '', documents: [] };
     return {
-      description: group.description !== '' ? group.description : `${program} ${KIND_WORD[kind]} Documents`,
+      description: group.description !== '' ? group.description : `${program} ${kind.charAt(0).toUpperCase()}${kind.slice(1)} Documents`,
       documents: group.documents,
     };
   });

@@ -1,19 +1,12 @@
 import type { ProjectEnrichment } from './cleaned-record.js';
+import { distinctBy } from './text.js';
 
 /** Small shared helpers of the record derivations (derive-cleaned.ts, derive-from-export.ts, registry exports). */
 
 /** Trimmed, non-empty values, first spelling kept, compared case-insensitively; order preserved. */
 export function distinct(values: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const v of values) {
-    const t = v.trim();
-    if (t !== '' && !seen.has(t.toLowerCase())) {
-      seen.add(t.toLowerCase());
-      out.push(t);
-    }
-  }
-  return out;
+  const trimmed = values.map((v) => v.trim()).filter((t) => t !== '');
+  return distinctBy(trimmed, (t) => t.toLowerCase());
 }
 
 /**

@@ -57,15 +57,9 @@ function sanitizeAttributes(x: unknown): unknown[] {
   const out: unknown[] = [];
   for (const a of x) {
     if (!isObject(a) || typeof a.code !== 'string') continue;
-    const values: unknown[] = [];
-    for (const v of Array.isArray(a.values) ? a.values : []) {
-      if (!isObject(v)) continue;
-      const value = v.value;
-      if (typeof value === 'string') values.push({ ...v, type: typeof v.type === 'string' ? v.type : 'string' });
-      else if (typeof value === 'number' || typeof value === 'boolean') {
-        values.push({ ...v, type: typeof v.type === 'string' ? v.type : 'string', value: String(value) });
-      }
-    }
+    const values = (Array.isArray(a.values) ? a.values : [])
+      .filter((v) => isObject(v) && ['string', 'number', 'boolean'].includes(typeof v.value))
+      .map((v: Record<string, unknown>) => ({ ...v, type: typeof v.type === 'string' ? v.type : 'string', value: String(v.value) }));
     out.push({ ...a, values });
   }
   return out;

@@ -13,9 +13,7 @@ function expandRanges(text: string): string {
     const from = Number(a);
     const to = Number(b);
     if (to < from || to - from > 50) return whole;
-    const ids: number[] = [];
-    for (let i = from; i <= to; i++) ids.push(i);
-    return `[${ids.join(', ')}]`;
+    return `[${Array.from({ length: to - from + 1 }, (_, i) => from + i).join(', ')}]`;
   });
 }
 

@@ -1,3 +1,5 @@
+import { distinctBy } from './text.js';
+
 /** A project as the service identifies it: the canonical registry name and the numeric id. */
 export interface ProjectRef {
   registry: string;
@@ -26,14 +28,4 @@ export function distinctProjects<T extends { ref: ProjectRef }>(projects: readon
 /** The first occurrence of each project ref, in order (the vector indexes' filters). */
 export function distinctRefs<T extends ProjectRef>(refs: readonly T[]): T[] {
   return distinctBy(refs, projectKey);
-}
-
-function distinctBy<T>(items: readonly T[], key: (item: T) => string): T[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    const k = key(item);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
 }

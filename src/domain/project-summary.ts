@@ -106,22 +106,13 @@ export function summaryPassages<S extends { title: string }>(docs: readonly DocT
     if (out.length >= max) break;
     // Pages indexed before the ingest removed page furniture still carry it; removing it again changes nothing.
     const pages = stripPageFurniture(doc.pages);
-    let start = -1;
-    let startLine = 0;
-    for (let i = 0; i < pages.length && start < 0; i++) {
-      if (isContentsText(pages[i] ?? '')) continue;
-      const lines = (pages[i] ?? '').split('\n');
-      const at = lines.findIndex(isHeadingLine);
-      if (at >= 0) {
-        start = i;
-        startLine = at + 1;
-      }
-    }
     const candidates: { page: number; text: string }[] = [];
+    const start = pages.findIndex((p) => !isContentsText(p) && p.split('\n').some(isHeadingLine));
     if (start >= 0) {
-      const first = (pages[start] ?? '').split('\n').slice(startLine).join('\n');
-      candidates.push({ page: start + 1, text: first });
-      if (pages[start + 1] !== undefined) candidates.push({ page: start + 2, text: pages[start + 1] ?? '' });
+      const lines = (pages[start] ?? '').split('\n');
+      candidates.push({ page: start + 1, text: lines.slice(lines.findIndex(isHeadingLine) + 1).join('\n') });
+      const next = pages[start + 1];
+      if (next !== undefined) candidates.push({ page: start + 2, text: next });
     }
     for (let i = 0; i < Math.min(pages.length, 10); i++) {
       if (!isContentsText(pages[i] ?? '')) candidates.push({ page: i + 1, text: pages[i] ?? '' });

@@ -53,16 +53,6 @@ export type RawDocument = z.infer<typeof rawDocumentSchema>;
 export type RawDocumentGroup = z.infer<typeof rawDocumentGroupSchema>;
 export type RawRecord = z.infer<typeof rawRecordSchema>;
 
-/** All values of an attribute code, from the participation summaries first, then the top-level attributes. */
-export function attributeValues(raw: RawRecord, code: string): string[] {
-  const out: string[] = [];
-  for (const p of raw.participationSummaries) {
-    for (const a of p.attributes) if (a.code === code) out.push(...a.values.map((v) => v.value));
-  }
-  for (const a of raw.attributes) if (a.code === code) out.push(...a.values.map((v) => v.value));
-  return out;
-}
-
 /** Each occurrence of an attribute code (one entry per attribute, with its values), in record order. */
 export function attributeOccurrences(raw: RawRecord, code: string): string[][] {
   const out: string[][] = [];
@@ -71,6 +61,11 @@ export function attributeOccurrences(raw: RawRecord, code: string): string[][] {
   }
   for (const a of raw.attributes) if (a.code === code) out.push(a.values.map((v) => v.value));
   return out;
+}
+
+/** All values of an attribute code, from the participation summaries first, then the top-level attributes. */
+export function attributeValues(raw: RawRecord, code: string): string[] {
+  return attributeOccurrences(raw, code).flat();
 }
 
 export function firstAttribute(raw: RawRecord, code: string): string | undefined {

@@ -26,21 +26,18 @@ export function parseRegistryNumber(value: string | undefined | null): number | 
   if (typeof value !== 'string') return null;
   const text = value.trim().replace(/[\u00a0\u202f]/g, ' ');
   const thousands = /^([+-]?)(\d{1,3}(?:[, ]\d{3})+)(\.\d+)?(?![\d,])/.exec(text);
-  if (thousands) {
-    const n = Number(`${thousands[1] ?? ''}${(thousands[2] ?? '').replace(/[, ]/g, '')}${thousands[3] ?? ''}`);
-    return Number.isFinite(n) ? n : null;
-  }
+  if (thousands) return finite(`${thousands[1] ?? ''}${(thousands[2] ?? '').replace(/[, ]/g, '')}${thousands[3] ?? ''}`);
   const plain = /^([+-]?)(\d+(?:\.\d+)?|\.\d+)(?![\d,])/.exec(text);
-  if (plain) {
-    const n = Number(`${plain[1] ?? ''}${plain[2] ?? ''}`);
-    return Number.isFinite(n) ? n : null;
-  }
+  if (plain) return finite(`${plain[1] ?? ''}${plain[2] ?? ''}`);
   const decimalComma = /^([+-]?)(\d+),(\d+)(?![\d,.])/.exec(text);
-  if (decimalComma) {
-    const n = Number(`${decimalComma[1] ?? ''}${decimalComma[2] ?? ''}.${decimalComma[3] ?? ''}`);
-    return Number.isFinite(n) ? n : null;
-  }
+  if (decimalComma) return finite(`${decimalComma[1] ?? ''}${decimalComma[2] ?? ''}.${decimalComma[3] ?? ''}`);
   return null;
+}
+
+/** The number a numeral reads as, or null when it is too large to hold. */
+function finite(numeral: string): number | null {
+  const n = Number(numeral);
+  return Number.isFinite(n) ? n : null;
 }
 
 const HECTARES_PER_ACRE = 0.40468564224;

@@ -80,26 +80,7 @@ const HEADING_LINE =
   /^(?:(?:section|annex|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*\.?)\s+\p{Lu}[^.!?;:]{0,90}$|^\(?[a-z]\)\s+\p{Lu}[^.!?;:]{0,90}$|^[^\p{Ll}]{4,90}$|^\p{Lu}[^.!?;:\d]{2,90}(?<!\b[Vv](?:ersion|er\.?)?)\s[1-9]\d?(?:\.\d{1,2}){2,}$/u;
 
 /** Words a title leaves in lower case ("Carbon Accounting for Mosaic and Landscape-Scale REDD Projects"). */
-const TITLE_SMALL_WORDS = new Set([
-  'a',
-  'an',
-  'and',
-  'as',
-  'at',
-  'by',
-  'for',
-  'from',
-  'in',
-  'into',
-  'of',
-  'on',
-  'or',
-  'the',
-  'to',
-  'with',
-  'via',
-  'per',
-]);
+const TITLE_SMALL_WORDS = new Set('a an and as at by for from in into of on or the to with via per'.split(' '));
 /** Capitalised words of a title at most; its small words ("for", "of", "to") are not counted. */
 const MAX_TITLE_WORDS = 10;
 /** Ten words of a title, however long, fit in this many characters. */

@@ -1,3 +1,5 @@
+import { distinct } from './enrichment.js';
+
 /**
  * Names of the short codes Verra puts in PROJECT_SUBCATERGORY_NAMES (spelled so by the registry): the AFOLU
  * project categories and their activity types (VCS Standard and AFOLU Requirements), used as the
@@ -65,15 +67,5 @@ export function subcategoryName(code: string): string {
 
 /** Names of all codes in PROJECT_SUBCATERGORY_NAMES values, in order, without repeats. */
 export function expandSubcategories(values: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const code of splitSubcategoryCodes(values)) {
-    const name = subcategoryName(code);
-    const key = name.toLowerCase();
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push(name);
-    }
-  }
-  return out;
+  return distinct(splitSubcategoryCodes(values).map(subcategoryName));
 }

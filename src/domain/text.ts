@@ -1,4 +1,4 @@
-/** Text helpers the domain modules share, so that whitespace and letters are defined once. */
+/** Text helpers the domain modules share, so that whitespace, letters and repeats are defined once. */
 
 /** Runs of whitespace (line breaks included) as one space; the ends kept. */
 export function squashSpaces(text: string): string {
@@ -43,4 +43,15 @@ export function wordRuns(text: string): string[] {
 /** The figures a text gives as written ("27,769", "12.5"), trailing separators dropped, in order. */
 export function figuresIn(text: string): string[] {
   return (text.match(/\d[\d,.]*/gu) ?? []).map((f) => f.replace(/[,.]+$/u, ''));
+}
+
+/** The first item of each key, in order. */
+export function distinctBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }

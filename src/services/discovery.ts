@@ -106,13 +106,9 @@ export function createDiscoveryService(opts: DiscoveryServiceOptions): Discovery
       for (const name of request.registry ?? []) {
         const canonical = canonicalRegistry(name);
         if (canonical === null) {
-          throw new AppError(
-            'unknown_registry',
-            `registry: unknown registry ${JSON.stringify(name)}; known: ${knownRegistryNames().join(', ')}`,
-            {
-              details: [{ path: 'registry', message: `unknown registry ${JSON.stringify(name)}` }],
-            },
-          );
+          const unknown = `unknown registry ${JSON.stringify(name)}`;
+          const details = [{ path: 'registry', message: unknown }];
+          throw new AppError('unknown_registry', `registry: ${unknown}; known: ${knownRegistryNames().join(', ')}`, { details });
         }
         if (!registries.includes(canonical)) registries.push(canonical);
       }

@@ -1,6 +1,6 @@
 import type { ProjectEnrichment } from '../domain/cleaned-record.js';
 import { parseCreditPeriods, spreadAnnualEstimate, type CreditPeriod } from '../domain/credit-period.js';
-import { findEmissionTable, tableSum, type EmissionTable } from '../domain/emission-table.js';
+import { findEmissionTable, tableSum } from '../domain/emission-table.js';
 import {
   documentRank,
   firstSentences,
@@ -22,7 +22,7 @@ import { NO_COUNTRIES } from '../domain/country-lookup.js';
 import type { DocumentState, DocumentStateStore } from '../ports/document-state-store.js';
 import type { DocumentTextStore } from '../ports/document-text-store.js';
 import type { RecordStore, StoredProject } from '../ports/record-store.js';
-import type { Summarizer } from '../ports/summarizer.js';
+import type { SummarizeInput, Summarizer } from '../ports/summarizer.js';
 
 /**
  * Document-derived fields of one project (docs/derived-fields.md): reads the text of its indexed documents from the
@@ -56,10 +56,12 @@ interface ProjectFacts {
   category: string;
 }
 
+const NO_FACTS: ProjectFacts = { annualEstimate: 0, periods: [], subcategoryCodes: [], activityNames: [], category: '' };
+
 function projectFacts(stored: StoredProject, countries: CountryLookup): ProjectFacts {
   const mapping = exportMappingForFormat(stored.format);
   if (stored.format.startsWith('csv:')) {
-    if (!mapping) return { annualEstimate: 0, periods: [], subcategoryCodes: [], activityNames: [], category: '' };
+    if (!mapping) return NO_FACTS;
     const row: Record<string, string> = {};
     for (const [k, v] of Object.entries(stored.raw)) if (typeof v === 'string') row[k] = v;
     try {
@@ -72,7 +74,7 @@ function projectFacts(stored: StoredProject, countries: CountryLookup): ProjectF
         category: f.type,
       };
     } catch {
-      return { annualEstimate: 0, periods: [], subcategoryCodes: [], activityNames: [], category: '' };
+      return NO_FACTS;
     }
   }
   const raw = parseRawRecordLeniently(stored.raw, stored.ref);
@@ -98,66 +100,79 @@ function estimateByYear(facts: ProjectFacts): Record<string, number> {
   return Object.fromEntries(years.map((y) => [y, 0]));
 }
 
-export async function enrichProject(input: EnrichProjectInput): Promise<ProjectEnrichment> {
-  const { ref, stored, texts, documents, summarizer, records } = input;
-  const log = input.logger?.child({ project: projectKey(ref) });
-  const facts = projectFacts(stored, input.countries ?? NO_COUNTRIES);
-
+/**
+ * The project's indexed documents with text, in rank order (the project description first). The derived fields are
+ * read from the pages as the PDF gives them, without the table rows written out after them.
+ */
+async function indexedTexts({ ref, texts, documents }: EnrichProjectInput): Promise<DocText<DocumentState>[]> {
   const states = (await documents.list({ projects: [ref], status: 'indexed' })).sort(
     (a, b) => documentRank(a) - documentRank(b) || a.title.localeCompare(b.title),
   );
   const docs: DocText<DocumentState>[] = [];
   for (const state of states) {
-    // The derived fields are read from the pages as the PDF gives them, without the table rows written out after them.
     const pages = (await texts.get(ref, state.documentId))?.map(withoutTableRows);
     if (pages && pages.some((p) => p.trim() !== '')) docs.push({ state, pages });
   }
-  const descriptions = docs.filter((d) => isDescriptionDocument(d.state));
-  const enrichment: ProjectEnrichment = {};
+  return docs;
+}
 
-  // emissions_reductions: the first description document with a table, else the estimate spread over the years.
-  let table: EmissionTable | null = null;
-  let tableDoc: DocText<DocumentState> | null = null;
+type Reductions = Required<Pick<ProjectEnrichment, 'emissionsReductions' | 'emissionsReductionsSource'>>;
+
+/** emissions_reductions: the first description document with a table, else the estimate spread over the years. */
+function emissionsReductions(descriptions: DocText<DocumentState>[], facts: ProjectFacts, log: Logger | undefined): Reductions {
   for (const d of descriptions) {
-    table = findEmissionTable(d.pages, { annualEstimate: facts.annualEstimate });
-    if (table) {
-      tableDoc = d;
-      break;
-    }
-  }
-  if (table && tableDoc) {
-    enrichment.emissionsReductions = table.values;
-    enrichment.emissionsReductionsSource = 'document';
+    const table = findEmissionTable(d.pages, { annualEstimate: facts.annualEstimate });
+    if (table === null) continue;
     const sum = tableSum(table);
     const mismatch = table.total !== null && Math.abs(sum - table.total) > Math.max(1, Math.abs(table.total) * 0.01);
-    log?.info(
-      {
-        field: 'emissions_reductions',
-        source: 'document',
-        document: tableDoc.state.title,
-        pages: table.pages,
-        years: table.rows.length,
-        total: table.total,
-        sum,
-      },
-      mismatch
-        ? 'emission table rows do not add up to its total row (kept as read)'
-        : 'emission reductions read from the project description',
-    );
-  } else {
-    enrichment.emissionsReductions = estimateByYear(facts);
-    enrichment.emissionsReductionsSource = 'estimate';
-    log?.info(
-      {
-        field: 'emissions_reductions',
-        source: 'estimate',
-        annualEstimate: facts.annualEstimate,
-        descriptionDocuments: descriptions.length,
-      },
-      'no emission table found; the annual estimate is spread over the crediting period when the record is read',
-    );
+    const found = { document: d.state.title, pages: table.pages, years: table.rows.length, total: table.total, sum };
+    const message = mismatch
+      ? 'emission table rows do not add up to its total row (kept as read)'
+      : 'emission reductions read from the project description';
+    log?.info({ field: 'emissions_reductions', source: 'document', ...found }, message);
+    return { emissionsReductions: table.values, emissionsReductionsSource: 'document' };
   }
+  log?.info(
+    { field: 'emissions_reductions', source: 'estimate', annualEstimate: facts.annualEstimate, descriptionDocuments: descriptions.length },
+    'no emission table found; the annual estimate is spread over the crediting period when the record is read',
+  );
+  return { emissionsReductions: estimateByYear(facts), emissionsReductionsSource: 'estimate' };
+}
 
+/**
+ * summary: the summariser's over the documents' passages, else the first sentences of the first passage or page;
+ * '' without documents, so that the cleaned record keeps its fallback (the description).
+ */
+async function documentSummary(docs: DocText<DocumentState>[], input: EnrichProjectInput, log: Logger | undefined): Promise<string> {
+  if (docs.length === 0) return '';
+  const { summarizer, signal } = input;
+  // `docs` is in rank order, so the project description's passages come first.
+  const passages = summaryPassages(docs);
+  let summary = '';
+  if (passages.length > 0) {
+    try {
+      const question: SummarizeInput = { question: SUMMARY_QUESTION, passages, maxChars: SUMMARY_MAX_CHARS, purpose: 'summary' };
+      summary = stripMarkers(await summarizer.summarize(question, signal));
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      log?.warn({ err: (err as Error).message, model: summarizer.model }, 'summariser failed; using the first passage');
+    }
+    if (summary === '') summary = firstSentences(passages[0]?.text ?? '');
+  }
+  if (summary === '') summary = firstSentences(docs.flatMap((d) => d.pages).find((p) => p.trim() !== '') ?? '');
+  if (summary !== '') {
+    const cited = passages.map((p) => `${p.documentTitle} p.${p.page}`);
+    log?.info({ field: 'summary', model: summarizer.model, passages: cited }, 'summary generated from documents');
+  }
+  return summary;
+}
+
+export async function enrichProject(input: EnrichProjectInput): Promise<ProjectEnrichment> {
+  const log = input.logger?.child({ project: projectKey(input.ref) });
+  const facts = projectFacts(input.stored, input.countries ?? NO_COUNTRIES);
+  const docs = await indexedTexts(input);
+  const descriptions = docs.filter((d) => isDescriptionDocument(d.state));
+  const enrichment: ProjectEnrichment = emissionsReductions(descriptions, facts, log);
   const activities = reductionActivities({
     subcategoryCodes: facts.subcategoryCodes,
     activityNames: facts.activityNames,
@@ -165,39 +180,8 @@ export async function enrichProject(input: EnrichProjectInput): Promise<ProjectE
     descriptionPages: descriptions[0]?.pages ?? [],
   });
   if (activities.length > 0) enrichment.reductionActivity = activities;
-
-  // summary: only from documents; without indexed text the cleaned record keeps its fallback (the description).
-  if (docs.length > 0) {
-    // `docs` is in rank order, so the project description's passages come first.
-    const passages = summaryPassages(docs);
-    let summary = '';
-    if (passages.length > 0) {
-      try {
-        summary = stripMarkers(
-          await summarizer.summarize(
-            { question: SUMMARY_QUESTION, passages, maxChars: SUMMARY_MAX_CHARS, purpose: 'summary' },
-            input.signal,
-          ),
-        );
-      } catch (err) {
-        if (input.signal?.aborted) throw err;
-        log?.warn({ err: (err as Error).message, model: summarizer.model }, 'summariser failed; using the first passage');
-      }
-      if (summary === '') summary = firstSentences(passages[0]?.text ?? '');
-    }
-    if (summary === '') {
-      const firstText = docs.flatMap((d) => d.pages).find((p) => p.trim() !== '') ?? '';
-      summary = firstSentences(firstText);
-    }
-    if (summary !== '') {
-      enrichment.summary = summary;
-      log?.info(
-        { field: 'summary', model: summarizer.model, passages: passages.map((p) => `${p.documentTitle} p.${p.page}`) },
-        'summary generated from documents',
-      );
-    }
-  }
-
-  await records.updateEnrichment(ref, enrichment);
+  const summary = await documentSummary(docs, input, log);
+  if (summary !== '') enrichment.summary = summary;
+  await input.records.updateEnrichment(input.ref, enrichment);
   return enrichment;
 }

@@ -1,6 +1,8 @@
+import { LRUCache } from 'lru-cache';
 import type { CleanedRecord } from '../domain/cleaned-record.js';
 import { deriveCleaned } from '../domain/derive-cleaned.js';
 import { projectKey, type ProjectRef, type RequestedProject } from '../domain/project-ref.js';
+import { distinctBy } from '../domain/text.js';
 import type { CountryLookup } from '../ports/country-lookup.js';
 import type { RecordStore, StoredProject } from '../ports/record-store.js';
 
@@ -37,9 +39,8 @@ export interface MetadataServiceOptions {
 /** The serialised records of one project at one version (its updatedAt). */
 interface CachedProject {
   updatedAt: string;
-  raw: string | undefined;
-  /** Cleaned record per registry spelling (the record echoes the caller's spelling). */
-  cleaned: Map<string, string>;
+  /** The cleaned record's text per registry spelling (the record echoes the caller's spelling); null: the raw record. */
+  texts: Map<string | null, string>;
 }
 
 /** Spellings of one project's registry kept at once ("Verra", "verra", ...); more start the list again. */
@@ -50,49 +51,66 @@ const MAX_SPELLINGS = 8;
  */
 const SETTLE_MS = 1000;
 
+/** Serialised records of at most `size` projects, the least recently used dropped first. */
+class RecordTexts {
+  readonly entries: LRUCache<string, CachedProject>;
+  constructor(size: number) {
+    this.entries = new LRUCache({ max: size });
+  }
+
+  /** The kept text of a project at `version` for a spelling (null: raw), if any. */
+  kept(key: string, version: string, spelling: string | null): string | undefined {
+    const entry = this.entries.get(key);
+    return entry?.updatedAt === version ? entry.texts.get(spelling) : undefined;
+  }
+
+  /** The text of the stored project for a spelling (null: raw), made by `serialise` unless kept at its version. */
+  text(stored: StoredProject, spelling: string | null, serialise: () => string): string {
+    const key = projectKey(stored.ref);
+    let entry = this.entries.get(key);
+    if (entry?.updatedAt !== stored.updatedAt) {
+      entry = { updatedAt: stored.updatedAt, texts: new Map() };
+      this.entries.set(key, entry);
+    }
+    let text = entry.texts.get(spelling);
+    if (text === undefined) {
+      if (entry.texts.size >= MAX_SPELLINGS) entry.texts.clear();
+      text = serialise();
+      entry.texts.set(spelling, text);
+    }
+    return text;
+  }
+}
+
+/** The stored projects by key; a single project is read with `get`, the others with one `getMany`. */
+async function readStored(records: RecordStore, refs: ProjectRef[]): Promise<Map<string, StoredProject>> {
+  if (refs.length !== 1) return records.getMany(refs);
+  const stored = await records.get(refs[0] as ProjectRef);
+  return new Map(stored === null ? [] : [[projectKey(stored.ref), stored]]);
+}
+
+function distinctIds(projects: readonly RequestedProject[]): RequestedProject[] {
+  return distinctBy(projects, (p) => String(p.ref.projectId));
+}
+
 /**
  * Records as the API serves them. The cleaned record is derived from the stored project (raw record, enrichment,
  * hidden) and the caller's registry spelling only, so its JSON text is derived and serialised once per record version
- * and spelling and kept (`cacheSize` projects, oldest dropped first); the store is still read on every request, so a
- * change by the worker is served at once.
+ * and spelling and kept (`cacheSize` projects, the least recently used dropped first); the store is still read on
+ * every request, so a change by the worker is served at once.
  */
 export function createMetadataService(opts: MetadataServiceOptions): MetadataService {
   const { records, countries } = opts;
-  const cacheSize = opts.cacheSize ?? 2000;
   const now = opts.now ?? Date.now;
-  const cache = new Map<string, CachedProject>();
+  const cache = new RecordTexts(opts.cacheSize ?? 2000);
 
   const view = (stored: StoredProject, requestedRegistry: string, raw: boolean): ProjectView =>
     raw ? stored.raw : deriveCleaned(stored, { requestedRegistry, countries });
 
   const json = (stored: StoredProject, requestedRegistry: string, raw: boolean): string => {
-    const changed = Date.parse(stored.updatedAt);
-    if (!(changed < now() - SETTLE_MS)) return JSON.stringify(view(stored, requestedRegistry, raw));
-    const key = projectKey(stored.ref);
-    let entry = cache.get(key);
-    if (entry === undefined || entry.updatedAt !== stored.updatedAt) {
-      if (entry === undefined && cache.size >= cacheSize) {
-        const oldest = cache.keys().next();
-        if (!oldest.done) cache.delete(oldest.value);
-      }
-      entry = { updatedAt: stored.updatedAt, raw: undefined, cleaned: new Map() };
-      cache.set(key, entry);
-    }
-    if (raw) return (entry.raw ??= JSON.stringify(stored.raw));
-    let text = entry.cleaned.get(requestedRegistry);
-    if (text === undefined) {
-      if (entry.cleaned.size >= MAX_SPELLINGS) entry.cleaned.clear();
-      text = JSON.stringify(view(stored, requestedRegistry, false));
-      entry.cleaned.set(requestedRegistry, text);
-    }
-    return text;
-  };
-
-  /** The kept text for a project at `version`, if any. */
-  const kept = (key: string, version: string, requestedRegistry: string, raw: boolean): string | undefined => {
-    const entry = cache.get(key);
-    if (entry === undefined || entry.updatedAt !== version) return undefined;
-    return raw ? entry.raw : entry.cleaned.get(requestedRegistry);
+    const serialise = () => JSON.stringify(view(stored, requestedRegistry, raw));
+    const settled = Date.parse(stored.updatedAt) < now() - SETTLE_MS;
+    return settled ? cache.text(stored, raw ? null : requestedRegistry, serialise) : serialise();
   };
 
   /**
@@ -102,27 +120,21 @@ export function createMetadataService(opts: MetadataServiceOptions): MetadataSer
   const serialised = async (wanted: readonly RequestedProject[], raw: boolean): Promise<Array<string | null>> => {
     const out: Array<string | null> = wanted.map(() => null);
     let toRead = wanted.map((_, i) => i);
-    if (records.versions !== undefined && cache.size > 0) {
+    if (records.versions !== undefined && cache.entries.size > 0) {
       const versions = await records.versions(wanted.map((p) => p.ref));
       toRead = [];
       wanted.forEach((p, i) => {
         const key = projectKey(p.ref);
         const version = versions.get(key);
         if (version === undefined) return; // not held
-        const text = kept(key, version, p.requestedRegistry, raw);
+        const text = cache.kept(key, version, raw ? null : p.requestedRegistry);
         if (text === undefined) toRead.push(i);
         else out[i] = text;
       });
     }
     if (toRead.length === 0) return out;
     const refs = toRead.map((i) => (wanted[i] as RequestedProject).ref);
-    let found: Map<string, StoredProject>;
-    if (refs.length === 1) {
-      const stored = await records.get(refs[0] as ProjectRef);
-      found = new Map(stored === null ? [] : [[projectKey(stored.ref), stored]]);
-    } else {
-      found = await records.getMany(refs);
-    }
+    const found = await readStored(records, refs);
     for (const i of toRead) {
       const p = wanted[i] as RequestedProject;
       const stored = found.get(projectKey(p.ref));
@@ -131,19 +143,13 @@ export function createMetadataService(opts: MetadataServiceOptions): MetadataSer
     return out;
   };
 
-  const distinctProjects = (projects: readonly RequestedProject[]): RequestedProject[] => {
-    const distinct = new Map<number, RequestedProject>();
-    for (const p of projects) if (!distinct.has(p.ref.projectId)) distinct.set(p.ref.projectId, p);
-    return [...distinct.values()];
-  };
-
   return {
     async getOneJson(project, { raw }) {
       return (await serialised([project], raw))[0] ?? null;
     },
 
     async getBatchJson(projects, { raw }) {
-      const wanted = distinctProjects(projects);
+      const wanted = distinctIds(projects);
       if (wanted.length === 0) return [];
       const texts = await serialised(wanted, raw);
       return wanted.map((p, i): [string, string] => [String(p.ref.projectId), texts[i] ?? 'null']);
@@ -155,7 +161,7 @@ export function createMetadataService(opts: MetadataServiceOptions): MetadataSer
     },
 
     async getBatch(projects, { raw }) {
-      const wanted = distinctProjects(projects);
+      const wanted = distinctIds(projects);
       const found = wanted.length === 0 ? new Map<string, StoredProject>() : await records.getMany(wanted.map((p) => p.ref));
       return wanted.map((p): [string, ProjectView | null] => {
         const stored = found.get(projectKey(p.ref));

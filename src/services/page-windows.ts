@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ChunkRecord } from '../ports/vector-index.js';
 import type { DocumentTextStore } from '../ports/document-text-store.js';
 import { runningLineShapes } from '../domain/page-furniture.js';
@@ -33,24 +34,14 @@ const CACHE_MS = 300_000;
  * read the same few again. Owned by one search service.
  */
 export function createPageTextCache(texts: DocumentTextStore) {
-  const entries = new Map<string, { at: number; pages: Promise<PageTexts | null> }>();
+  const entries = new LRUCache<string, Promise<PageTexts | null>>({ max: CACHE_DOCUMENTS, ttl: CACHE_MS });
   return {
     get(chunk: ChunkRecord, key: string): Promise<PageTexts | null> {
-      const now = Date.now();
       const hit = entries.get(key);
-      if (hit && now - hit.at < CACHE_MS) {
-        entries.delete(key);
-        entries.set(key, hit);
-        return hit.pages;
-      }
+      if (hit) return hit;
       const pages = texts.get(chunk, chunk.documentId).then((read) => (read ? { pages: read, running: runningLineShapes(read) } : null));
-      entries.set(key, { at: now, pages });
+      entries.set(key, pages);
       pages.catch(() => entries.delete(key));
-      while (entries.size > CACHE_DOCUMENTS) {
-        const oldest = entries.keys().next().value;
-        if (oldest === undefined) break;
-        entries.delete(oldest);
-      }
       return pages;
     },
   };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   countDigits,
   countLetters,
+  distinctBy,
   endsClause,
   figuresIn,
   hasDigit,
@@ -72,5 +73,12 @@ describe('figuresIn', () => {
     expect(figuresIn('from 15/07/2022 to 14/07/2042.')).toEqual(['15', '07', '2022', '14', '07', '2042']);
     expect(figuresIn('1,111 trees, 3.')).toEqual(['1,111', '3']);
     expect(figuresIn('no figures')).toEqual([]);
+  });
+});
+
+describe('distinctBy', () => {
+  it('keeps the first item of each key, in order', () => {
+    expect(distinctBy(['Verra', 'GS', 'verra', 'ACR', 'gs'], (s) => s.toLowerCase())).toEqual(['Verra', 'GS', 'ACR']);
+    expect(distinctBy([], String)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import type { CountryLookup } from '../country-lookup.js';
 import type { CreditPeriod } from '../credit-period.js';
 import { countryNameForCode, countryNamed, isCountryCodeShape } from '../countries.js';
-import { type CalendarDate, formatDayMonthYear, isValidDate, parseIsoDate, parseRegistryNumber } from '../registry-values.js';
+import { type CalendarDate, dayNumber, formatDayMonthYear, isValidDate, parseIsoDate, parseRegistryNumber } from '../registry-values.js';
 import { squashSpaces } from '../text.js';
 
 /** One row of a registry's CSV export, keyed by its header (trimmed). Stored as-is as the project's raw record. */
@@ -89,10 +89,7 @@ export function formatDate(d: CalendarDate | null): string | null {
 }
 
 export function period(start: CalendarDate | null, end: CalendarDate | null): CreditPeriod[] {
-  if (!start || !end) return [];
-  const s = Date.UTC(start.year, start.month - 1, start.day);
-  const e = Date.UTC(end.year, end.month - 1, end.day);
-  return e >= s ? [{ start, end }] : [];
+  return start && end && dayNumber(end) >= dayNumber(start) ? [{ start, end }] : [];
 }
 
 export function isoPeriod(row: ExportRow, startColumn: string, endColumn: string): CreditPeriod[] {
