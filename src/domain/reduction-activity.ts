@@ -21,40 +21,63 @@ const LABELLED = [
 ];
 
 /**
- * Vocabulary of activities: a pattern over the document text (a regular expression source, matched case-insensitively
- * everywhere in the text) and the description it stands for.
+ * Vocabulary of activities: each description with the phrases that name it in a document, written as the words a
+ * document's text splits into (lower case; "HFC-23" and "HFC23" are the words "hfc 23", "multi-paddock" is "multi
+ * paddock"; "the" is left out).
  */
-const VOCABULARY: ReadonlyArray<readonly [RegExp, string]> = (
+const VOCABULARY: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['Afforestation', ['afforestation']],
+  ['Reforestation', ['reforestation']],
+  ['Revegetation', ['revegetation']],
+  ['Agroforestry', ['agroforestry']],
+  ['Mangrove restoration', ['mangrove restoration', 'mangrove planting', 'mangrove rehabilitation']],
+  ['Improved forest management', ['improved forest management']],
   [
-    [String.raw`\bafforestation\b`, 'Afforestation'],
-    [String.raw`\breforestation\b`, 'Reforestation'],
-    [String.raw`\brevegetation\b`, 'Revegetation'],
-    [String.raw`\bagroforestry\b`, 'Agroforestry'],
-    [String.raw`\bmangrove (?:restoration|planting|rehabilitation)\b`, 'Mangrove restoration'],
-    [String.raw`\bimproved forest management\b`, 'Improved forest management'],
-    [String.raw`\b(?:avoided (?:planned |unplanned )?deforestation|reducing emissions from deforestation)\b`, 'Avoided deforestation'],
-    [String.raw`\b(?:thermal oxidation|incineration|destruction|decomposition) of (?:the )?hfc[- ]?23\b`, 'HFC-23 destruction'],
-    [String.raw`\blandfill gas\b`, 'Landfill gas capture'],
-    [String.raw`\bbiogas\b`, 'Biogas recovery'],
-    [String.raw`\bmethane (?:recovery|capture|avoidance|destruction)\b`, 'Methane recovery'],
-    [String.raw`\b(?:intermittent(?:ly)? flood(?:ing|ed)?|alternate wetting and drying)\b`, 'Water management in rice cultivation'],
-    [String.raw`\bimproved (?:cook ?stoves?|cooking stoves?)\b`, 'Improved cookstoves'],
-    [String.raw`\b(?:water filters?|water purifi(?:er|cation))\b`, 'Safe drinking water supply'],
-    [String.raw`\bbiochar\b`, 'Biochar production'],
-    [String.raw`\bsoil organic carbon\b`, 'Soil organic carbon sequestration'],
-    [String.raw`\b(?:cover crop(?:s|ping)?)\b`, 'Cover cropping'],
-    [String.raw`\b(?:reduced|minimum|no)[- ]till(?:age)?\b`, 'Reduced tillage'],
-    [String.raw`\b(?:rotational|managed|adaptive multi-paddock) grazing\b`, 'Improved grazing management'],
-    [String.raw`\b(?:solar (?:power|pv|photovoltaic)|photovoltaic (?:power|plant))\b`, 'Solar power generation'],
-    [String.raw`\bwind (?:power|farm|turbines?|energy)\b`, 'Wind power generation'],
-    [String.raw`\bhydro ?(?:power|electric)\b`, 'Hydropower generation'],
-    [String.raw`\benergy efficiency\b`, 'Energy efficiency'],
-    [String.raw`\bfuel switch(?:ing)?\b`, 'Fuel switching'],
-    [String.raw`\bwetland (?:restoration|rewetting)|\brewetting\b`, 'Wetland restoration'],
-    [String.raw`\bdirect air capture\b`, 'Direct air capture'],
-    [String.raw`\benhanced (?:rock )?weathering\b`, 'Enhanced weathering'],
-  ] as const
-).map(([source, name]) => [new RegExp(source, 'gi'), name] as const);
+    'Avoided deforestation',
+    ['avoided deforestation', 'avoided planned deforestation', 'avoided unplanned deforestation', 'reducing emissions from deforestation'],
+  ],
+  ['HFC-23 destruction', ['thermal oxidation of hfc 23', 'incineration of hfc 23', 'destruction of hfc 23', 'decomposition of hfc 23']],
+  ['Landfill gas capture', ['landfill gas']],
+  ['Biogas recovery', ['biogas']],
+  ['Methane recovery', ['methane recovery', 'methane capture', 'methane avoidance', 'methane destruction']],
+  [
+    'Water management in rice cultivation',
+    [
+      'intermittent flood',
+      'intermittent flooding',
+      'intermittent flooded',
+      'intermittently flood',
+      'intermittently flooding',
+      'intermittently flooded',
+      'alternate wetting and drying',
+    ],
+  ],
+  [
+    'Improved cookstoves',
+    [
+      'improved cookstove',
+      'improved cookstoves',
+      'improved cook stove',
+      'improved cook stoves',
+      'improved cooking stove',
+      'improved cooking stoves',
+    ],
+  ],
+  ['Safe drinking water supply', ['water filter', 'water filters', 'water purifier', 'water purification']],
+  ['Biochar production', ['biochar']],
+  ['Soil organic carbon sequestration', ['soil organic carbon']],
+  ['Cover cropping', ['cover crop', 'cover crops', 'cover cropping']],
+  ['Reduced tillage', ['reduced till', 'reduced tillage', 'minimum till', 'minimum tillage', 'no till', 'no tillage']],
+  ['Improved grazing management', ['rotational grazing', 'managed grazing', 'adaptive multi paddock grazing']],
+  ['Solar power generation', ['solar power', 'solar pv', 'solar photovoltaic', 'photovoltaic power', 'photovoltaic plant']],
+  ['Wind power generation', ['wind power', 'wind farm', 'wind turbine', 'wind turbines', 'wind energy']],
+  ['Hydropower generation', ['hydropower', 'hydro power', 'hydroelectric', 'hydro electric']],
+  ['Energy efficiency', ['energy efficiency']],
+  ['Fuel switching', ['fuel switch', 'fuel switching']],
+  ['Wetland restoration', ['wetland restoration', 'wetland rewetting', 'rewetting']],
+  ['Direct air capture', ['direct air capture']],
+  ['Enhanced weathering', ['enhanced weathering', 'enhanced rock weathering']],
+];
 
 const MAX_FROM_VOCABULARY = 5;
 const MAX_LABEL_CHARS = 120;
@@ -85,12 +108,35 @@ export function labelledActivities(pages: readonly string[]): string[] {
   return distinct(out);
 }
 
+/** The words of a text as the vocabulary's phrases are compared: lower case, letters apart from digits, no "the". */
+function phraseWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .replace(/(\p{L})(?=\p{N})|(\p{N})(?=\p{L})/gu, '$1$2 ')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '' && w !== 'the');
+}
+
+/** Mentions of any of the phrases, read left to right without overlaps (the first phrase listed wins at a word). */
+function mentions(words: readonly string[], phrases: readonly (readonly string[])[]): number {
+  let n = 0;
+  for (let i = 0; i < words.length; i++) {
+    const hit = phrases.find((p) => p.every((w, k) => words[i + k] === w));
+    if (hit) {
+      n++;
+      i += hit.length - 1;
+    }
+  }
+  return n;
+}
+
 /** Activities of the vocabulary named at least `minMentions` times, most mentioned first. */
 export function namedActivities(pages: readonly string[], minMentions = 2): string[] {
-  const text = squashSpaces(pages.join('\n').replace(/-\s*\n\s*/g, ''));
+  // A word broken over a line with a hyphen ("oxi-\ndation") is one word.
+  const words = phraseWords(pages.join('\n').replace(/-\s*\n\s*/g, ''));
   const counts: { name: string; n: number; order: number }[] = [];
-  VOCABULARY.forEach(([re, name], order) => {
-    const n = text.match(re)?.length ?? 0;
+  VOCABULARY.forEach(([name, phrases], order) => {
+    const n = mentions(words, phrases.map(phraseWords));
     if (n >= minMentions) counts.push({ name, n, order });
   });
   counts.sort((a, b) => b.n - a.n || a.order - b.order);

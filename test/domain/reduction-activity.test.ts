@@ -21,6 +21,16 @@ describe('reduction activities', () => {
     ]);
   });
 
+  it('reads a phrase however the text joins its words, and counts overlapping phrases once', () => {
+    expect(namedActivities(['Destruction of the HFC23 stream; destruction of HFC-23 by incineration.'])).toEqual(['HFC-23 destruction']);
+    expect(namedActivities(['Adaptive multi-paddock grazing and adaptive multi paddock grazing.'])).toEqual([
+      'Improved grazing management',
+    ]);
+    // "wetland rewetting" is one mention, not also one of "rewetting".
+    expect(namedActivities(['Wetland rewetting began in 2020.'], 2)).toEqual([]);
+    expect(namedActivities(['Wetland rewetting began in 2020, then rewetting of the peat.'], 2)).toEqual(['Wetland restoration']);
+  });
+
   it('puts subcategory names first, then export names, labelled and named activities, without repeats', () => {
     const pages = ['Project activity type Afforestation\nafforestation afforestation reforestation reforestation'];
     expect(
