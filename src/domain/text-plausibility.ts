@@ -5,25 +5,20 @@ import { oneLine } from './text.js';
  * Whether a document's extracted text is plausible prose to index, judged on the text alone (not on how long it took
  * to extract, which depends on the machine). A PDF bomb that inflates one drawing of a line into hundreds of
  * thousands of copies is refused here rather than chunked into a thousand identical passages that match ordinary
- * questions. The page-size cap is a setting (EXTRACT_MAX_PAGE_CHARS); the repetition rules below are fixed.
- *
- * On the corpus's 17 documents (1,159 pages), the largest page holds 4,292 characters, the most repeated line (a
- * template footer) is at most 7% of a document's text, and text compresses at most 3.9x over a document (7.6x on its
- * densest table of contents page): the thresholds leave a wide margin over all three.
+ * questions. The rules, and the corpus figures the thresholds leave a wide margin over: docs/security.md "PDF bombs".
  */
 
 /** A line repeated this many times or more, making up more than MAX_REPEATED_LINE_SHARE of the text, is a bomb. */
-export const MIN_LINE_REPEATS = 20;
-/** @see MIN_LINE_REPEATS */
-export const MAX_REPEATED_LINE_SHARE = 0.5;
+const MIN_LINE_REPEATS = 20;
+const MAX_REPEATED_LINE_SHARE = 0.5;
 /** Lines shorter than this are not counted (page numbers, table cells, "0.00"). */
 const MIN_COUNTED_LINE_CHARS = 8;
-/** Text of at least this many characters that deflate shrinks more than MAX_COMPRESSION_RATIO times is a bomb... */
+/**
+ * Text of at least MIN_COMPRESSION_CHECK_CHARS that deflate shrinks more than MAX_COMPRESSION_RATIO times is a bomb
+ * (one line drawn over and over at one place comes out as one line of copies, which the line count misses).
+ */
 const MIN_COMPRESSION_CHECK_CHARS = 10_000;
-/** ... (one line drawn over and over at one place comes out as one line of copies, which the line count misses). */
-export const MAX_COMPRESSION_RATIO = 20;
-
-const formatInt = (n: number): string => n.toLocaleString('en-US');
+const MAX_COMPRESSION_RATIO = 20;
 
 /** Why the pages' text is mostly one thing repeated, or undefined when it is not. */
 export function repetitionProblem(pages: readonly string[]): string | undefined {
@@ -40,7 +35,7 @@ export function repetitionProblem(pages: readonly string[]): string | undefined 
   for (const [line, n] of counts) {
     if (n >= MIN_LINE_REPEATS && (n * line.length) / total > MAX_REPEATED_LINE_SHARE) {
       const share = Math.round(((n * line.length) / total) * 100);
-      return `the text is mostly one line repeated (${JSON.stringify(line.slice(0, 80))} ${formatInt(n)} times, ${share}% of the text)`;
+      return `the text is mostly one line repeated (${JSON.stringify(line.slice(0, 80))} ${n.toLocaleString('en-US')} times, ${share}% of the text)`;
     }
   }
   if (total >= MIN_COMPRESSION_CHECK_CHARS) {
