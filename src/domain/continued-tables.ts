@@ -4,13 +4,10 @@ import { countDigits, countLetters } from './text.js';
 
 /**
  * The headings of a table that runs on across pages, for the chunks of its later pages. A PDF repeats a long table's
- * column headings only on the page where the table starts; the pages after it hold rows of figures and dates alone
- * ("01-Jan-2041 to 31-Dec-2041 0 27,769 0 4,998 0 22,770 22,770 ... Total 0 535,052 0 96,309 438,743"), which no
- * question's words match: "How many tCO2e does the project expect to put into the buffer pool, and how many VCUs
- * ...?" asks for that total row by its column headings ("Estimated buffer pool allocation (tCO2e)", "Estimated total
- * VCU issuance"), three pages back. Those headings are indexed for full-text search with such a chunk (its
- * ChunkRecord `context`, never quoted), as a section heading situates a paragraph. Read from the extracted text's
- * shape (rows are figures, headings are words), never from a list of phrases. Pure.
+ * column headings only on the page where the table starts; the pages after it hold rows of figures and dates alone,
+ * which no question's words match (docs/ingestion.md gives an example). Those headings are indexed for full-text
+ * search with such a chunk (its ChunkRecord `context`, never quoted), as a section heading situates a paragraph.
+ * Read from the extracted text's shape (rows are figures, headings are words), never from a list of phrases. Pure.
  */
 
 /** A chunk is a table's when at least this share of its lines (furniture left out) are rows. */
