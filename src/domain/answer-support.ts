@@ -207,7 +207,7 @@ export function checkAnswerSupport(answer: string, passages: readonly SupportPas
       if (NOT_FOUND.test(sentence) || !isWholeStatement(sentence)) {
         verdict = { sentence, cites: markers, share: 0, missing: [], supported: false, attached: false };
       } else if (markers.length > 0) {
-        const cited = markers.map((id) => prepared.get(id)).filter((p): p is PreparedPassage => p !== undefined);
+        const cited = markers.flatMap((id) => prepared.get(id) ?? []);
         verdict = { sentence, cites: markers, ...judge(claims, cited, minShare), attached: false };
       } else {
         let best: SentenceSupport | null = null;
