@@ -1,25 +1,13 @@
 import { oneLine } from './text.js';
 /**
- * Finds the estimated emission reductions/removals table of a project description (VCS PD sections 1.11 and 4.4,
- * CDM PDD A.4.x / B.6.4 style) in the text of its pages, and reads it as year -> tCO2e. Pure: page texts in,
- * numbers out.
+ * Reads the table of estimated emission reductions/removals of a project description (VCS PD sections 1.11 and 4.4,
+ * CDM PDD A.4 / B.6.4) from its pages' text, as year -> tCO2e. Pure: page texts in, numbers out.
  *
- * PDF text extraction loses the table grid, so the parser works on the token stream of the pages:
- * - a row is a label holding a year (a bare year "2006", a period "15-July-2022 to 31-Dec-2022", "01/01/2022 -
- *   31/12/2022", "2022-23") followed by one or more quantities; cells of one row may be spread over many lines,
- *   and a row may continue on the next page (running headers, footers and page numbers are dropped first);
- * - the value of a row is its last quantity: the net column (VCS PD 4.4 "Estimated total VCU issuance", CDM
- *   "net anthropogenic removals", or the single value column), unless the header names a cumulative column ("Year |
- *   Net removals | Cumulative"): the yearly column is then the one the cumulative column is the running sum of, or
- *   the column before a cumulative column named last (see yearlyColumn);
- * - a day written before a month name ("28 February 2031") is part of a date, never a quantity;
- * - quantities may use any thousands grouping ("535,052", Indian "5,35,052"), decimals, and a sign written as
- *   "-", "−", "–" or parentheses;
- * - rows whose periods fall in the same calendar year (partial years: "01-Jan-2022 to 14-Jul-2022" and
- *   "15-Jul-2022 to 31-Dec-2022") are summed under that year; a period is filed under its start year;
- * - a "Total" row is read separately and never counted as a year.
- * A run of rows is a table when the text before it names estimated reductions/removals, its years ascend and it is
- * not a row-number column read as values; findEmissionTable picks among the tables (see its options).
+ * Text extraction loses the table grid, so the parser reads the pages' token stream: running headers and footers
+ * dropped, each token classified (year, date, quantity...), a row is a label holding a year followed by quantities,
+ * rows close together form a run, and a run is a table when the text before it names estimated reductions. Which
+ * column is a row's value, how partial years and total rows count, and which table wins: docs/derived-fields.md
+ * ("metadata.emissions_reductions").
  */
 
 export interface EmissionTableRow {
@@ -51,7 +39,6 @@ interface Token {
   page: number;
   /** Index of the (content) line the token is on. */
   line: number;
-  /** Index of the token in the stream. */
   index: number;
 }
 
@@ -116,24 +103,15 @@ function classify(text: string): Kind {
   if (parseQuantity(bare) !== null) return 'number';
   if (MONTHS.test(bare)) return 'month';
   // Dates with a year: 15-July-2022, 01/01/2022, 2022-12-31, Dec-2022, 2022-23, 2022/23, (2022)
-  if (dateYear(bare) !== null && /^[\w./()–-]+$/.test(bare) && /[-/.()–]|[a-z]/i.test(bare)) {
-    return 'date';
-  }
+  if (dateYear(bare) !== null && /^[\w./()–-]+$/.test(bare) && /[-/.()–]|[a-z]/i.test(bare)) return 'date';
   // A date cut by a line break: "15-July-", "31-", "Dec-", "31-Dec-"
-  if (FRAGMENT.test(bare) && bare.length > 1) {
-    return 'fragment';
-  }
+  if (FRAGMENT.test(bare) && bare.length > 1) return 'fragment';
   return 'other';
 }
 
 /** Lines that repeat across pages (running headers, footers) and bare page numbers are not table content. */
 function contentLines(pages: readonly string[]): { text: string; page: number }[] {
-  const perPage = pages.map((p) =>
-    p
-      .split('\n')
-      .map(oneLine)
-      .filter((l) => l.length > 0),
-  );
+  const perPage = pages.map((p) => p.split('\n').map(oneLine).filter(Boolean));
   const seenOn = new Map<string, number>();
   for (const lines of perPage) {
     for (const l of new Set(lines)) seenOn.set(l, (seenOn.get(l) ?? 0) + 1);
@@ -156,41 +134,28 @@ const UNITS = /^\(?(tco2e?|tco2-?eq|t|tonnes?|co2e|ha|hectares?)\)?[.,;]?$/i;
 
 /** The classified token stream the parser reads. */
 function tokenize(pages: readonly string[]): Token[] {
-  const raw: { text: string; page: number; line: number }[] = [];
-  contentLines(pages).forEach((line, n) => {
-    for (const w of line.text.split(' ')) if (w.length > 0) raw.push({ text: w, page: line.page, line: n });
-  });
-  // Rejoin dates that a narrow table column broke over lines: "15-July-" + "2022", "31-" + "Dec-" + "2022".
+  // Dates that a narrow table column broke over lines are joined again: "15-July-" + "2022", "31-" + "Dec-" + "2022".
   const joined: { text: string; page: number; line: number }[] = [];
-  for (const t of raw) {
-    const prev = joined[joined.length - 1];
-    if (prev && /[A-Za-z\d][-/]$/.test(prev.text) && classify(prev.text) === 'fragment' && /^([A-Za-z]|(19|20)\d{2}\b)/.test(t.text)) {
-      prev.text += t.text;
-      continue;
+  contentLines(pages).forEach((line, n) => {
+    for (const text of line.text.split(' ')) {
+      const prev = joined.at(-1);
+      if (prev && /[A-Za-z\d][-/]$/.test(prev.text) && classify(prev.text) === 'fragment' && /^([A-Za-z]|(19|20)\d{2}\b)/.test(text)) {
+        prev.text += text;
+      } else {
+        joined.push({ text, page: line.page, line: n });
+      }
     }
-    joined.push({ ...t });
-  }
+  });
   const tokens: Token[] = joined.map((t, index) => ({ ...t, kind: classify(t.text), index }));
   tokens.forEach((t, i) => {
-    const prev = tokens[i - 1];
-    const next = tokens[i + 1];
+    const next = tokens[i + 1]?.line === t.line ? tokens[i + 1] : undefined;
     // "Total" names a total row only where a row label starts: at the start of a line.
-    if (t.kind === 'total' && prev && prev.line === t.line) t.kind = 'other';
+    if (t.kind === 'total' && tokens[i - 1]?.line === t.line) t.kind = 'other';
     // "28 February 2031": a day of a date (prose or a period label), not a cell.
-    if (t.kind === 'number' && next && next.line === t.line && next.kind === 'month' && /^\d{1,2}$/.test(t.text)) {
-      t.kind = 'fragment';
-    }
+    if (t.kind === 'number' && next?.kind === 'month' && /^\d{1,2}$/.test(t.text)) t.kind = 'fragment';
     // A number followed by a word on its line is prose or a heading ("5 MONITORING", "1,200 trees"), not a cell.
-    if (
-      (t.kind === 'number' || t.kind === 'year') &&
-      next &&
-      next.line === t.line &&
-      next.kind === 'other' &&
-      /^[A-Za-z(]/.test(next.text) &&
-      !UNITS.test(next.text)
-    ) {
-      t.kind = 'other';
-    }
+    const wordFollows = next?.kind === 'other' && /^[A-Za-z(]/.test(next.text) && !UNITS.test(next.text);
+    if (wordFollows && (t.kind === 'number' || t.kind === 'year')) t.kind = 'other';
   });
   return tokens;
 }
@@ -322,10 +287,8 @@ function headerWords(tokens: readonly Token[], run: readonly Row[], window = 80)
 
 export interface FindEmissionTableOptions {
   /**
-   * The registry's estimated annual reductions. A VCS PD v4.4 holds two such tables: section 1.11 per calendar
-   * year (the estimate the registry publishes as its annual figure) and section 4.4 per vintage with baseline,
-   * project, leakage and buffer columns (net issuance). When several tables qualify, the one whose mean yearly
-   * value is closest to this estimate wins; without it, the one with the most rows, then the first.
+   * The registry's estimated annual reductions: when several tables qualify (a VCS PD v4.4 has two), the one whose mean
+   * yearly value is closest to it wins; without it, the one with the most rows, then the first.
    */
   annualEstimate?: number;
 }
@@ -346,10 +309,9 @@ function isRunningSum(cells: number[], sums: number[]): boolean {
 }
 
 /**
- * Which quantity of a row is its year's value, counted from the row's end (0: the last). The last one, unless the
- * column names after the header's label column ("Year", "Vintage period") include a cumulative column, whose cells
- * are whole-period totals: then the column that the cumulative one is the running sum of (the net or annual
- * reductions or removals beside it), else, when the cumulative column is named last, the column before it.
+ * Which quantity of a row is its year's value, counted from the row's end (0: the last). The last, unless a column
+ * named after the header's label column ("Year", "Vintage period") is cumulative (whole-period running totals): then
+ * the column it is the running sum of, else, when the cumulative column is named last, the column before it.
  */
 function yearlyColumn(headerWords: readonly string[], rows: readonly Row[]): number {
   const labelAt = headerWords.findLastIndex((w) => LABEL_COLUMN.has(w.toLowerCase()));
@@ -365,10 +327,6 @@ function yearlyColumn(headerWords: readonly string[], rows: readonly Row[]): num
   }
   const last = columns.at(-1);
   return last !== undefined && CUMULATIVE.test(last) ? 1 : 0;
-}
-
-function mean(values: number[]): number {
-  return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
 /**
@@ -418,20 +376,16 @@ export function findEmissionTables(pages: readonly string[]): EmissionTable[] {
 
 /** The emission-reduction table of a document, or null when none is found. `pages[0]` is page 1. */
 export function findEmissionTable(pages: readonly string[], opts: FindEmissionTableOptions = {}): EmissionTable | null {
-  const tables = findEmissionTables(pages);
-  let best: EmissionTable | null = null;
-  let bestKey: [number, number] = [Infinity, 0];
   const estimate = opts.annualEstimate;
-  for (const t of tables) {
-    const miss =
-      estimate !== undefined && Number.isFinite(estimate) && estimate > 0
-        ? Math.abs(mean(Object.values(t.values)) - estimate) / estimate
-        : 0;
+  const miss = (t: EmissionTable): number => {
+    if (estimate === undefined || !Number.isFinite(estimate) || estimate <= 0) return 0;
+    const values = Object.values(t.values);
+    return Math.abs(values.reduce((a, b) => a + b, 0) / values.length - estimate) / estimate;
+  };
+  let best: EmissionTable | null = null;
+  for (const t of findEmissionTables(pages)) {
     // Lower miss first, then more rows; strict comparison keeps the first of equals.
-    if (miss < bestKey[0] || (miss === bestKey[0] && t.rows.length > bestKey[1])) {
-      best = t;
-      bestKey = [miss, t.rows.length];
-    }
+    if (!best || miss(t) < miss(best) || (miss(t) === miss(best) && t.rows.length > best.rows.length)) best = t;
   }
   return best;
 }
