@@ -3,13 +3,8 @@ import { countDigits, countLetters, hasLetter, oneLine } from './text.js';
 /**
  * Tables of a PDF page read from the positions of its text, and their rows written out with their column headings
  * and caption, so that a quoted row says what its figures are ("Table 4 (Estimated removals), Year 2023: Net
- * removals (tCO2e) 9,870") instead of being a run of numbers. Pure: positioned text items in, rows out.
- *
- * A page's text layer flattens a table into lines of figures whose headings stand lines (or pages) away. The
- * positions restore the grid: items are grouped into lines by their baseline, a line into cells where a gap wider
- * than a word space separates them, and a run of lines whose cells fall into one common set of columns is a table.
- * Its headings are the word lines right above its first row, merged per column; its caption is a "Table N ..." line
- * just above the headings or just below the last row.
+ * removals (tCO2e) 9,870") instead of being a run of numbers. Pure: positioned text items in, rows out. How a table
+ * is found (lines by baseline, cells by gaps, rows sharing columns, headings above): docs/ocr-and-tables.md "Tables".
  */
 
 /** A run of text at a position on the page, as pdf.js's getTextContent gives it (viewport units: y grows downwards). */
@@ -77,7 +72,7 @@ const isNumeric = (text: string): boolean => countDigits(text) > countLetters(te
 const TRAILING_STOPS = /[\s.;:]+$/u;
 
 /** The page's items as lines of cells, top to bottom. */
-export function linesOf(items: readonly TextItem[]): Line[] {
+function linesOf(items: readonly TextItem[]): Line[] {
   const visible = items.filter((i) => i.str.trim() !== '' && i.height > 0).sort((a, b) => a.y - b.y || a.x - b.x);
   const rows: TextItem[][] = [];
   for (const item of visible) {
@@ -336,12 +331,7 @@ export function renderTableRows(table: Pick<PageTable, 'caption' | 'headings' | 
   const out: string[] = [];
   for (const row of rows) {
     const label = row[0] ?? '';
-    const parts: string[] = [];
-    row.forEach((cell, col) => {
-      if (col === 0 || cell === '') return;
-      const heading = headings[col] ?? '';
-      parts.push(heading ? `${heading} ${cell}` : cell);
-    });
+    const parts = row.flatMap((cell, col) => (col === 0 || cell === '' ? [] : [headings[col] ? `${headings[col]} ${cell}` : cell]));
     if (parts.length === 0) continue;
     const labelled = label ? `${headings[0] ? `${headings[0]} ` : ''}${label}` : '';
     const head = [caption, labelled].filter((s) => s !== '').join(', ');
