@@ -1,14 +1,15 @@
 import type { CountryLookup } from './country-lookup.js';
-import { distinct, sanitizeEnrichment } from './enrichment.js';
+import { distinct } from './enrichment.js';
 import type { StoredProject } from './stored-project.js';
-import type { CleanedMetadata, CleanedRecord } from './cleaned-record.js';
-import { parseCreditPeriods, reportedPeriodYears, spreadAnnualEstimate } from './credit-period.js';
-import { deriveFromExport } from './derive-from-export.js';
+import type { CleanedRecord } from './cleaned-record.js';
+import { parseCreditPeriods } from './credit-period.js';
+import { cleanedRecord, deriveFromExport } from './derive-from-export.js';
 import { cleanDocumentGroups } from './document-groups.js';
 import { parseRawRecordLeniently } from './lenient-raw-record.js';
 import { projectLocation } from './project-location.js';
 import { type RawRecord, attributeOccurrences, attributeValues, firstAttribute } from './raw-record.js';
 import { formatDayMonthYear, parseHectares, parseRegistryDate, parseRegistryNumber } from './registry-values.js';
+import type { ExportFields } from './registry-exports/index.js';
 import { expandSubcategories } from './subcategories.js';
 
 /** The label SPEC 2.1 mentions for a project with several proponents; their names go to specific_proponents. */
@@ -22,8 +23,8 @@ export interface DeriveContext {
 
 /**
  * The cleaned record of a stored project (CONTRACT 5). Pure and total: odd registry data gives the documented
- * fallbacks (0, null, '', empty lists), never an exception, so the metadata API cannot fail on it.
- * Enrichment (document- and issuance-derived fields) wins over the fallbacks computed from the raw record.
+ * fallbacks (0, null, '', empty lists; docs/derived-fields.md), never an exception, so the metadata API cannot fail
+ * on it.
  */
 export function deriveCleaned(stored: StoredProject, ctx: DeriveContext): CleanedRecord {
   if (stored.format.startsWith('csv:')) return deriveFromExport(stored, ctx);
@@ -32,43 +33,27 @@ export function deriveCleaned(stored: StoredProject, ctx: DeriveContext): Cleane
 }
 
 function deriveFromRegistryJson(raw: RawRecord, stored: StoredProject, ctx: DeriveContext): CleanedRecord {
-  const reductions = parseRegistryNumber(firstAttribute(raw, 'EST_ANNUAL_EMISSION_REDCT')) ?? 0;
-  const periods = parseCreditPeriods(attributeValues(raw, 'CREDIT_PERIOD_INFO'));
-  const reportedPeriod = reportedPeriodYears(periods);
   const proponents = proponentNames(raw);
-  const enrichment = sanitizeEnrichment(stored.enrichment);
   const registrationDate = parseRegistryDate(firstAttribute(raw, 'PROJECT_REGISTRATION_DATE'));
   const type = text(firstAttribute(raw, 'PRIMARY_PROJECT_CATEGORY_NAME'));
-
-  const metadata: CleanedMetadata = {
-    emissions_reductions: enrichment.emissionsReductions ?? spreadAnnualEstimate(reductions, periods),
-    issuances: enrichment.issuances ?? 0,
-    retirements: enrichment.retirements ?? 0,
-    reduction_activity: enrichment.reductionActivity ?? reductionActivityFallback(raw, type),
-  };
-  if (proponents.length > 1) metadata.specific_proponents = proponents;
-
-  return {
+  const fields: ExportFields = {
     name: raw.resourceName,
     description: raw.description,
-    hidden: stored.hidden === true,
     location: projectLocation(raw, ctx.countries).country,
     methodology: distinct(attributeValues(raw, 'PROTOCOL_NAME')).join(', '),
     proponent: proponents.length > 1 ? MULTIPLE_PROPONENTS : (proponents[0] ?? ''),
-    reductions,
+    reductions: parseRegistryNumber(firstAttribute(raw, 'EST_ANNUAL_EMISSION_REDCT')) ?? 0,
     registration: registrationDate ? formatDayMonthYear(registrationDate) : null,
-    registry: ctx.requestedRegistry,
-    resourceIdentifier: stored.ref.projectId,
     status: text(firstAttribute(raw, 'PROJECT_STATUS')),
     type,
-    'Reported Period': reportedPeriod,
-    'Size (Hectares)': parseHectares(firstAttribute(raw, 'PROJECT_ACREAGE')) ?? 0,
-    // Rounded to 2 decimals so that a fractional estimate does not print float noise (18069.1 x 30).
-    'Total Reported Sequestration': Math.round(reductions * reportedPeriod * 100) / 100,
-    summary: enrichment.summary ?? raw.description,
-    metadata,
-    documentGroups: cleanDocumentGroups(raw.documentGroups, defaultProgram(raw, stored.ref.registry)),
+    creditPeriods: parseCreditPeriods(attributeValues(raw, 'CREDIT_PERIOD_INFO')),
+    sizeHectares: parseHectares(firstAttribute(raw, 'PROJECT_ACREAGE')) ?? 0,
+    reductionActivity: reductionActivityFallback(raw, type),
   };
+  return cleanedRecord(stored, ctx.requestedRegistry, fields, {
+    documentGroups: cleanDocumentGroups(raw.documentGroups, defaultProgram(raw, stored.ref.registry)),
+    ...(proponents.length > 1 ? { specificProponents: proponents } : {}),
+  });
 }
 
 function text(value: string | undefined): string {

@@ -1,4 +1,4 @@
-import type { CleanedMetadata, CleanedRecord } from './cleaned-record.js';
+import type { CleanedDocumentGroup, CleanedRecord } from './cleaned-record.js';
 import type { StoredProject } from './stored-project.js';
 import type { CountryLookup } from './country-lookup.js';
 import { reportedPeriodYears, spreadAnnualEstimate } from './credit-period.js';
@@ -9,22 +9,29 @@ import { cell } from './registry-exports/common.js';
 
 /**
  * Cleaned record of a project imported from a registry's CSV export (format `csv:<source>`, raw = the export's row).
- * Each registry's columns are mapped in src/domain/registry-exports/ (table: docs/registry-exports.md); what a
- * registry's export does not carry gets the same fallbacks as a registry record (0, null, '', empty lists), and
- * enrichment (documents, issuance imports) wins over both. Total: an unknown source or odd cells never throw.
+ * Each registry's columns are mapped in src/domain/registry-exports/ (table: docs/registry-exports.md). Total: an
+ * unknown source or odd cells never throw.
  */
 export function deriveFromExport(stored: StoredProject, ctx: { requestedRegistry: string; countries: CountryLookup }): CleanedRecord {
   const row = toRow(stored.raw);
   const mapping = exportMappingForFormat(stored.format);
   const fields = mapping ? safeFields(() => mapping.fields(row, ctx.countries), row) : genericFields(row);
+  // Exports list no documents; the four groups are still present (SPEC 2.3), empty.
+  return cleanedRecord(stored, ctx.requestedRegistry, fields, { documentGroups: cleanDocumentGroups([], programOf(stored.ref.registry)) });
+}
+
+/**
+ * The cleaned record of a registry's fields, for registry records and export rows alike: what the registry does not
+ * carry gets the fallbacks (0, null, '', empty lists), and enrichment (documents, issuance imports) wins over both.
+ */
+export function cleanedRecord(
+  stored: StoredProject,
+  requestedRegistry: string,
+  fields: ExportFields,
+  extra: { documentGroups: CleanedDocumentGroup[]; specificProponents?: string[] },
+): CleanedRecord {
   const enrichment = sanitizeEnrichment(stored.enrichment);
   const reportedPeriod = reportedPeriodYears(fields.creditPeriods);
-  const metadata: CleanedMetadata = {
-    emissions_reductions: enrichment.emissionsReductions ?? spreadAnnualEstimate(fields.reductions, fields.creditPeriods),
-    issuances: enrichment.issuances ?? fields.issuances ?? 0,
-    retirements: enrichment.retirements ?? fields.retirements ?? 0,
-    reduction_activity: enrichment.reductionActivity ?? fields.reductionActivity,
-  };
   return {
     name: fields.name,
     description: fields.description,
@@ -34,17 +41,23 @@ export function deriveFromExport(stored: StoredProject, ctx: { requestedRegistry
     proponent: fields.proponent,
     reductions: fields.reductions,
     registration: fields.registration,
-    registry: ctx.requestedRegistry,
+    registry: requestedRegistry,
     resourceIdentifier: stored.ref.projectId,
     status: fields.status,
     type: fields.type,
     'Reported Period': reportedPeriod,
     'Size (Hectares)': fields.sizeHectares,
+    // Rounded to 2 decimals so that a fractional estimate does not print float noise (18069.1 x 30).
     'Total Reported Sequestration': Math.round(fields.reductions * reportedPeriod * 100) / 100,
     summary: enrichment.summary ?? fields.description,
-    metadata,
-    // Exports list no documents; the four groups are still present (SPEC 2.3), empty.
-    documentGroups: cleanDocumentGroups([], programOf(stored.ref.registry)),
+    metadata: {
+      emissions_reductions: enrichment.emissionsReductions ?? spreadAnnualEstimate(fields.reductions, fields.creditPeriods),
+      issuances: enrichment.issuances ?? fields.issuances ?? 0,
+      retirements: enrichment.retirements ?? fields.retirements ?? 0,
+      reduction_activity: enrichment.reductionActivity ?? fields.reductionActivity,
+      ...(extra.specificProponents ? { specific_proponents: extra.specificProponents } : {}),
+    },
+    documentGroups: extra.documentGroups,
   };
 }
 
