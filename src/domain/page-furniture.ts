@@ -3,9 +3,8 @@ import { countLetters, hasDigit, oneLine } from './text.js';
  * Page furniture: what sits on a page of a PDF without being part of what the page says. Running headers and
  * footers, page numbers, table-of-contents lines with dot leaders. It is recognised from the extracted text itself
  * (repetition across pages, position, shape), never from a list of phrases, so it works on documents nobody has
- * seen. Used where an answer quotes a passage (never a furniture line), where search demotes contents pages, and
- * where a project summary is written. The index keeps pages as extracted: running headers name the document a
- * question names (bench/README.md, "answers").
+ * seen. The index keeps pages as extracted (running headers name the document a question names: bench/README.md,
+ * "answers"); answers, contents demotion and project summaries strip it.
  */
 
 /** A line as compared across pages: case and spacing folded, every digit the same, so "Page 3 of 40" = "Page 4 of 40". */
@@ -49,9 +48,7 @@ export function isLeaderLine(line: string): boolean {
  * The runs of contents lines on a page ([start, end) offsets): two or more dot-leader lines (rules alone are not
  * contents), with at most CONTENTS_GAP_LINES other lines between two of them ("List of Figures" between a list of
  * tables and a list of figures). Chunking keeps such a run apart from the page's other text, so that a chunk is either
- * navigation, demoted at search, or content: a page that ends its list of figures with "Figure 2 - Monitoring Period
- * Net SOCS Change ....ii" and goes on with the report's glossary was one chunk, ranked first for a question about the
- * net SOC stock by its contents line's words.
+ * navigation, demoted at search, or content whose rank no contents line's words inflate.
  */
 export function contentsRuns(page: string): { start: number; end: number }[] {
   const runs: { start: number; end: number; leaders: number }[] = [];
@@ -84,13 +81,9 @@ export function contentsRuns(page: string): { start: number; end: number }[] {
   return runs.filter((r) => r.leaders >= 2).map(({ start, end }) => ({ start, end }));
 }
 
-/**
- * Lines that may head a contents run, each a list's heading (isListHeading): "Table of Contents", "List of Tables", a
- * running header and page number above them ("VM0007, v1.7", "iv").
- */
+/** Lines that may head a contents run ("Table of Contents", a running header and page number above it). */
 const CONTENTS_HEAD_LINES = 3;
-
-/** Other lines that may stand between two contents lines of one run (contentsRuns). */
+/** Other lines that may stand between two contents lines of one run. */
 const CONTENTS_GAP_LINES = 2;
 
 /**
@@ -100,8 +93,7 @@ const CONTENTS_GAP_LINES = 2;
  */
 export function runningLineShapes(pages: readonly string[]): Set<string> {
   const counts = new Map<string, number>();
-  // A long document is judged on pages spread evenly through it: a running line is on most of them, and the answer
-  // step reads this for every document it cites.
+  // Pages spread evenly through a long document: a running line is on most of them, and answers read this per document.
   const step = Math.max(1, pages.length / SAMPLE_PAGES);
   const sample = pages.length <= SAMPLE_PAGES ? pages : Array.from({ length: SAMPLE_PAGES }, (_, i) => pages[Math.floor(i * step)] ?? '');
   for (const page of sample) {
@@ -112,9 +104,8 @@ export function runningLineShapes(pages: readonly string[]): Set<string> {
     for (const s of zone) counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   const threshold = Math.max(4, Math.ceil(sample.length * 0.3));
-  const out = new Set<string>();
-  for (const [shape, n] of counts) if (n >= threshold && /[\p{L}\p{N}]/u.test(shape)) out.add(shape);
-  return out;
+  const running = [...counts].filter(([shape, n]) => n >= threshold && /[\p{L}\p{N}]/u.test(shape));
+  return new Set(running.map(([shape]) => shape));
 }
 
 /** A text's lines, trimmed, blank ones left out. */
@@ -162,7 +153,7 @@ export function stripPageFurniture(pages: readonly string[]): string[] {
   return pages.map((p) => withoutFurniture(p, running));
 }
 
-/** "3.4 Baseline Scenario 43", "B. Duration of the project activity", "Annex 1: Contact information": an outline line. */
+/** A section marker, a title of words without final punctuation, perhaps a page number: "3.4 Baseline Scenario 43". */
 const OUTLINE_LINE = /^(?:(?:section|annex|appendix)\s+)?(?:[A-Z]|\d+)(?:\.\d+)*[.:]?\s+(\S.*?)(?:\s+(?:[A-Z]-)?\d{1,3})?$/i;
 
 function isOutlineLine(line: string): boolean {
@@ -174,14 +165,11 @@ function isOutlineLine(line: string): boolean {
 }
 
 /**
- * A table of contents (or list of figures): at least three dot-leader lines; or a piece of one, as a contents page
- * cut into chunks gives it (its leader lines are long, so a chunk holds one to three entries, perhaps after the page
- * number of the entry before): two leader lines making half its lines, or leader lines and outline entries only,
- * page numbers aside; or at least five outline lines (a section marker such as "A.2.", "1.1" or "Annex 3:", then a
- * title of words without final punctuation, then perhaps a page number) making 40% of its lines. It repeats every
- * heading word of the document, so it matches most questions about it, but never holds an answer. A numbered list of
- * requirements ends its items with punctuation or runs them over several lines; a table's numbered rows carry
- * figures: neither is taken for one.
+ * A table of contents (or list of figures), or a chunk's piece of one: at least three dot-leader lines; two making
+ * half its lines; leader lines and outline entries only; or at least five outline lines making 40% of its lines. It
+ * repeats every heading word of the document, so it matches most questions about it, but never holds an answer. A
+ * numbered list of requirements ends its items with punctuation and a table's numbered rows carry figures: neither
+ * is an outline line.
  */
 export function isContentsText(text: string): boolean {
   const lines = nonEmptyLines(text);

@@ -71,10 +71,9 @@ export interface SentenceSpan extends Span {
 }
 
 /**
- * "3.4 Baseline scenario", "A.2. Description of the project", "(b) Composition of HFC stream to be thermally
- * oxidised", "ANNEX 3": numbered, lettered or all-capital short lines; and a
- * form's section row, its number of three parts last ("Benefit Sharing 2.3.5", as the VCS templates lay them out;
- * "Sawnwood 0.84" is a table's row, "Methodology Version 1.2.2" a field's value).
+ * Numbered, lettered or all-capital short lines ("3.4 Baseline scenario", "(b) Composition of HFC stream", "ANNEX 3"),
+ * and a VCS form's section row, its number of three parts last ("Benefit Sharing 2.3.5"; "Sawnwood 0.84" is a table's
+ * row, "Methodology Version 1.2.2" a field's value).
  */
 const HEADING_LINE =
   /^(?:(?:section|annex|appendix)\s+)?(?:\d+(?:\.\d+)*\.?|[A-Z]\.\d+(?:\.\d+)*\.?)\s+\p{Lu}[^.!?;:]{0,90}$|^\(?[a-z]\)\s+\p{Lu}[^.!?;:]{0,90}$|^[^\p{Ll}]{4,90}$|^\p{Lu}[^.!?;:\d]{2,90}(?<!\b[Vv](?:ersion|er\.?)?)\s[1-9]\d?(?:\.\d{1,2}){2,}$/u;
@@ -87,11 +86,10 @@ const MAX_TITLE_WORDS = 10;
 const MAX_TITLE_CHARS = 200;
 
 /**
- * "Permanence Period", "Executive Summary", "Carbon Accounting for Mosaic and Landscape-Scale REDD Projects",
- * "Methodology for Improved Forest Management: Conversion of Low-Productive to High-Productive Forest": a short text in
- * title case (every word but the small ones capitalised), without a digit or final punctuation. It names a
- * section, a document or a form field and states nothing, so it is never quoted alone; a defined term or a form field
- * glued to the text after it ("Peat Depletion Time (PDT) The estimated number of years ...") is not one.
+ * A short text in title case (every word but the small ones capitalised), without a digit or final punctuation:
+ * "Executive Summary", "Carbon Accounting for Mosaic and Landscape-Scale REDD Projects". It names a section, a document
+ * or a form field and states nothing, so it is never quoted alone; a defined term glued to the text after it ("Peat
+ * Depletion Time (PDT) The estimated number of years ...") is not one.
  */
 export function isTitleCase(text: string): boolean {
   const t = text.trim();
@@ -131,10 +129,9 @@ function isLabelLine(line: string): boolean {
 /**
  * Runs of form label lines that extraction glues to the field's text after them ("Process used to" / "design the
  * benefit" / "sharing plan" / "The benefit-sharing plan was developed through participatory"): short lines after a
- * finished sentence or a heading, and before a long line that starts a sentence. The offsets where each run starts
- * and ends, so that the label is a span of its own and the field's sentence starts where it does. (Prose wraps at
- * its column's full width, so its short lines end paragraphs, after their final punctuation.) The lines are judged
- * as the page lays them out (`judged`: the first one whole, sentenceSpans), offsets counted on the text's own.
+ * finished sentence or a heading, and before a long line that starts a sentence (prose wraps at its column's full
+ * width, so its short lines end paragraphs). The offsets where each run starts and ends; lines are judged as the page
+ * lays them out (`judged`, see sentenceSpans), offsets counted on `lines`.
  */
 function labelCuts(lines: readonly string[], judged: readonly string[]): number[] {
   const cuts: number[] = [];
@@ -168,26 +165,22 @@ function labelCuts(lines: readonly string[], judged: readonly string[]): number[
 }
 
 /**
- * Sentences of extracted PDF text with their offsets: the boundaries of splitSentences (line breaks are layout, not
- * punctuation), and also the line break after a heading line, which extraction glues to the sentence after it.
- * Spans exclude surrounding whitespace. `head` is the text before `text` on its first line, when `text` is cut from
- * a page in the middle of a line (a passage starts at a sentence, and sentences share lines): the line rules judge
- * the whole line, so the end of a line ("Mr Deepak Asher is the Chief") is not taken for a heading or a form's label.
+ * Sentences of extracted PDF text with their offsets (surrounding whitespace excluded): the boundaries of
+ * splitSentences, and also the line break after a heading line or a form's label, which extraction glues to the
+ * sentence after it. `head` is the text before `text` on its first line when `text` starts mid-line: the line rules
+ * judge the whole line, so the end of a line ("Mr Deepak Asher is the Chief") is not taken for a heading.
  */
 export function sentenceSpans(text: string, head = ''): SentenceSpan[] {
   const cuts: number[] = [0];
   for (const m of text.matchAll(SENTENCE_BOUNDARY)) cuts.push(m.index + m[0].length);
-  // Heading lines end a span of their own.
   let lineStart = 0;
   const lines = text.split('\n');
-  // The lines as the page lays them out: the first one whole when the text starts inside it.
   const judged = [head + (lines[0] ?? ''), ...lines.slice(1)];
   lines.forEach((line, i) => {
     const lineEnd = lineStart + line.length;
     if (isHeadingLine(judged[i] ?? line) && !wrapsOn(line, lines[i + 1])) cuts.push(lineStart, lineEnd + 1);
     lineStart = lineEnd + 1;
   });
-  // A form's labels end a span of their own too.
   cuts.push(...labelCuts(lines, judged));
   const sorted = [...new Set(cuts.filter((c) => c >= 0 && c <= text.length))].sort((a, b) => a - b);
   sorted.push(text.length);
