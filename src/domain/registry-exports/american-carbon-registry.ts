@@ -38,21 +38,4 @@ export const acrExport: RegistryExportMapping = {
       reductionActivity: distinct([type]),
     };
   },
-  columns: {
-    resourceIdentifier: 'Project ID ("ACR586" -> 586)',
-    name: 'Project Name',
-    description: '(none)',
-    location: 'Project Site Country (ISO code -> name: "US" -> "United States")',
-    methodology: 'Project Methodology/Protocol',
-    proponent: 'Project Developer',
-    reductions: '(none: 0)',
-    registration: '(none: null)',
-    status: 'Voluntary Status, else Compliance Program Status (ARB or Ecology)',
-    type: 'Project Type',
-    'Reported Period': 'Current Crediting Period Start Date .. Current Crediting Period End Date (m/d/yyyy)',
-    'Size (Hectares)': '(none: 0)',
-    'metadata.reduction_activity': 'Project Type',
-    'metadata.issuances': 'Total Number of Credits Registered',
-    'metadata.retirements': '(none: 0)',
-  },
 };

@@ -36,21 +36,4 @@ export const carExport: RegistryExportMapping = {
       reductionActivity: distinct([type]),
     };
   },
-  columns: {
-    resourceIdentifier: 'Project ID ("CAR1957" -> 1957)',
-    name: 'Project Name',
-    description: 'Project Notes (often empty)',
-    location: 'Project Site Country (ISO code -> name)',
-    methodology: '(none: the Reserve has one protocol per Project Type)',
-    proponent: 'Project Developer, else Project Owner',
-    reductions: '(none: 0)',
-    registration: 'Project Registered Date (mm/dd/yyyy -> dd/mm/yyyy), else null',
-    status: 'Status',
-    type: 'Project Type',
-    'Reported Period': '(none: 0)',
-    'Size (Hectares)': '(none: 0)',
-    'metadata.reduction_activity': 'Project Type',
-    'metadata.issuances': 'Total Number of Offset Credits Registered',
-    'metadata.retirements': '(none: 0)',
-  },
 };

@@ -42,8 +42,6 @@ export interface RegistryExportMapping {
   /** The numeric project id of a row, or null when the row has none (reported, never guessed). */
   projectId(row: ExportRow): number | null;
   fields(row: ExportRow, countries: CountryLookup): ExportFields;
-  /** Cleaned field -> source column(s) and rule, for documentation and tests. */
-  columns: Readonly<Record<string, string>>;
 }
 
 /** A cell by column name; headers are matched ignoring surrounding spaces ("Total ... Registered " in ACR). */

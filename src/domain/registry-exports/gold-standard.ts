@@ -25,20 +25,4 @@ export const goldStandardExport: RegistryExportMapping = {
       reductionActivity: distinct([type]),
     };
   },
-  columns: {
-    resourceIdentifier: 'GSID ("GS1234" also accepted: prefix dropped)',
-    name: 'Project Name',
-    description: 'Description',
-    location: 'Country',
-    methodology: 'Methodology (often empty)',
-    proponent: 'Project Developer Name',
-    reductions: 'Estimated Annual Credits',
-    registration: '(none: null)',
-    status: 'Status',
-    type: 'Project Type',
-    'Reported Period': '(none: 0)',
-    'Size (Hectares)': '(none: 0; Size is a scale class such as "Small Scale")',
-    'metadata.reduction_activity': 'Project Type',
-    'metadata.issuances / retirements': '(none: Gold Standard issuances import)',
-  },
 };

@@ -62,21 +62,4 @@ export const isometricExport: RegistryExportMapping = {
       reductionActivity: distinct([pathway, humanize(protocol)]),
     };
   },
-  columns: {
-    resourceIdentifier: 'short_code read as base 36 ("TS26" -> 1389390); id (prj_...) stays in raw',
-    name: 'name',
-    description: 'supplier.long_description, else supplier.short_description',
-    location: 'location.country_name, else reverse geocoding of location.latitude/longitude, else country_code',
-    methodology: 'protocol_slug',
-    proponent: 'supplier.organisation.name',
-    reductions: '(none: 0)',
-    registration: '(none: null)',
-    status: 'status humanised ("under_validation" -> "Under validation")',
-    type: 'pathway humanised',
-    'Reported Period': 'crediting_period_start .. crediting_period_end',
-    'Size (Hectares)': '(none: 0)',
-    'metadata.reduction_activity': 'pathway + protocol_slug, humanised',
-    'metadata.issuances': 'issued_credits_total.credits',
-    'metadata.retirements': 'retired_credits_total.credits',
-  },
 };

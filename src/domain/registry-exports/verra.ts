@@ -27,20 +27,4 @@ export const verraExport: RegistryExportMapping = {
       reductionActivity: distinct([...expandSubcategories([cell(row, 'AFOLU Activities')]), ...type.split(';')]),
     };
   },
-  columns: {
-    resourceIdentifier: 'ID',
-    name: 'Name',
-    description: '(none: empty until documents give a summary)',
-    location: 'Country/Area',
-    methodology: 'Methodology',
-    proponent: 'Proponent (the export already says "Multiple Proponents"; no names for specific_proponents)',
-    reductions: 'Estimated Annual Emission Reductions',
-    registration: 'Project Registration Date (yyyy-mm-dd -> dd/mm/yyyy)',
-    status: 'Status',
-    type: 'Project Type',
-    'Reported Period': 'Crediting Period Start Date .. Crediting Period End Date',
-    'Size (Hectares)': '(none: 0)',
-    'metadata.reduction_activity': 'AFOLU Activities codes expanded (ARR, ALM, REDD, WRC...) + Project Type',
-    'metadata.issuances / retirements': '(none: transactions import)',
-  },
 };
