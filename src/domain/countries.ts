@@ -135,13 +135,7 @@ export function countryNamed(text: string): string | null {
  * only whole segments match, so "New Mexico" never reads as Mexico. Null when no segment is a country.
  */
 export function countryInText(text: string): string | null {
-  const segments = text
-    .split(/[,;\n]/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-  for (let i = segments.length - 1; i >= 0; i--) {
-    const segment = segments[i];
-    if (segment === undefined) continue;
+  for (const segment of text.split(/[,;\n]/).reverse()) {
     const name = countryNamed(segment);
     if (name !== null) return name;
   }
