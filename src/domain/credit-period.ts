@@ -79,13 +79,9 @@ export function reportedPeriodYears(periods: readonly CreditPeriod[]): number {
 
 /**
  * The annual estimate spread over the calendar years the crediting periods cover (the fallback for
- * `metadata.emissions_reductions`). The estimate is per year of the crediting period (anniversary to
- * anniversary), so each period year contributes the estimate, split between the calendar years it straddles in
- * proportion to its days in each; a final partial period year contributes its share of days. With
- * 02/03/2020 - 01/03/2030, 2020 gets 305/365 of the estimate, 2021-2029 the full estimate, 2030 60/365, and the
- * values add up to the estimate times the exact length of the periods (10 x the estimate here), consistent with
- * `Total Reported Sequestration`. Values are rounded to 2 decimals. Empty when there is no period or the
- * estimate is 0.
+ * `metadata.emissions_reductions`, docs/derived-fields.md): each period year, anniversary to anniversary, gives the
+ * estimate, split between the calendar years it straddles by its days in each. Rounded to 2 decimals; empty without
+ * a period or with an estimate of 0.
  */
 export function spreadAnnualEstimate(annual: number, periods: readonly CreditPeriod[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -97,7 +93,6 @@ export function spreadAnnualEstimate(annual: number, periods: readonly CreditPer
       const from = addYears(start, k);
       const yearLength = addYears(start, k + 1) - from;
       const to = Math.min(e, from + yearLength);
-      // Split this period year at 1 January.
       let day = from;
       while (day < to) {
         const year = fromDayNumber(day).year;

@@ -4,20 +4,14 @@ import { deriveCleaned } from './derive-cleaned.js';
 import { wordRuns } from './text.js';
 
 /**
- * What project discovery (CONTRACT 2, "Project discovery") knows about a project: the cleaned fields it shows and
- * filters on, and the words it matches, derived once when a record is written so a search reads no raw record.
- * Both record stores keep one entry per project and share this derivation and these normalisations, so they find,
- * filter and order the same projects.
- *
- * Words are normalised here rather than by the databases' tokenisers (FTS5's, PostgreSQL's parser), which differ on
- * hyphens, dots, digits and non-Latin scripts: a text becomes lower-case runs of letters and digits with accents
- * removed ("Río Verde, VM0047-v1" -> ["rio", "verde", "vm0047", "v1"]), and each store indexes those runs verbatim.
+ * What project discovery (CONTRACT 2; docs/api.md) knows about a project: the cleaned fields it shows and filters on,
+ * and the words it matches, derived once when a record is written so a search reads no raw record. Both record stores
+ * share this derivation, so they find, filter and order the same projects. Words are normalised here rather than by
+ * the databases' tokenisers (FTS5's, PostgreSQL's parser), which differ on hyphens, dots, digits and non-Latin
+ * scripts ("Río Verde, VM0047-v1" -> ["rio", "verde", "vm0047", "v1"]); each store indexes those words verbatim.
  */
 
-/**
- * Bumped whenever catalogueEntry() changes what it derives: a store re-derives entries written under an older
- * version when it opens.
- */
+/** Bumped whenever catalogueEntry() changes what it derives: a store re-derives older entries when it opens. */
 export const CATALOGUE_VERSION = 1;
 
 /** More distinct words than this in one query are refused: each becomes a prefix term of the full-text query. */
@@ -121,9 +115,8 @@ export interface CataloguePosition {
 export const MAX_TIER = 2;
 
 /**
- * Why `value` is not a position a store can have produced, or undefined when it is one. A position comes back from
- * clients inside a cursor, so every part is checked to the values a store writes, not only to its type: a tier of
- * 2^31 or a NUL in a text is refused here rather than by a database's cast.
+ * Why `value` is not a position a store can have produced, or undefined when it is one: a position comes back from
+ * clients inside a cursor, so every part is checked to the values a store writes (docs/security.md).
  */
 export function positionProblem(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object') return 'is not an object';
@@ -135,7 +128,7 @@ export function positionProblem(value: unknown): string | undefined {
   if (typeof p.sortKey !== 'string' || !/^(?:[\p{L}\p{N}]+(?: [\p{L}\p{N}]+)*)?$/u.test(p.sortKey)) {
     return 'sortKey must be normalised words (letters and digits separated by single spaces)';
   }
-  // \p{C} covers control characters (NUL), format characters and lone surrogates.
+  // \p{C}: control characters (NUL), format characters and lone surrogates.
   if (typeof p.registry !== 'string' || !/^[^\p{C}]{1,200}$/u.test(p.registry)) {
     return 'registry must be a name of 1 to 200 printable characters';
   }

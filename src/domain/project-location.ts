@@ -9,17 +9,11 @@ const COUNTRY_CODE_CODES = ['COUNTRY_CODE', 'ISO_COUNTRY_CODE'];
 export type LocationSource = 'registry' | 'coordinates' | 'state-province' | 'proponent' | 'none';
 
 /**
- * The project's country name (CONTRACT 5), in this order of trust:
- * 1. a country the registry states (a COUNTRY-like attribute or a top-level `country`), spelled as our country
- *    table spells it when recognised, else as the registry wrote it;
- * 2. reverse geocoding of location.latitude/longitude. (0, 0) is treated as "no coordinates": registries use it
- *    as a placeholder, and it lies in the Gulf of Guinea;
- * 3. a country named in STATE_PROVINCE ("Guangdong Province, China") - a statement about the project site, so it
- *    is used when the coordinates are missing or fall where no country is (open sea);
- * 4. only when there are no coordinates at all: a country named in the proponent's location strings (the values
- *    after the name in PROPONENT_NAME). They describe where the proponent's office is, which often differs from
- *    the project's country, so coordinates that find no country are not overridden by them.
- * '' when none of these gives a country.
+ * The project's country name (CONTRACT 5), in the order of trust docs/derived-fields.md gives: a country the registry
+ * states (spelled as our country table spells it when recognised); the country at its coordinates, (0, 0) being a
+ * placeholder in the Gulf of Guinea; one named in STATE_PROVINCE ("Guangdong Province, China"); only without
+ * coordinates, one named in the proponent's location strings (the values after its name in PROPONENT_NAME), which
+ * say where its office is. '' when none gives a country.
  */
 export function projectLocation(raw: RawRecord, countries: CountryLookup): { country: string; source: LocationSource } {
   const stated = statedCountry(raw);

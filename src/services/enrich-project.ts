@@ -88,11 +88,8 @@ function projectFacts(stored: StoredProject, countries: CountryLookup): ProjectF
 }
 
 /**
- * What to store when no table was found. The cleaned record's own fallback already spreads the registry's current
- * estimate over the crediting years (src/domain/credit-period.ts) each time it is read, so an empty map is stored:
- * it clears a table read from an earlier version of the documents and lets a re-imported record's new estimate
- * show at once. The fallback gives nothing for an estimate of 0, so then one 0 per crediting year is stored: the
- * registry's estimate, stated per year, rather than no data.
+ * What to store when no table was found (docs/derived-fields.md, "Fallback"): an empty map, so that the record spreads
+ * its current estimate when read; for an estimate of 0, one 0 per crediting year rather than no data.
  */
 function estimateByYear(facts: ProjectFacts): Record<string, number> {
   if (facts.annualEstimate !== 0 || facts.periods.length === 0) return {};
