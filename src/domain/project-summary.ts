@@ -3,14 +3,11 @@ import { splitSentences } from './sentences.js';
 import { countLetters, oneLine } from './text.js';
 
 /**
- * Text heuristics of a project's summary (enrichment, services/enrich-project.ts): which documents describe the
- * project, which of their passages are its summary, and how a summary reads without markers.
+ * Text heuristics of a project's summary (services/enrich-project.ts): which documents describe the project, which
+ * of their passages are its summary, and how a summary reads without markers.
  */
 
-/**
- * Document types that describe the project itself, best first (SPEC 2.6 observed values and other registries'): a
- * type (lower case) ranks when it is one of `is` or contains one of `has`.
- */
+/** Document types that describe the project itself, best first: a type (lower case) is one of `is` or contains one of `has`. */
 const DESCRIPTION_TYPES: ReadonlyArray<{ is?: readonly string[]; has?: readonly string[]; rank: number }> = [
   { is: ['project description', 'project design document'], rank: 0 },
   { is: ['draft project description'], has: ['project plan'], rank: 1 },
@@ -96,9 +93,8 @@ export interface SummaryPassage {
 }
 
 /**
- * Passages for the summary: from the first document, the text under its summary heading (VCS PD 1.1 "Summary
- * Description of the Project", CDM A.2 "Description of the project activity", "Executive summary") and the page
- * after, else its first pages of prose; then the same from the next documents until there are enough.
+ * Passages for the summary (docs/derived-fields.md, "summary"): from the first document, the text under its summary
+ * heading and the page after, else its first pages of prose; then the next documents' (two each once some are taken).
  */
 export function summaryPassages<S extends { title: string }>(docs: readonly DocText<S>[], max = MAX_PASSAGES): SummaryPassage[] {
   const out: SummaryPassage[] = [];
