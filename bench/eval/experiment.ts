@@ -1,11 +1,16 @@
 /**
- * Fast retrieval experiments on the cached evaluation indexes, without re-ingesting: copies the cached DATA_DIR
+ * Fast retrieval experiments on a corpus's cached evaluation index, without re-ingesting: copies the cached DATA_DIR
  * of one embedder (see main.ts) to a scratch folder, embeds each question once, and runs the search service
- * in-process over several settings (fusion weights, page aggregation, full-text context weight).
+ * in-process over several settings (fusion, weights, candidates, page aggregation, full-text context weight).
  *
- *   npx tsx bench/eval/experiment.ts --embedder use [--qa ../shared/corpus/qa-dev.jsonl]
+ *   npx tsx bench/eval/experiment.ts [--corpus ../shared/corpus] [--embedder use] [--qa file.jsonl]
+ *     [--variants '[{"name":"rrf","fusion":"rrf","rrfK":10,"textWeight":1,"vectorWeight":0.25}]'] (search service
+ *       options each beside the default settings)
+ *     [--context-weights 1,0.5] [--modes hybrid,text,vector] [--depth 10] (citations asked for)
  *     [--rm3 "10,10,0.5;5,10,0.7"] (RM3 feedback settings fbDocs,fbTerms,origWeight, each beside the plain run)
- *     [--no-rrf] (convex fusion variants only, every mode)
+ *     [--project-context] (every chunk's context rewritten from the stored records) [--embed-header] (every chunk
+ *       re-embedded as "context + text", ~10 min) [--strip-running-headers] (running lines moved to the context)
+ *     [--misses] (the ids of the questions without the gold page in the top 5: development only)
  *
  * For comparing settings only: the published numbers come from main.ts, through the real API.
  */
@@ -33,7 +38,8 @@ import { hitRank, readQuestions } from './questions.js';
 import type { ScoredChunk, VectorIndex } from '../../src/ports/vector-index.js';
 import { contentWords, tokenize, isQueryStopword } from '../../src/domain/query.js';
 import { projectKey } from '../../src/domain/project-ref.js';
-import { arg, flag } from './harness.js';
+import { corpusLayout } from './corpus.js';
+import { arg, evalDataDir, flag } from './harness.js';
 
 /**
  * RM3 pseudo-relevance feedback for the full-text side (Lavrenko & Croft 2001; Abdul-Jaleel et al. 2004, as in
@@ -104,13 +110,15 @@ function rewriteFullText(db: ReturnType<typeof openSqlite>, changed: Map<number,
 
 async function main(): Promise<void> {
   const embedderId = arg('embedder') ?? 'use';
-  const qaFile = path.resolve(arg('qa') ?? path.join(repoRoot, '../shared/corpus/qa-dev.jsonl'));
-  const questions = readQuestions(qaFile);
-  const dirName = embedderId.replace(/[^A-Za-z0-9.-]+/g, '_');
-  const cached = path.join(tmpdir(), 'carbon-docs-eval', dirName, 'carbon-docs.sqlite');
+  const corpus = corpusLayout(arg('corpus') ?? path.join(repoRoot, '../shared/corpus'));
+  // The judge's questions are read by their totals only (bench/README.md "answers").
+  if (flag('misses') && corpus.name.includes('validation')) throw new Error('--misses is for the development corpus only');
+  const questions = readQuestions(path.resolve(arg('qa') ?? corpus.questions));
+  const cachedDir = evalDataDir(embedderId, corpus.name);
+  const cached = path.join(cachedDir, 'carbon-docs.sqlite');
   if (!existsSync(cached)) throw new Error(`no cached index at ${cached}: run bench/eval/main.ts first`);
   // --tag keeps concurrent runs on the same embedder apart.
-  const scratch = path.join(tmpdir(), 'carbon-docs-experiment', `${dirName}${arg('tag') ? `-${arg('tag')}` : ''}`);
+  const scratch = path.join(tmpdir(), 'carbon-docs-experiment', `${path.basename(cachedDir)}${arg('tag') ? `-${arg('tag')}` : ''}`);
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { recursive: true });
   copyFileSync(cached, path.join(scratch, 'carbon-docs.sqlite'));
@@ -251,33 +259,18 @@ async function main(): Promise<void> {
     ).values(),
   ];
 
-  const contextWeights = (arg('context-weights') ?? '0,0.5,1').split(',').map(Number);
-  const variants: { name: string; opts: Partial<SearchServiceOptions> }[] = [];
-  for (const pageBonus of (arg('page-bonus') ?? 'null,0.2').split(',').map((x) => (x === 'null' ? null : Number(x)))) {
-    for (const [tw, vw, k] of flag('no-rrf')
-      ? []
-      : ([
-          [1, 0.25, 10],
-          [1, 0.5, 10],
-          [1, 1, 10],
-          [1, 0.5, 30],
-          [1, 1, 60],
-        ] as const)) {
-      variants.push({ name: `page=${pageBonus} w=${tw}/${vw} k=${k}`, opts: { pageBonus, textWeight: tw, vectorWeight: vw, rrfK: k } });
-    }
-    for (const alpha of (arg('convex') ?? '')
-      .split(',')
-      .filter((x) => x !== '')
-      .map(Number)) {
-      for (const minCandidates of (arg('candidates') ?? '40').split(',').map(Number)) {
-        variants.push({
-          name: `page=${pageBonus} convex text=${alpha} candidates=${minCandidates}`,
-          opts: { pageBonus, fusion: 'convex', textWeight: alpha, vectorWeight: 1 - alpha, minCandidates },
-        });
-      }
-    }
-  }
-  const modes = (arg('modes') ?? 'hybrid,text,vector').split(',') as SearchMode[];
+  const contextWeights = (arg('context-weights') ?? '1').split(',').map(Number);
+  // The service's defaults first, then each variant's options over them.
+  const variants: { name: string; opts: Partial<SearchServiceOptions> }[] = [
+    { name: 'default', opts: {} },
+    ...(JSON.parse(arg('variants') ?? '[]') as ({ name?: string } & Partial<SearchServiceOptions>)[]).map(({ name, ...opts }) => ({
+      name: name ?? JSON.stringify(opts),
+      opts,
+    })),
+  ];
+  const modes = (arg('modes') ?? 'hybrid').split(',') as SearchMode[];
+  // Citations asked for: 10 as main.ts asks; deeper shows whether a missed page is retrieved at all.
+  const depth = Number(arg('depth') ?? 10);
   const rm3 = (arg('rm3') ?? '')
     .split(';')
     .filter((x) => x !== '')
@@ -306,26 +299,26 @@ async function main(): Promise<void> {
           ...v.opts,
         });
         for (const mode of modes) {
-          if (mode !== 'hybrid' && !(v.opts.textWeight === 1 && v.opts.vectorWeight === 0.25) && !flag('no-rrf')) continue;
           const ranks: (number | null)[] = [];
           const byKind = new Map<string, number[]>();
           for (const q of questions) {
-            const res = await service.search({ projects: refs, query: q.question, topK: 10, mode });
+            const res = await service.search({ projects: refs, query: q.question, topK: depth, mode });
             const rank = hitRank(q, res.citations);
             ranks.push(rank);
             byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), rank !== null && rank <= 5 ? 1 : 0]);
           }
-          const at = (k: number) => (ranks.filter((r) => r !== null && r <= k).length / ranks.length).toFixed(2);
-          const mrr = (ranks.reduce<number>((s, r) => s + (r ? 1 / r : 0), 0) / ranks.length).toFixed(2);
-          const kinds = [...byKind].map(([k, xs]) => `${k} ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(2)}`).join(' ');
-          const misses = questions
-            .filter((_, i) => {
-              const r = ranks[i];
-              return r === null || r === undefined || r > 5;
-            })
-            .map((q) => q.id.replace('dev-', ''))
-            .join(',');
-          lines.push(`cw=${cw} ${v.name} ${mode}: r1 ${at(1)} r5 ${at(5)} r10 ${at(10)} mrr ${mrr} | ${kinds} | miss@5 ${misses}`);
+          const hits = (k: number) => ranks.filter((r) => r !== null && r <= k).length;
+          const mrr = (ranks.reduce<number>((s, r) => s + (r ? 1 / r : 0), 0) / ranks.length).toFixed(3);
+          const kinds = [...byKind].map(([k, xs]) => `${k} ${xs.reduce((a, b) => a + b, 0)}/${xs.length}`).join(' ');
+          const misses = flag('misses')
+            ? ` | miss@5 ${questions
+                .filter((_, i) => !((ranks[i] ?? Infinity) <= 5))
+                .map((q) => q.id)
+                .join(',')}`
+            : '';
+          lines.push(
+            `cw=${cw} ${v.name} ${mode}: r1 ${hits(1)} r5 ${hits(5)}/${ranks.length} r10 ${hits(10)}${depth > 10 ? ` r${depth} ${hits(depth)}` : ''} mrr ${mrr} | ${kinds}${misses}`,
+          );
         }
       }
       process.stdout.write(`${lines.join('\n')}\n`);
