@@ -135,7 +135,6 @@ interface QuestionResult {
 /** Source files that decide what the index holds (chunks, their sentences, text and context): a change rebuilds the cache. */
 const INDEXING_SOURCES = [
   'src/domain/chunking.ts',
-  'src/domain/continued-tables.ts',
   'src/domain/page-furniture.ts',
   'src/domain/search-context.ts',
   'src/domain/sentences.ts',

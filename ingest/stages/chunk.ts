@@ -1,24 +1,15 @@
 import { chunkPages } from '../../src/domain/chunking.js';
-import { continuedTableHeadings } from '../../src/domain/continued-tables.js';
-import { withoutTableRows } from '../../src/domain/tables.js';
 import type { Stage } from '../types.js';
 
-/** Stage: page texts to page-aware chunks sized for the embedder, each with the headings of a table it continues. */
+/** Stage: page texts to page-aware chunks sized for the embedder. */
 export const chunk: Stage = async (item, ctx) => {
   if (!item.pages) throw new Error(`chunk: document ${item.documentId} has no extracted pages`);
   const cut = chunkPages(item.pages, { maxTokens: ctx.chunkMaxTokens });
   if (cut.length === 0) {
     return { ...item, outcome: { kind: 'needs_ocr', reason: `no searchable text on any of ${item.pages.length} page(s)` } };
   }
-  // A table's rows on the pages after its headings are found by those headings (read from the pages as the PDF
-  // gives them: the rows written out with their headings, after each page's text, have theirs already).
-  const headings = continuedTableHeadings(item.pages.map(withoutTableRows), cut);
   const ocrPages = new Set(item.ocrPages ?? []);
-  const chunks = cut.map((c, i) => ({
-    ...c,
-    ...(headings[i] ? { context: headings[i] } : {}),
-    ...(ocrPages.has(c.page) ? { ocr: true } : {}),
-  }));
+  const chunks = cut.map((c) => (ocrPages.has(c.page) ? { ...c, ocr: true } : c));
   return { ...item, chunks };
 };
 

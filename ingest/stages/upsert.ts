@@ -31,34 +31,30 @@ export function toChunkRecords(item: DocumentWorkItem): ChunkWithVector[] {
   if (!chunks || !vectors || chunks.length !== vectors.length) {
     throw new Error(`upsert: document ${item.documentId} has ${chunks?.length ?? 0} chunks but ${vectors?.length ?? 0} vectors`);
   }
-  // The project's record (domain/search-context.ts): indexed for full text with every chunk, never cited; and the
-  // chunk's own (the headings of a table it continues).
-  const projectContext = item.projectContext ?? '';
-  return chunks.map((c, i) => {
-    const context = [projectContext, c.context ?? ''].filter((s) => s !== '').join('\n');
-    return {
-      id: chunkIdFor({
-        registry: item.ref.registry,
-        projectId: item.ref.projectId,
-        documentId: item.documentId,
-        page: c.page,
-        offset: c.offset,
-      }),
+  // The project's record (domain/search-context.ts): indexed for full text with every chunk, never cited.
+  const context = item.projectContext ?? '';
+  return chunks.map((c, i) => ({
+    id: chunkIdFor({
       registry: item.ref.registry,
       projectId: item.ref.projectId,
       documentId: item.documentId,
-      documentTitle: item.title,
-      documentType: item.documentType,
-      uri: item.uri,
       page: c.page,
       offset: c.offset,
-      text: c.text,
-      ...(context !== '' ? { context } : {}),
-      ...(c.ocr ? { ocr: true } : {}),
-      vector: vectors[i] as Float32Array,
-      ...(sentenceVectors?.[i]?.length ? { sentenceVectors: sentenceVectors[i] } : {}),
-    };
-  });
+    }),
+    registry: item.ref.registry,
+    projectId: item.ref.projectId,
+    documentId: item.documentId,
+    documentTitle: item.title,
+    documentType: item.documentType,
+    uri: item.uri,
+    page: c.page,
+    offset: c.offset,
+    text: c.text,
+    ...(context !== '' ? { context } : {}),
+    ...(c.ocr ? { ocr: true } : {}),
+    vector: vectors[i] as Float32Array,
+    ...(sentenceVectors?.[i]?.length ? { sentenceVectors: sentenceVectors[i] } : {}),
+  }));
 }
 
 /** Stage: replaces the document's chunks and text, then marks it indexed. */

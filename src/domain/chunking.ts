@@ -15,11 +15,6 @@ export interface TextChunk {
   text: string;
   /** Estimated tokens (see estimateTokens); never above ChunkOptions.maxTokens. */
   tokens: number;
-  /**
-   * Words that situate the chunk beyond its text, indexed for search with it and never quoted (ChunkRecord
-   * `context`): the headings of the table it continues from an earlier page (domain/continued-tables.ts).
-   */
-  context?: string;
   /** The page's text was read by OCR (a citation says so). */
   ocr?: boolean;
 }
