@@ -1,5 +1,5 @@
+import { normalizedTerms } from '../query.js';
 import { candidatesOf, type AnswerPassage } from './candidates.js';
-import { analyseQuestion, termsOf } from './question.js';
 import { quotesOf, type Reading } from './quotes.js';
 import { scoreCandidates, type Scored } from './scorer.js';
 import type { AnswerTuning } from './tuning.js';
@@ -26,11 +26,11 @@ export function readExtractively(question: string, passages: readonly AnswerPass
  */
 export function scoredCandidates(question: string, passages: readonly AnswerPassage[], opts: ReadOptions): Scored {
   return scoreCandidates(
-    analyseQuestion(question),
+    [...new Set(normalizedTerms(question))],
     passages.flatMap((p) => candidatesOf(p, opts.tuning)),
     {
       passageScores: new Map(passages.map((p) => [p.id, p.score ?? 0])),
-      scope: new Set((opts.scope ?? []).flatMap(termsOf)),
+      scope: new Set((opts.scope ?? []).flatMap(normalizedTerms)),
       tuning: opts.tuning,
     },
   );

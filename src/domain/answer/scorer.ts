@@ -1,5 +1,4 @@
 import type { Candidate } from './candidates.js';
-import type { AnalysedQuestion } from './question.js';
 import type { AnswerTuning } from './tuning.js';
 
 /** A candidate weighed against the question. */
@@ -31,12 +30,15 @@ export interface ScoreOptions {
  * Okapi BM25 (Robertson and Zaragoza 2009) with the candidate sentences as the collection: a question word counts by
  * how rare it is among them, saturating with repeats, normalised by sentence length.
  */
-export function scoreCandidates(question: AnalysedQuestion, candidates: readonly Candidate[], opts: ScoreOptions): Scored {
+/**
+ * `questionTerms` are the question's distinct words as compared with sentences (query.ts normalizedTerms).
+ */
+export function scoreCandidates(questionTerms: readonly string[], candidates: readonly Candidate[], opts: ScoreOptions): Scored {
   const n = candidates.length;
   // Words that only say where to look rank no sentence either (every sentence of a project's report is about the
   // project), unless the question is made of nothing else.
-  const own = question.terms.filter((t) => !opts.scope?.has(t));
-  const asked = new Set(own.length > 0 ? own : question.terms);
+  const own = questionTerms.filter((t) => !opts.scope?.has(t));
+  const asked = new Set(own.length > 0 ? own : questionTerms);
   const df = new Map<string, number>();
   let totalLength = 0;
   const counts = candidates.map((c) => {

@@ -15,10 +15,6 @@ export interface AnswerTuning {
   lineGroupChars: number;
   /** The sentence before or after joins a quote when it scores at least this share of its best. @default 0.6 */
   nextSentenceShare: number;
-  /** At most this many characters stand between two sentences of one quote. @default 40 */
-  maxJoinGap: number;
-  /** A quote of two sentences stays within this many characters. @default 600 */
-  maxQuoteChars: number;
   /** An answer piece is kept when its quote scores at least this share of the best quote. @default 0.5 */
   pieceShare: number;
   /** A quote sharing this share of a kept piece's words repeats it and is left out. @default 0.7 */
@@ -41,8 +37,6 @@ export const ANSWER_TUNING: Readonly<AnswerTuning> = Object.freeze({
   longSentenceChars: 350,
   lineGroupChars: 250,
   nextSentenceShare: 0.6,
-  maxJoinGap: 40,
-  maxQuoteChars: 600,
   pieceShare: 0.5,
   repeatShare: 0.7,
   answeredSupport: 0.25,
