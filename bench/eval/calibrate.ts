@@ -17,6 +17,7 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createExtractiveReader } from '../../src/adapters/readers/extractive.js';
+import { createExtractiveSummarizer } from '../../src/adapters/summarizers/extractive.js';
 import { ANSWER_TUNING, type AnswerTuning } from '../../src/domain/answer/tuning.js';
 import { buildSearch } from '../../src/deps.js';
 import type { Reader, ReadRequest } from '../../src/ports/reader.js';
@@ -56,7 +57,14 @@ async function main(): Promise<void> {
     appendFileSync(dump, `${JSON.stringify({ id, supported, reason, support: lastSupport, request: { ...lastRequest, passages } })}\n`);
   };
   const files = (name: string, fallback: string | undefined): string[] => (arg(name) ?? fallback ?? '').split(',').filter((f) => f !== '');
-  const { search, summarizer } = await buildSearch(config, logger, deps, deps.embedder, { reader, tuning });
+  // The answer is composed with the same tuning as it is read (the configured summariser would use the defaults).
+  const composer = createExtractiveSummarizer(tuning);
+  const { search, summarizer } = await buildSearch(config, logger, deps, deps.embedder, {
+    reader,
+    tuning,
+    summarizer: composer,
+    fallbackSummarizer: composer,
+  });
   try {
     const projects = (await deps.records.list()).map((ref) => ({ ref, requestedRegistry: ref.registry }));
     const rows: { support: number; supported: boolean | null; chars: number }[] = [];
