@@ -95,7 +95,7 @@ async function main(): Promise<void> {
         `evidence-supported when every question is answered: ${answerable.filter((r) => r.supported).length}; ` +
         `median answer ${chars[Math.floor(chars.length / 2)] ?? 0} chars\n\n| threshold | supported | answered | refused (unanswerable) |\n|---|---|---|---|\n`,
     );
-    for (const t of [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) {
+    for (const t of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7]) {
       const on = (r: { support: number }) => r.support >= t;
       process.stdout.write(
         `| ${t.toFixed(2)} | ${answerable.filter((r) => r.supported && on(r)).length} | ${answerable.filter(on).length} | ` +

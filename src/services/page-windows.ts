@@ -1,12 +1,15 @@
 import type { ChunkRecord } from '../ports/vector-index.js';
 import type { DocumentTextStore } from '../ports/document-text-store.js';
 import { runningLineShapes } from '../domain/page-furniture.js';
+import { normalizedTerms } from '../domain/query.js';
 
 /** A document's pages as the answer step reads them. */
 export interface PageTexts {
   pages: string[];
   /** The document's running header and footer shapes (page-furniture.ts), never quoted. */
   running: ReadonlySet<string>;
+  /** Every word its pages use (query.ts normalizedTerms): whether the document speaks of a question's subject at all. */
+  terms: ReadonlySet<string>;
 }
 
 /** A passage's page window: where its quote is looked for, so a sentence cut by the chunk's edge is read whole. */
@@ -43,7 +46,7 @@ export function createPageTextCache(texts: DocumentTextStore) {
         entries.set(key, hit);
         return hit.pages;
       }
-      const pages = texts.get(chunk, chunk.documentId).then((read) => (read ? { pages: read, running: runningLineShapes(read) } : null));
+      const pages = texts.get(chunk, chunk.documentId).then((read) => (read ? { pages: read, running: runningLineShapes(read), terms: wordsOf(read) } : null));
       entries.set(key, { at: now, pages });
       pages.catch(() => entries.delete(key));
       while (entries.size > CACHE_DOCUMENTS) {
@@ -54,6 +57,12 @@ export function createPageTextCache(texts: DocumentTextStore) {
       return pages;
     },
   };
+}
+
+function wordsOf(pages: readonly string[]): Set<string> {
+  const words = new Set<string>();
+  for (const page of pages) for (const t of normalizedTerms(page)) words.add(t);
+  return words;
 }
 
 /** The start of the sentence that `from` falls in, or `from` itself when none starts within 300 characters before. */
@@ -75,7 +84,7 @@ function sentenceEndAfter(page: string, to: number): number {
  * A chunk's page from the start of the sentence WINDOW_CHARS before it to the end of the sentence WINDOW_CHARS after
  * it. Null when the stored page is no longer the one the chunk was cut from (a re-ingest may be under way).
  */
-export function pageWindow(doc: PageTexts, chunk: ChunkRecord): PageWindow | null {
+export function pageWindow(doc: Pick<PageTexts, 'pages'>, chunk: ChunkRecord): PageWindow | null {
   const page = doc.pages[chunk.page - 1];
   const chunkEnd = chunk.offset + chunk.text.length;
   if (page === undefined || page.slice(chunk.offset, chunkEnd) !== chunk.text) return null;

@@ -19,7 +19,10 @@ export interface Quote {
 /** What the reader found: one quote per passage that has a candidate, and how well the best answers. */
 export interface Reading {
   quotes: Quote[];
-  /** The best quote's coverage: the question is answered when it reaches AnswerTuning.answeredSupport. */
+  /**
+   * How well the passages answer, in [0, 1]: the best quote's coverage (the extractive reader averages it with the
+   * share of the question's words the documents use, read.ts), compared with AnswerTuning.answeredSupport.
+   */
   support: number;
 }
 

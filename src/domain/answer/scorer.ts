@@ -13,6 +13,8 @@ export interface Scored {
   candidates: ScoredCandidate[];
   /** The coverage of any set of words (a quote of two sentences holds both's); without it, the larger one's. */
   coverageOf?(terms: Iterable<string>): number;
+  /** The question's words that coverage weighs (the scope's left out). */
+  questionTerms?: readonly string[];
 }
 
 export interface ScoreOptions {
@@ -73,5 +75,6 @@ export function scoreCandidates(questionTerms: readonly string[], candidates: re
       coverage: coverageOf(c.terms),
     })),
     coverageOf,
+    questionTerms: weighed,
   };
 }

@@ -20,11 +20,12 @@ export interface AnswerTuning {
   /** A quote sharing this share of a kept piece's words repeats it and is left out. @default 0.7 */
   repeatShare: number;
   /**
-   * The question is answered when the best quote holds at least this share of the question's word weight (idf),
-   * words naming the searched projects and documents left out. @default 0.25
+   * The question is answered when the reader's support reaches this: the mean of the share of the question's word
+   * weight (idf) the best quote holds and the share of its words the passages' documents use, words naming the
+   * searched projects and documents left out (read.ts). @default 0.5
    */
   answeredSupport: number;
-  /** Below this support, an answered question's answer says first that it may answer only in part. @default 0.45 */
+  /** Below this support, an answered question's answer says first that it may answer only in part. @default 0.7 */
   hedgedSupport: number;
   /** The answer's length budget in characters. @default 600 */
   answerChars: number;
@@ -39,7 +40,7 @@ export const ANSWER_TUNING: Readonly<AnswerTuning> = Object.freeze({
   nextSentenceShare: 0.6,
   pieceShare: 0.5,
   repeatShare: 0.7,
-  answeredSupport: 0.25,
-  hedgedSupport: 0.45,
+  answeredSupport: 0.5,
+  hedgedSupport: 0.7,
   answerChars: 600,
 });
