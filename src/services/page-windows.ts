@@ -2,12 +2,15 @@ import { LRUCache } from 'lru-cache';
 import type { ChunkRecord } from '../ports/vector-index.js';
 import type { DocumentTextStore } from '../ports/document-text-store.js';
 import { runningLineShapes } from '../domain/page-furniture.js';
+import { normalizedTerms } from '../domain/query.js';
 
 /** A document's pages as the answer step reads them. */
 export interface PageTexts {
   pages: string[];
   /** The document's running header and footer shapes (page-furniture.ts), never quoted. */
   running: ReadonlySet<string>;
+  /** Every word its pages use (query.ts normalizedTerms): whether the document speaks of a question's subject at all. */
+  terms: ReadonlySet<string>;
 }
 
 /** A passage's page window: where its quote is looked for, so a sentence cut by the chunk's edge is read whole. */
@@ -39,12 +42,20 @@ export function createPageTextCache(texts: DocumentTextStore) {
     get(chunk: ChunkRecord, key: string): Promise<PageTexts | null> {
       const hit = entries.get(key);
       if (hit) return hit;
-      const pages = texts.get(chunk, chunk.documentId).then((read) => (read ? { pages: read, running: runningLineShapes(read) } : null));
+      const pages = texts
+        .get(chunk, chunk.documentId)
+        .then((read) => (read ? { pages: read, running: runningLineShapes(read), terms: wordsOf(read) } : null));
       entries.set(key, pages);
       pages.catch(() => entries.delete(key));
       return pages;
     },
   };
+}
+
+function wordsOf(pages: readonly string[]): Set<string> {
+  const words = new Set<string>();
+  for (const page of pages) for (const t of normalizedTerms(page)) words.add(t);
+  return words;
 }
 
 /** The start of the sentence that `from` falls in, or `from` itself when none starts within 300 characters before. */
@@ -66,7 +77,7 @@ function sentenceEndAfter(page: string, to: number): number {
  * A chunk's page from the start of the sentence WINDOW_CHARS before it to the end of the sentence WINDOW_CHARS after
  * it. Null when the stored page is no longer the one the chunk was cut from (a re-ingest may be under way).
  */
-export function pageWindow(doc: PageTexts, chunk: ChunkRecord): PageWindow | null {
+export function pageWindow(doc: Pick<PageTexts, 'pages'>, chunk: ChunkRecord): PageWindow | null {
   const page = doc.pages[chunk.page - 1];
   const chunkEnd = chunk.offset + chunk.text.length;
   if (page === undefined || page.slice(chunk.offset, chunkEnd) !== chunk.text) return null;

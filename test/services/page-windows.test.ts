@@ -25,7 +25,7 @@ function chunkAt(page: string, text: string, pageNo = 1): ChunkRecord {
 describe('pageWindow', () => {
   it('reaches WINDOW_CHARS either side of the chunk, widened to whole sentences', () => {
     const page = `${filler(2000)} ${ANSWER} ${filler(2000)}`;
-    const w = pageWindow({ pages: [page], running: new Set() }, chunkAt(page, ANSWER));
+    const w = pageWindow({ pages: [page] }, chunkAt(page, ANSWER));
     if (w === null) throw new Error('no window');
     expect(w.chunkStart).toBe(page.indexOf(ANSWER));
     expect(w.chunkStart - w.start).toBeGreaterThanOrEqual(WINDOW_CHARS);
@@ -37,8 +37,8 @@ describe('pageWindow', () => {
   it('is null when the stored page is no longer the one the chunk was cut from', () => {
     const page = `${filler(100)} ${ANSWER}`;
     const chunk = chunkAt(page, ANSWER);
-    expect(pageWindow({ pages: [page.replace('Eurofins', 'another')], running: new Set() }, chunk)).toBeNull();
-    expect(pageWindow({ pages: [page], running: new Set() }, { ...chunk, page: 2 })).toBeNull();
+    expect(pageWindow({ pages: [page.replace('Eurofins', 'another')] }, chunk)).toBeNull();
+    expect(pageWindow({ pages: [page] }, { ...chunk, page: 2 })).toBeNull();
   });
 });
 
@@ -52,7 +52,7 @@ describe('lineContext', () => {
 });
 
 describe('createPageTextCache', () => {
-  it("reads a document's pages once from the text store, and null for an unknown document", async () => {
+  it("reads a document's pages once from the text store, with the words they use, and null for an unknown document", async () => {
     const db = openSqlite({ dataDir: ':memory:' });
     const store = await createSqliteDocumentTextStore({ db });
     const pages = ['Project X | page 1\nFirst.', 'Project X | page 2\nSecond.', 'Project X | page 3\nThird.'];
@@ -61,6 +61,7 @@ describe('createPageTextCache', () => {
     const cache = createPageTextCache(store);
     const first = await cache.get(chunk, 'k');
     expect(first?.pages).toEqual(pages);
+    expect([...(first?.terms ?? [])].sort()).toEqual(['1', '2', '3', 'first', 'page', 'project', 'second', 'third', 'x']);
     await store.put(chunk, 'd', ['changed']);
     expect((await cache.get(chunk, 'k'))?.pages).toEqual(pages);
     expect((await cache.get(chunk, 'other-key'))?.pages).toEqual(['changed']);

@@ -281,14 +281,12 @@ describe('evidence and abstention (CONTRACT 2)', () => {
 
   it('says first that an answer given on little evidence may answer the question only in part', async () => {
     const projects = [asRequested(A)];
-    // The passage holds "crediting period" but nothing of a review or a regulator: answered, on little support.
-    const weak = await service().search({ projects, query: 'What were the results of the crediting period review by the regulator?' });
+    // The documents use every word of the question, but no sentence holds more than two of them: answered, on little
+    // support.
+    const weak = await service().search({ projects, query: 'Which crediting period does the buffer calculation of the validation assume?' });
     expect(weak.answered).toBe(true);
     expect(weak.answer.startsWith(ANSWER_HEDGE)).toBe(true);
-    expect(weak.answer).toBe(
-      'The passages found may answer this only in part. The crediting period of the project is 20 years, from 15/07/2022 to ' +
-        '14/07/2042 [1].',
-    );
+    expect(weak.answer).toContain('The crediting period of the project is 20 years, from 15/07/2022 to 14/07/2042 [');
     // The same passage, asked what it states, is the answer.
     const strong = await service().search({ projects, query: 'What is the crediting period of the project?' });
     expect(strong.answered).toBe(true);

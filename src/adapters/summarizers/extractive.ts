@@ -1,7 +1,7 @@
 import { composeAnswer, leadSummary } from '../../domain/answer/compose.js';
 import type { Quote } from '../../domain/answer/quotes.js';
 import { readExtractively } from '../../domain/answer/read.js';
-import { ANSWER_TUNING } from '../../domain/answer/tuning.js';
+import { ANSWER_TUNING, type AnswerTuning } from '../../domain/answer/tuning.js';
 import type { SummarizeInput, Summarizer } from '../../ports/summarizer.js';
 
 /**
@@ -9,27 +9,27 @@ import type { SummarizeInput, Summarizer } from '../../ports/summarizer.js';
  * best first, one per distinct fact, each followed by its passage's marker, within the character budget. It never
  * writes a word that is not in a passage, so it cannot invent an answer.
  */
-export function createExtractiveSummarizer(): Summarizer {
+export function createExtractiveSummarizer(tuning: AnswerTuning = ANSWER_TUNING): Summarizer {
   return {
     model: 'extractive',
     async summarize(input: SummarizeInput): Promise<string> {
-      return extractiveAnswer(input);
+      return extractiveAnswer(input, tuning);
     },
     async close() {},
   };
 }
 
-export function extractiveAnswer(input: SummarizeInput): string {
+export function extractiveAnswer(input: SummarizeInput, tuning: AnswerTuning = ANSWER_TUNING): string {
   const { question, passages } = input;
   if (passages.length === 0) return '';
-  const maxChars = input.maxChars ?? ANSWER_TUNING.answerChars;
+  const maxChars = input.maxChars ?? tuning.answerChars;
   const answerPassages = passages.map((p, rank) => ({
     id: p.id,
     text: p.text,
     score: p.score ?? 1 - rank / passages.length,
     ...(p.project ? { project: p.project } : {}),
   }));
-  if (input.purpose === 'summary') return leadSummary(answerPassages, input.maxChars ?? 1200, ANSWER_TUNING);
+  if (input.purpose === 'summary') return leadSummary(answerPassages, input.maxChars ?? 1200, tuning);
   // The search's reader chose the quotes already (it read the page around each passage): they are taken as weighed.
   // Without them (a caller with bare passages), the passages are read here.
   const weighed: Quote[] = passages.flatMap((p) =>
@@ -37,8 +37,8 @@ export function extractiveAnswer(input: SummarizeInput): string {
       ? [{ passageId: p.id, start: 0, end: p.quote.length, text: p.quote, ...p.quoteWeight, ...(p.quoteCore ? { core: p.quoteCore } : {}) }]
       : [],
   );
-  const quotes = weighed.length > 0 ? weighed : readExtractively(question, answerPassages, { tuning: ANSWER_TUNING }).quotes;
-  const answer = composeAnswer(quotes, answerPassages, { maxChars, tuning: ANSWER_TUNING });
+  const quotes = weighed.length > 0 ? weighed : readExtractively(question, answerPassages, { tuning }).quotes;
+  const answer = composeAnswer(quotes, answerPassages, { maxChars, tuning });
   if (answer !== '') return answer;
   // Passages of numbers only (a table): the best one stands for itself rather than no answer at all.
   const best = passages[0];

@@ -1,7 +1,7 @@
 import { trimSpan, type Span } from '../chunking.js';
+import { normalizedTerms } from '../query.js';
 import { isLeaderLine, isPageNumberLine, isRunningLine } from '../page-furniture.js';
 import { isLetter, isTitleCase, sentenceSpans } from '../sentences.js';
-import { termsOf, unitTerms } from './question.js';
 import type { AnswerTuning } from './tuning.js';
 
 /** A passage the answer is read from: a cited chunk widened to its page window. */
@@ -14,6 +14,8 @@ export interface AnswerPassage {
   project?: string;
   /** Shapes of its document's running lines (page-furniture.ts runningLineShapes): never quoted. */
   running?: ReadonlySet<string>;
+  /** Every word of the passage's whole document (query.ts normalizedTerms), when the document is at hand. */
+  documentTerms?: ReadonlySet<string>;
   /** The rest of the page lines the passage starts and ends in, when it is cut from them mid-line. */
   line?: { head: string; tail: string };
 }
@@ -25,7 +27,7 @@ export interface Candidate {
   start: number;
   end: number;
   text: string;
-  /** Its words as compared with the question's (question.ts termsOf). */
+  /** Its words as compared with the question's (query.ts normalizedTerms). */
   terms: readonly string[];
 }
 
@@ -50,8 +52,7 @@ export function candidatesOf(passage: AnswerPassage, tuning: Pick<AnswerTuning, 
         if (!span) continue;
         const body = text.slice(span.start, span.end);
         if (!readable(body)) continue;
-        const terms = termsOf(body);
-        out.push({ passageId: passage.id, start: span.start, end: span.end, text: body, terms: [...terms, ...unitTerms(terms)] });
+        out.push({ passageId: passage.id, start: span.start, end: span.end, text: body, terms: normalizedTerms(body) });
       }
     }
   }
@@ -140,15 +141,9 @@ function withoutRanges(text: string, span: Span, ranges: readonly Span[]): Span[
 }
 
 /**
- * A template's placeholder for the proponent to fill in ("[project ID]", "[name of product(s) ...]"): the sentence is
- * the template's, not the project's. A reference ("[12]", "[IPCC 2006]") has a figure in it and is no placeholder.
- */
-const TEMPLATE_PLACEHOLDER = /\[\p{L}[\p{L}()'\u2019-]*(?:\s+[\p{L}()'\u2019,/-]+)+\]/u;
-
-/**
  * Text worth quoting: twelve letters or more, mostly letters (a table's row or a formula flattened by extraction is
  * mostly digits and symbols; symbol fonts' glyphs land in Unicode's private use area or its mathematical letters), and
- * not a title (every word capitalised) or a template's placeholder text.
+ * not a title (every word capitalised: it names a section or a document and states nothing).
  */
 export function readable(text: string): boolean {
   let visible = 0;
@@ -161,16 +156,8 @@ export function readable(text: string): boolean {
     if ((c >= 0xe000 && c <= 0xf8ff) || c === 0xd835) glyphs++;
     else if (isLetter(ch)) letters++;
   }
-  if (letters < 12 || letters / visible < 0.55 || glyphs > 2 || TEMPLATE_PLACEHOLDER.test(text)) return false;
-  // A title page's title states nothing, with its version ("... REDD Projects Version 2.2") or its copyright
-  // ("... Forest \u00a9 2013 Face the Future") after it.
-  return !isTitleCase(text.replace(COPYRIGHT_TAIL, '').replace(VERSION_TAIL, ''));
+  return letters >= 12 && letters / visible >= 0.55 && glyphs <= 2 && !isTitleCase(text);
 }
-
-/** A title's version, as a title page writes it after the title: "Version 2.2", "v1.6". */
-const VERSION_TAIL = /\s+(?:version|ver\.|v)\s*\d+(?:\.\d+)*$/iu;
-/** A copyright notice and what follows it ("\u00a9 2013 Face the Future", "Copyright 2013 ..."). */
-const COPYRIGHT_TAIL = /(?:^|\s)(?:\u00a9|copyright\s+(?:\u00a9\s*)?\d{4}\b).*$/isu;
 
 const GARBLE_WINDOW = 8;
 const GARBLE_FRAGMENTS = 6;

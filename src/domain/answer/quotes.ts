@@ -19,20 +19,23 @@ export interface Quote {
 /** What the reader found: one quote per passage that has a candidate, and how well the best answers. */
 export interface Reading {
   quotes: Quote[];
-  /** The best quote's coverage: the question is answered when it reaches AnswerTuning.answeredSupport. */
+  /**
+   * How well the passages answer, in [0, 1]: the best quote's coverage (the extractive reader averages it with the
+   * share of the question's words the documents use, read.ts), compared with AnswerTuning.answeredSupport.
+   */
   support: number;
 }
 
 /**
- * Each passage's quote: its best-scoring candidate, with the sentence before or after it joined when that adjoins it
- * (at most `maxJoinGap` characters between), holds a question word of its own and scores at least
- * `nextSentenceShare` of it (the better of the two when both do): an answer often runs over two sentences ("The
- * validation resulted in ten clarification requests. All were closed after ...").
+ * Each passage's quote: its best-scoring candidate, with the sentence before or after it joined when only white space
+ * stands between them, both hold a question word and it scores at least `nextSentenceShare` of the best (the better
+ * of the two when both do): an answer often runs over two sentences ("The validation resulted in ten clarification
+ * requests. All were closed after ..."). The answer's budget, not the quote, bounds the length (compose.ts).
  */
 export function quotesOf(
   { candidates: scored, coverageOf }: Scored,
   passageText: ReadonlyMap<number, string>,
-  tuning: Pick<AnswerTuning, 'nextSentenceShare' | 'maxJoinGap' | 'maxQuoteChars'>,
+  tuning: Pick<AnswerTuning, 'nextSentenceShare'>,
 ): Reading {
   const byPassage = new Map<number, ScoredCandidate[]>();
   for (const c of scored) byPassage.set(c.passageId, [...(byPassage.get(c.passageId) ?? []), c]);
@@ -48,12 +51,7 @@ export function quotesOf(
     const joins = (other: ScoredCandidate | undefined): other is ScoredCandidate => {
       if (!other || best.coverage === 0 || other.coverage === 0) return false;
       const [first, second] = other.start < best.start ? [other, best] : [best, other];
-      return (
-        second.start - first.end <= tuning.maxJoinGap &&
-        second.end - first.start <= tuning.maxQuoteChars &&
-        other.score >= tuning.nextSentenceShare * best.score &&
-        other.terms.some((t) => !best.terms.includes(t))
-      );
+      return text.slice(first.end, second.start).trim() === '' && other.score >= tuning.nextSentenceShare * best.score;
     };
     const neighbours = [cands[bestAt - 1], cands[bestAt + 1]].filter(joins).sort((a, b) => b.score - a.score);
     const joined = neighbours[0];

@@ -1,5 +1,4 @@
 import type { Candidate } from './candidates.js';
-import type { AnalysedQuestion } from './question.js';
 import type { AnswerTuning } from './tuning.js';
 
 /** A candidate weighed against the question. */
@@ -14,6 +13,8 @@ export interface Scored {
   candidates: ScoredCandidate[];
   /** The coverage of any set of words (a quote of two sentences holds both's); without it, the larger one's. */
   coverageOf?(terms: Iterable<string>): number;
+  /** The question's words that coverage weighs (the scope's left out). */
+  questionTerms?: readonly string[];
 }
 
 export interface ScoreOptions {
@@ -31,12 +32,15 @@ export interface ScoreOptions {
  * Okapi BM25 (Robertson and Zaragoza 2009) with the candidate sentences as the collection: a question word counts by
  * how rare it is among them, saturating with repeats, normalised by sentence length.
  */
-export function scoreCandidates(question: AnalysedQuestion, candidates: readonly Candidate[], opts: ScoreOptions): Scored {
+/**
+ * `questionTerms` are the question's distinct words as compared with sentences (query.ts normalizedTerms).
+ */
+export function scoreCandidates(questionTerms: readonly string[], candidates: readonly Candidate[], opts: ScoreOptions): Scored {
   const n = candidates.length;
   // Words that only say where to look rank no sentence either (every sentence of a project's report is about the
   // project), unless the question is made of nothing else.
-  const own = question.terms.filter((t) => !opts.scope?.has(t));
-  const asked = new Set(own.length > 0 ? own : question.terms);
+  const own = questionTerms.filter((t) => !opts.scope?.has(t));
+  const asked = new Set(own.length > 0 ? own : questionTerms);
   const df = new Map<string, number>();
   let totalLength = 0;
   const counts = candidates.map((c) => {
@@ -71,5 +75,6 @@ export function scoreCandidates(question: AnalysedQuestion, candidates: readonly
       coverage: coverageOf(c.terms),
     })),
     coverageOf,
+    questionTerms: weighed,
   };
 }

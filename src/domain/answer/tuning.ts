@@ -15,20 +15,17 @@ export interface AnswerTuning {
   lineGroupChars: number;
   /** The sentence before or after joins a quote when it scores at least this share of its best. @default 0.6 */
   nextSentenceShare: number;
-  /** At most this many characters stand between two sentences of one quote. @default 40 */
-  maxJoinGap: number;
-  /** A quote of two sentences stays within this many characters. @default 600 */
-  maxQuoteChars: number;
   /** An answer piece is kept when its quote scores at least this share of the best quote. @default 0.5 */
   pieceShare: number;
   /** A quote sharing this share of a kept piece's words repeats it and is left out. @default 0.7 */
   repeatShare: number;
   /**
-   * The question is answered when the best quote holds at least this share of the question's word weight (idf),
-   * words naming the searched projects and documents left out. @default 0.25
+   * The question is answered when the reader's support reaches this: the mean of the share of the question's word
+   * weight (idf) the best quote holds and the share of its words the passages' documents use, words naming the
+   * searched projects and documents left out (read.ts). @default 0.5
    */
   answeredSupport: number;
-  /** Below this support, an answered question's answer says first that it may answer only in part. @default 0.45 */
+  /** Below this support, an answered question's answer says first that it may answer only in part. @default 0.7 */
   hedgedSupport: number;
   /** The answer's length budget in characters. @default 600 */
   answerChars: number;
@@ -41,11 +38,9 @@ export const ANSWER_TUNING: Readonly<AnswerTuning> = Object.freeze({
   longSentenceChars: 350,
   lineGroupChars: 250,
   nextSentenceShare: 0.6,
-  maxJoinGap: 40,
-  maxQuoteChars: 600,
   pieceShare: 0.5,
   repeatShare: 0.7,
-  answeredSupport: 0.25,
-  hedgedSupport: 0.45,
+  answeredSupport: 0.5,
+  hedgedSupport: 0.7,
   answerChars: 600,
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createExtractiveSummarizer, extractiveAnswer } from '../../../src/adapters/summarizers/extractive.js';
+import { ANSWER_TUNING } from '../../../src/domain/answer/tuning.js';
 import { extractMarkers } from '../../../src/domain/markers.js';
 import type { CitedPassage } from '../../../src/ports/summarizer.js';
 
@@ -51,6 +52,14 @@ describe('extractive summariser', () => {
     const answer = extractiveAnswer({ question: 'annual average carbon removal', passages, maxChars: 5000 });
     expect(answer).toContain('26,752tCO2e');
     expect(answer).not.toMatch(/Purulia|Avoided Deforestation/);
+  });
+
+  it('composes with the tuning it is given', async () => {
+    const question = 'Where are native saplings planted, and what removal is estimated?';
+    const all = await createExtractiveSummarizer({ ...ANSWER_TUNING, pieceShare: 0 }).summarize({ question, passages, maxChars: 2000 });
+    const best = await createExtractiveSummarizer({ ...ANSWER_TUNING, pieceShare: 1 }).summarize({ question, passages, maxChars: 2000 });
+    expect(extractMarkers(all).length).toBeGreaterThan(1);
+    expect(extractMarkers(best)).toHaveLength(1);
   });
 
   it('puts the best-matching passage first, not the first passage', () => {

@@ -21,7 +21,7 @@ const texts = new Map([
 ]);
 
 describe('quotesOf', () => {
-  it('joins the adjoining sentence that adds a question word and scores close enough, keeping the best as the core', () => {
+  it('joins the adjoining sentence that holds a question word and scores close enough, keeping the best as the core', () => {
     const r = quotesOf(
       {
         candidates: [candidate(S1, 1, 0.4, ['validation', 'ten']), candidate(S2, 0.8, 0.3, ['closed']), candidate(S3, 0.1, 0.1, ['team'])],
@@ -34,12 +34,14 @@ describe('quotesOf', () => {
     expect(r.support).toBe(0.4);
   });
 
-  it('does not join a sentence that scores too little or adds no word, and measures a joined quote with coverageOf', () => {
+  it('does not join a sentence that scores too little, holds no question word or has text between, and measures a joined quote with coverageOf', () => {
     const alone = quotesOf({ candidates: [candidate(S1, 1, 0.4, ['ten']), candidate(S2, 0.2, 0.3, ['closed'])] }, texts, ANSWER_TUNING);
     expect(alone.quotes[0]?.text).toBe(S1);
     expect(alone.quotes[0]).not.toHaveProperty('core');
-    const same = quotesOf({ candidates: [candidate(S1, 1, 0.4, ['ten']), candidate(S2, 0.9, 0.3, ['ten'])] }, texts, ANSWER_TUNING);
-    expect(same.quotes[0]?.text).toBe(S1);
+    const wordless = quotesOf({ candidates: [candidate(S1, 1, 0.4, ['ten']), candidate(S2, 0.9, 0, [])] }, texts, ANSWER_TUNING);
+    expect(wordless.quotes[0]?.text).toBe(S1);
+    const apart = quotesOf({ candidates: [candidate(S1, 1, 0.4, ['ten']), candidate(S3, 0.9, 0.3, ['team'])] }, texts, ANSWER_TUNING);
+    expect(apart.quotes[0]?.text).toBe(S1);
     const joined = quotesOf(
       { candidates: [candidate(S1, 1, 0.4, ['ten']), candidate(S2, 0.9, 0.3, ['closed'])], coverageOf: () => 0.65 },
       texts,

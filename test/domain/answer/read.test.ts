@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readExtractively } from '../../../src/domain/answer/read.js';
+import { documentShare, readExtractively } from '../../../src/domain/answer/read.js';
+import { normalizedTerms } from '../../../src/domain/query.js';
 import { ANSWER_TUNING } from '../../../src/domain/answer/tuning.js';
 
 // Sentences as extraction gives them from a CDM validation report and a VCS monitoring report.
@@ -11,10 +12,9 @@ const monitoring =
   'The non-permanence risk factors do not reflect any changes, and given this, the risk factor remains at 10%. ' +
   'The buffer withholding is applied to the net GHG removals of the monitoring period.';
 
-const passages = [
-  { id: 1, text: validation, score: 0.8 },
-  { id: 2, text: monitoring, score: 0.6 },
-];
+const validationPassage = { id: 1, text: validation, score: 0.8 };
+const monitoringPassage = { id: 2, text: monitoring, score: 0.6 };
+const passages = [validationPassage, monitoringPassage];
 
 function read(question: string, scope: string[] = []) {
   return readExtractively(question, passages, { scope, tuning: ANSWER_TUNING });
@@ -44,6 +44,25 @@ describe('readExtractively', () => {
     const unanswerable = read('What price per credit did the Ranjitnagar plant project sell at?', ['Ranjitnagar plant project']);
     expect(unanswerable.answered).toBe(false);
     expect(unanswerable.support).toBeLessThan(ANSWER_TUNING.answeredSupport);
+  });
+
+  it('answers a question whose words its documents use elsewhere, not one that asks of what they never mention', () => {
+    // One sentence holds "team", "visited" and "plant"; whether the report speaks of noise anywhere decides.
+    const question = 'What noise levels did the team measure when it visited the plant?';
+    const silent = readExtractively(question, passages, { tuning: ANSWER_TUNING });
+    const noiseReport = new Set(normalizedTerms(`${validation} Noise levels were measured at the plant boundary.`));
+    const speaks = readExtractively(question, [{ ...validationPassage, documentTerms: noiseReport }, monitoringPassage], { tuning: ANSWER_TUNING });
+    expect(silent.quotes.find((q) => q.passageId === 1)?.text).toMatch(/^The team\s+visited the plant/);
+    expect(silent.answered).toBe(false);
+    expect(speaks.answered).toBe(true);
+    expect(speaks.support - silent.support).toBeCloseTo(0.5 * (3 / 6), 5);
+  });
+
+  it('counts the question words its documents use, each passage standing for its document when that is not at hand', () => {
+    const terms = normalizedTerms('noise levels team plant');
+    expect(documentShare(terms, passages)).toBe(0.5);
+    expect(documentShare(terms, [{ ...monitoringPassage, documentTerms: new Set(terms) }])).toBe(1);
+    expect(documentShare([], passages)).toBe(0);
   });
 
   it('reads nothing from no passage', () => {

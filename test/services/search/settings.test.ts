@@ -44,7 +44,7 @@ describe('resolveSettings', () => {
   it('overrides single tuning constants and keeps the rest, without changing the shared constants', () => {
     const s = settings({ tuning: { hedgedSupport: 0.9, answerChars: 300 } });
     expect(s.tuning).toEqual({ ...ANSWER_TUNING, hedgedSupport: 0.9, answerChars: 300 });
-    expect(ANSWER_TUNING.hedgedSupport).toBe(0.45);
+    expect(ANSWER_TUNING.hedgedSupport).toBe(0.7);
   });
 
   it('keeps a null page bonus (chunk-level ranking) and accepts the bounds 0 and 1', () => {
