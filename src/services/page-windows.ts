@@ -9,8 +9,8 @@ export interface PageTexts {
   pages: string[];
   /** The document's running header and footer shapes (page-furniture.ts), never quoted. */
   running: ReadonlySet<string>;
-  /** Every word its pages use (query.ts normalizedTerms): whether the document speaks of a question's subject at all. */
-  terms: ReadonlySet<string>;
+  /** Whether a page uses a word that normalises to `term` (query.ts normalizedTerms); worked out once a term. */
+  uses(term: string): boolean;
 }
 
 /** A passage's page window: where its quote is looked for, so a sentence cut by the chunk's edge is read whole. */
@@ -44,7 +44,7 @@ export function createPageTextCache(texts: DocumentTextStore) {
       if (hit) return hit;
       const pages = texts
         .get(chunk, chunk.documentId)
-        .then((read) => (read ? { pages: read, running: runningLineShapes(read), terms: wordsOf(read) } : null));
+        .then((read) => (read ? { pages: read, running: runningLineShapes(read), uses: wordUse(read) } : null));
       entries.set(key, pages);
       pages.catch(() => entries.delete(key));
       return pages;
@@ -52,10 +52,27 @@ export function createPageTextCache(texts: DocumentTextStore) {
   };
 }
 
-function wordsOf(pages: readonly string[]): Set<string> {
-  const words = new Set<string>();
-  for (const page of pages) for (const t of normalizedTerms(page)) words.add(t);
-  return words;
+/**
+ * Whether a document uses a word, normalising only the pages that can: stemming cuts only a word's end (and turns
+ * "ies" into "y"), so a page holds a word of a term only if its lower-cased text holds the term less a final "y".
+ * Finding them is some twenty times cheaper than normalising every word.
+ */
+function wordUse(pages: readonly string[]): (term: string) => boolean {
+  const lowered: string[] = [];
+  const words: Set<string>[] = [];
+  const known = new Map<string, boolean>();
+  return (term) => {
+    let used = known.get(term);
+    if (used === undefined) {
+      const start = term.endsWith('y') ? term.slice(0, -1) : term;
+      used = pages.some(
+        (page, i) =>
+          (lowered[i] ??= page.normalize('NFKC').toLowerCase()).includes(start) && (words[i] ??= new Set(normalizedTerms(page))).has(term),
+      );
+      known.set(term, used);
+    }
+    return used;
+  };
 }
 
 /** The start of the sentence that `from` falls in, or `from` itself when none starts within 300 characters before. */

@@ -1,8 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { extractPdfPages } from '../../ingest/stages/extract.js';
 import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { createSqliteDocumentTextStore } from '../../src/adapters/sqlite/document-text-store.js';
 import type { ChunkRecord } from '../../src/domain/chunk-record.js';
+import { normalizedTerms } from '../../src/domain/query.js';
 import { createPageTextCache, lineContext, pageWindow, WINDOW_CHARS } from '../../src/services/page-windows.js';
+import { corpusAvailable, corpusPath } from '../support/corpus.js';
+import { describeWithService } from '../support/services.js';
 
 const filler = (n: number) => 'Soil samples were taken in every stratum. '.repeat(Math.ceil(n / 42)).slice(0, n);
 const ANSWER = 'The samples were analysed by the Eurofins laboratory in Wolverhampton.';
@@ -61,7 +66,8 @@ describe('createPageTextCache', () => {
     const cache = createPageTextCache(store);
     const first = await cache.get(chunk, 'k');
     expect(first?.pages).toEqual(pages);
-    expect([...(first?.terms ?? [])].sort()).toEqual(['1', '2', '3', 'first', 'page', 'project', 'second', 'third', 'x']);
+    expect(['second', 'third', 'project', 'x', '3'].map((t) => first?.uses(t))).toEqual([true, true, true, true, true]);
+    expect(['fourth', 'secon', 'pag'].map((t) => first?.uses(t))).toEqual([false, false, false]);
     await store.put(chunk, 'd', ['changed']);
     expect((await cache.get(chunk, 'k'))?.pages).toEqual(pages);
     expect((await cache.get(chunk, 'other-key'))?.pages).toEqual(['changed']);
@@ -69,4 +75,25 @@ describe('createPageTextCache', () => {
     await store.close();
     db.close();
   });
+});
+
+describeWithService("a document's words on a real registry PDF", { available: corpusAvailable, why: 'corpus not found' }, () => {
+  it('finds every word its pages use, and only those, however the words are written', async () => {
+    const pdf = readFileSync(corpusPath('pdf', 'VCS5533_project_description.pdf'));
+    const extracted = await extractPdfPages(new Uint8Array(pdf));
+    if (!extracted.ok) throw new Error(extracted.reason);
+    const db = openSqlite({ dataDir: ':memory:' });
+    const store = await createSqliteDocumentTextStore({ db });
+    const chunk = chunkAt(extracted.pages[0] ?? '', (extracted.pages[0] ?? '').slice(0, 20));
+    await store.put(chunk, 'd', extracted.pages);
+    const doc = await createPageTextCache(store).get(chunk, 'k');
+    const words = new Set(extracted.pages.flatMap((p) => normalizedTerms(p)));
+    expect(words.size).toBeGreaterThan(1000);
+    for (const w of words) expect(doc?.uses(w), w).toBe(true);
+    // Words one letter short or long of its own, and others it does not use.
+    const others = [...words].flatMap((w) => [w.slice(0, -1), `${w}q`]).filter((w) => w !== '' && !words.has(w));
+    for (const w of [...others, 'kigali', 'offtake']) expect(doc?.uses(w), w).toBe(false);
+    await store.close();
+    db.close();
+  }, 120_000);
 });

@@ -283,7 +283,10 @@ describe('evidence and abstention (CONTRACT 2)', () => {
     const projects = [asRequested(A)];
     // The documents use every word of the question, but no sentence holds more than two of them: answered, on little
     // support.
-    const weak = await service().search({ projects, query: 'Which crediting period does the buffer calculation of the validation assume?' });
+    const weak = await service().search({
+      projects,
+      query: 'Which crediting period does the buffer calculation of the validation assume?',
+    });
     expect(weak.answered).toBe(true);
     expect(weak.answer.startsWith(ANSWER_HEDGE)).toBe(true);
     expect(weak.answer).toContain('The crediting period of the project is 20 years, from 15/07/2022 to 14/07/2042 [');

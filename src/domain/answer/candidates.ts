@@ -14,8 +14,8 @@ export interface AnswerPassage {
   project?: string;
   /** Shapes of its document's running lines (page-furniture.ts runningLineShapes): never quoted. */
   running?: ReadonlySet<string>;
-  /** Every word of the passage's whole document (query.ts normalizedTerms), when the document is at hand. */
-  documentTerms?: ReadonlySet<string>;
+  /** Whether its document uses a word (as query.ts normalizedTerms gives it), when the document is at hand. */
+  usesWord?: (term: string) => boolean;
   /** The rest of the page lines the passage starts and ends in, when it is cut from them mid-line. */
   line?: { head: string; tail: string };
 }

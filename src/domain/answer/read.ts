@@ -24,15 +24,19 @@ export function readExtractively(question: string, passages: readonly AnswerPass
 }
 
 /**
- * Share of the question's words that the passages' documents use anywhere (a passage without its document's words
- * stands for it): a question whose words its documents never use asks about something they do not treat, however
- * well one sentence holds its other words, while a question in other words than the answer's sentence still finds
- * them elsewhere in the documents.
+ * Share of the question's words that the passages' documents use anywhere (a passage without its document stands
+ * for it): a question whose words its documents never use asks about something they do not treat, however well one
+ * sentence holds its other words, while a question in other words than the answer's sentence still finds them
+ * elsewhere in the documents.
  */
 export function documentShare(terms: readonly string[], passages: readonly AnswerPassage[]): number {
   if (terms.length === 0) return 0;
-  const documents = passages.map((p) => p.documentTerms ?? new Set(normalizedTerms(p.text)));
-  return terms.filter((t) => documents.some((d) => d.has(t))).length / terms.length;
+  const uses = passages.map((p) => {
+    if (p.usesWord) return p.usesWord;
+    const words = new Set(normalizedTerms(p.text));
+    return (t: string) => words.has(t);
+  });
+  return terms.filter((t) => uses.some((used) => used(t))).length / terms.length;
 }
 
 /**

@@ -16,8 +16,8 @@ export interface ReadPassage {
   chunk: ScoredChunk;
   window: PageWindow | null;
   running?: ReadonlySet<string>;
-  /** The words of the passage's whole document (page-windows.ts PageTexts). */
-  documentTerms?: ReadonlySet<string>;
+  /** Whether its document uses a word (page-windows.ts PageTexts). */
+  documentUses?: (term: string) => boolean;
 }
 
 /** How the answer names a project: its registry as requested and its id ("Verra 5533"). */
@@ -38,20 +38,20 @@ export async function readWindows(s: SearchSettings, citations: Citation[], chun
         return null;
       });
       const window = doc ? pageWindow(doc, chunk) : null;
-      return { citation, chunk, window, ...(doc ? { running: doc.running, documentTerms: doc.terms } : {}) };
+      return { citation, chunk, window, ...(doc ? { running: doc.running, documentUses: doc.uses } : {}) };
     }),
   );
 }
 
 /** The reader's passages: each citation's page window (or its text as indexed), named by its project. */
 function answerPassages(read: readonly ReadPassage[]): AnswerPassage[] {
-  return read.map(({ citation: c, window: w, running, documentTerms }) => ({
+  return read.map(({ citation: c, window: w, running, documentUses }) => ({
     id: c.id,
     text: w ? w.page.slice(w.start, w.end) : c.text,
     score: c.score,
     project: projectLabel(c),
     ...(running ? { running } : {}),
-    ...(documentTerms ? { documentTerms } : {}),
+    ...(documentUses ? { usesWord: documentUses } : {}),
     ...(w ? { line: lineContext(w.page, w.start, w.end) } : {}),
   }));
 }

@@ -51,7 +51,9 @@ describe('readExtractively', () => {
     const question = 'What noise levels did the team measure when it visited the plant?';
     const silent = readExtractively(question, passages, { tuning: ANSWER_TUNING });
     const noiseReport = new Set(normalizedTerms(`${validation} Noise levels were measured at the plant boundary.`));
-    const speaks = readExtractively(question, [{ ...validationPassage, documentTerms: noiseReport }, monitoringPassage], { tuning: ANSWER_TUNING });
+    const speaks = readExtractively(question, [{ ...validationPassage, usesWord: (t: string) => noiseReport.has(t) }, monitoringPassage], {
+      tuning: ANSWER_TUNING,
+    });
     expect(silent.quotes.find((q) => q.passageId === 1)?.text).toMatch(/^The team\s+visited the plant/);
     expect(silent.answered).toBe(false);
     expect(speaks.answered).toBe(true);
@@ -61,7 +63,8 @@ describe('readExtractively', () => {
   it('counts the question words its documents use, each passage standing for its document when that is not at hand', () => {
     const terms = normalizedTerms('noise levels team plant');
     expect(documentShare(terms, passages)).toBe(0.5);
-    expect(documentShare(terms, [{ ...monitoringPassage, documentTerms: new Set(terms) }])).toBe(1);
+    const report = new Set(normalizedTerms('Noise levels were measured.'));
+    expect(documentShare(terms, [{ ...monitoringPassage, usesWord: (t: string) => report.has(t) }, validationPassage])).toBe(1);
     expect(documentShare([], passages)).toBe(0);
   });
 

@@ -107,6 +107,9 @@ describe('passageReader', () => {
     expect(request?.passages).toEqual([
       expect.objectContaining({ id: 1, text: PAGE, project: 'cdm 547', line: { head: '', tail: '' }, running: read[0]?.running }),
     ]);
+    // Whether its document uses a word.
+    expect(request?.passages[0]?.usesWord?.('eucalyptus')).toBe(true);
+    expect(request?.passages[0]?.usesWord?.('noise')).toBe(false);
     // Where to look: the document's title and type, the project as requested, and what its record calls it.
     expect(request?.scope).toEqual(expect.arrayContaining(['PDD_547.pdf', 'Project Description', 'cdm 547', 'Project 547']));
     expect(s.recordNames.size).toBe(1);
