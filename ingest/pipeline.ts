@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import { DependencyError } from '../src/errors.js';
 import type { Logger } from '../src/logger.js';
-import { projectKey, type ProjectRef } from '../src/domain/project-ref.js';
+import { distinctRefs, projectKey, type ProjectRef } from '../src/domain/project-ref.js';
 import { leaseHolderGone, newLeaseHolder } from './lease-holder.js';
 import { createBarProgress, createLogProgress, silentProgress, type ProgressReporter } from './progress.js';
 import { chunk, chunkTokenBudget } from './stages/chunk.js';
@@ -151,7 +151,7 @@ export async function runIngest(opts: RunIngestOptions): Promise<IngestSummary> 
     otherRuns: [],
   };
 
-  const projects = opts.all ? await deps.records.list() : dedupe(opts.projects ?? []);
+  const projects = opts.all ? await deps.records.list() : distinctRefs(opts.projects ?? []);
   summary.projects = projects.length;
 
   await deps.index.open({ embedderId: deps.embedder.id, dimensions: deps.embedder.dimensions });
@@ -368,16 +368,6 @@ function isFatal(err: unknown): boolean {
 function lean(item: DocumentWorkItem): DocumentWorkItem {
   const { ref, documentId, uri, title, documentType, uploadDate, previous, outcome } = item;
   return { ref, documentId, uri, title, documentType, uploadDate, previous, ...(outcome ? { outcome } : {}) };
-}
-
-function dedupe(refs: ProjectRef[]): ProjectRef[] {
-  const seen = new Set<string>();
-  return refs.filter((r) => {
-    const k = projectKey(r);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
 }
 
 /** One line per summary, for logs and the CLI. */
