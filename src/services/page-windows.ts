@@ -10,7 +10,7 @@ export interface PageTexts {
   /** The document's running header and footer shapes (page-furniture.ts), never quoted. */
   running: ReadonlySet<string>;
   /** Whether a page uses a word that normalises to `term` (query.ts normalizedTerms); worked out once a term. */
-  uses(term: string): boolean;
+  usesWord(term: string): boolean;
 }
 
 /** A passage's page window: where its quote is looked for, so a sentence cut by the chunk's edge is read whole. */
@@ -44,7 +44,7 @@ export function createPageTextCache(texts: DocumentTextStore) {
       if (hit) return hit;
       const pages = texts
         .get(chunk, chunk.documentId)
-        .then((read) => (read ? { pages: read, running: runningLineShapes(read), uses: wordUse(read) } : null));
+        .then((read) => (read ? { pages: read, running: runningLineShapes(read), usesWord: wordUse(read) } : null));
       entries.set(key, pages);
       pages.catch(() => entries.delete(key));
       return pages;

@@ -66,8 +66,8 @@ describe('createPageTextCache', () => {
     const cache = createPageTextCache(store);
     const first = await cache.get(chunk, 'k');
     expect(first?.pages).toEqual(pages);
-    expect(['second', 'third', 'project', 'x', '3'].map((t) => first?.uses(t))).toEqual([true, true, true, true, true]);
-    expect(['fourth', 'secon', 'pag'].map((t) => first?.uses(t))).toEqual([false, false, false]);
+    expect(['second', 'third', 'project', 'x', '3'].map((t) => first?.usesWord(t))).toEqual([true, true, true, true, true]);
+    expect(['fourth', 'secon', 'pag'].map((t) => first?.usesWord(t))).toEqual([false, false, false]);
     await store.put(chunk, 'd', ['changed']);
     expect((await cache.get(chunk, 'k'))?.pages).toEqual(pages);
     expect((await cache.get(chunk, 'other-key'))?.pages).toEqual(['changed']);
@@ -89,10 +89,10 @@ describeWithService("a document's words on a real registry PDF", { available: co
     const doc = await createPageTextCache(store).get(chunk, 'k');
     const words = new Set(extracted.pages.flatMap((p) => normalizedTerms(p)));
     expect(words.size).toBeGreaterThan(1000);
-    for (const w of words) expect(doc?.uses(w), w).toBe(true);
+    for (const w of words) expect(doc?.usesWord(w), w).toBe(true);
     // Words one letter short or long of its own, and others it does not use.
     const others = [...words].flatMap((w) => [w.slice(0, -1), `${w}q`]).filter((w) => w !== '' && !words.has(w));
-    for (const w of [...others, 'kigali', 'offtake']) expect(doc?.uses(w), w).toBe(false);
+    for (const w of [...others, 'kigali', 'offtake']) expect(doc?.usesWord(w), w).toBe(false);
     await store.close();
     db.close();
   }, 120_000);

@@ -17,7 +17,7 @@ export interface ReadPassage {
   window: PageWindow | null;
   running?: ReadonlySet<string>;
   /** Whether its document uses a word (page-windows.ts PageTexts). */
-  documentUses?: (term: string) => boolean;
+  usesWord?: (term: string) => boolean;
 }
 
 /** How the answer names a project: its registry as requested and its id ("Verra 5533"). */
@@ -38,20 +38,20 @@ export async function readWindows(s: SearchSettings, citations: Citation[], chun
         return null;
       });
       const window = doc ? pageWindow(doc, chunk) : null;
-      return { citation, chunk, window, ...(doc ? { running: doc.running, documentUses: doc.uses } : {}) };
+      return { citation, chunk, window, ...(doc ? { running: doc.running, usesWord: doc.usesWord } : {}) };
     }),
   );
 }
 
 /** The reader's passages: each citation's page window (or its text as indexed), named by its project. */
 function answerPassages(read: readonly ReadPassage[]): AnswerPassage[] {
-  return read.map(({ citation: c, window: w, running, documentUses }) => ({
+  return read.map(({ citation: c, window: w, running, usesWord }) => ({
     id: c.id,
     text: w ? w.page.slice(w.start, w.end) : c.text,
     score: c.score,
     project: projectLabel(c),
     ...(running ? { running } : {}),
-    ...(documentUses ? { usesWord: documentUses } : {}),
+    ...(usesWord ? { usesWord } : {}),
     ...(w ? { line: lineContext(w.page, w.start, w.end) } : {}),
   }));
 }
