@@ -418,6 +418,24 @@ export interface ApiDeps extends AppDeps {
 }
 
 /**
+ * What the API and the MCP server hand ingest/demo.ts's seedDemo, besides their logger and shutdown signal: the
+ * stores and models the server reads, and the demo documents' address `baseUrl` allowed as DOWNLOAD_ALLOW_HOSTS would.
+ */
+export function demoSeed(deps: ApiDeps, baseUrl: string) {
+  const self = new URL(baseUrl);
+  return {
+    deps: { ...deps.stores, embedder: deps.embedder, summarizer: deps.summarizer, countries: deps.countries },
+    options: {
+      baseUrl,
+      demoDir,
+      downloader: buildDownloader(deps.config, [self.host, `127.0.0.1:${self.port || '80'}`]),
+      extractLimits: extractLimitsFromConfig(deps.config),
+      sentenceVectors: deps.config.SENTENCE_VECTORS,
+    },
+  };
+}
+
+/**
  * Everything the API serves with: stores, the embedder (its index opened for it, so a mismatch stops the start with
  * the re-index hint), summariser, reranker, and the metadata and search services.
  */

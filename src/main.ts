@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { buildDeps, buildDownloader, demoDir, extractLimitsFromConfig } from './deps.js';
+import { buildDeps, demoSeed } from './deps.js';
 import { NotReadyError } from './errors.js';
 import { createApp } from './http/app.js';
 import type { ReadinessCheck } from './http/types.js';
@@ -90,21 +90,8 @@ async function main(): Promise<void> {
     try {
       // The documents are indexed in the background; seedDemo logs a failure there itself (and readiness then
       // stops waiting: the stores serve, without the demo).
-      const self = new URL(baseUrl);
-      // This server's own address is allowed, as an operator would with DOWNLOAD_ALLOW_HOSTS.
-      const downloader = buildDownloader(config, [self.host, `127.0.0.1:${self.port || '80'}`]);
-      const { indexing } = await seedDemo(
-        { ...deps.stores, embedder: deps.embedder, summarizer: deps.summarizer, countries: deps.countries },
-        {
-          baseUrl,
-          demoDir,
-          downloader,
-          extractLimits: extractLimitsFromConfig(config),
-          sentenceVectors: config.SENTENCE_VECTORS,
-          logger,
-          signal: background.signal,
-        },
-      );
+      const seed = demoSeed(deps, baseUrl);
+      const { indexing } = await seedDemo(seed.deps, { ...seed.options, logger, signal: background.signal });
       void indexing.finally(() => {
         demoPending = false;
       });

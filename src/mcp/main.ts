@@ -1,6 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { buildDeps, buildDownloader, demoDir, extractLimitsFromConfig } from '../deps.js';
+import { buildDeps, demoSeed } from '../deps.js';
 import { createLogger } from '../logger.js';
 import { createMcpServer, createMcpToolset } from './server.js';
 import { takeStdoutForProtocol } from './stdio.js';
@@ -64,21 +64,8 @@ async function main(): Promise<void> {
   if (config.DEMO_DATA) {
     const baseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
     try {
-      const self = new URL(baseUrl);
-      // The demo documents are served by `npm start` at its own address, which is allowed as DOWNLOAD_ALLOW_HOSTS would.
-      const downloader = buildDownloader(config, [self.host, `127.0.0.1:${self.port || '80'}`]);
-      await seedDemo(
-        { ...deps.stores, embedder: deps.embedder, summarizer: deps.summarizer, countries: deps.countries },
-        {
-          baseUrl,
-          demoDir,
-          downloader,
-          extractLimits: extractLimitsFromConfig(config),
-          sentenceVectors: config.SENTENCE_VECTORS,
-          logger,
-          signal: background.signal,
-        },
-      );
+      const seed = demoSeed(deps, baseUrl);
+      await seedDemo(seed.deps, { ...seed.options, logger, signal: background.signal });
     } catch (err) {
       logger.error({ err }, 'loading demo data failed; serving without it');
     }
