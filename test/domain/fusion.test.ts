@@ -213,10 +213,10 @@ describe('collapseNearDuplicates', () => {
   });
 });
 
-describe('collapseNearDuplicates limit', () => {
+describe('collapseNearDuplicates with a limit', () => {
   it('stops after `limit` distinct passages', () => {
     const many = Array.from({ length: 10 }, (_, i) => chunk(`c${i}`, { page: i + 1 }));
-    expect(collapseNearDuplicates(many, { limit: 3 }).map((c) => c.id)).toEqual(['c0', 'c1', 'c2']);
+    expect(collapseNearDuplicates(many, 3).map((c) => c.id)).toEqual(['c0', 'c1', 'c2']);
   });
 });
 

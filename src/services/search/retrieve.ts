@@ -90,7 +90,7 @@ async function retrieve(
   }
   const ranked = demoteNavigation(s.pageBonus === null ? filtered : aggregateByPage(filtered, { bonus: s.pageBonus }));
   // Only as many distinct passages as the reranker looks at: the pairwise comparison is the costly part.
-  return collapseNearDuplicates(ranked, { limit: Math.max(topK, opts.reranker.window) });
+  return collapseNearDuplicates(ranked, Math.max(topK, opts.reranker.window));
 }
 
 /** The request's document types (case-insensitive) as the spellings the projects' indexed documents carry. */
