@@ -7,23 +7,22 @@ import { countDigits, countLetters, hasLetter, oneLine } from './text.js';
  * is found (lines by baseline, cells by gaps, rows sharing columns, headings above): docs/ocr-and-tables.md "Tables".
  */
 
-/** A run of text at a position on the page, as pdf.js's getTextContent gives it (viewport units: y grows downwards). */
+/**
+ * A run of text at a position on the page, as pdf.js's getTextContent gives it: x its left edge, y its baseline
+ * (viewport units: y grows downwards), height its font size (0 for a blank item).
+ */
 export interface TextItem {
   str: string;
-  /** Left edge. */
   x: number;
-  /** Baseline. */
   y: number;
   width: number;
-  /** Font size (the item's height); 0 for a blank item. */
   height: number;
 }
 
-/** A table read from one page: its caption, one heading per column ('' when none) and its rows' cells. */
+/** A table read from one page: its caption, one heading per column and each row's cells by column ('' when none). */
 export interface PageTable {
   caption: string;
   headings: string[];
-  /** Each row's cell texts, one per column ('' for an empty cell). */
   rows: string[][];
   /** The columns' left and right edges, to match a table that continues on the next page. */
   columns: Span[];
@@ -67,8 +66,6 @@ const TOP_LINES = 5;
 const CAPTION = /^(?:table|tab\.)\s*[\p{N}IVX]+[\p{N}.\-\u2013]*[a-z]?\b[.:\-\u2013]?\s*/iu;
 
 const isNumeric = (text: string): boolean => countDigits(text) > countLetters(text);
-
-/** The stops and spaces a heading or caption ends with. */
 const TRAILING_STOPS = /[\s.;:]+$/u;
 
 /** The page's items as lines of cells, top to bottom. */

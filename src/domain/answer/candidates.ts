@@ -66,7 +66,8 @@ export function candidatesOf(passage: AnswerPassage, tuning: Pick<AnswerTuning, 
  */
 function lineGroups(text: string, span: Span, tuning: Pick<AnswerTuning, 'longSentenceChars' | 'lineGroupChars'>): Span[] {
   const body = text.slice(span.start, span.end);
-  if (!body.includes('\n') || isProse(body) || (body.length <= tuning.longSentenceChars && !WHOLE_SENTENCE_LINE.test(lastLine(body)))) {
+  const lastLine = body.slice(body.lastIndexOf('\n') + 1);
+  if (!body.includes('\n') || isProse(body) || (body.length <= tuning.longSentenceChars && !WHOLE_SENTENCE_LINE.test(lastLine))) {
     return [span];
   }
   const out: Span[] = [];
@@ -93,10 +94,6 @@ function lineGroups(text: string, span: Span, tuning: Pick<AnswerTuning, 'longSe
 
 /** A line that is a sentence of its own: a capital, four words or more, final punctuation. */
 const WHOLE_SENTENCE_LINE = /^\s*\p{Lu}\S*(?:\s+\S+){3,}[.!?]["'\u201D\u2019)\]]*\s*$/u;
-
-function lastLine(body: string): string {
-  return body.slice(body.lastIndexOf('\n') + 1);
-}
 
 /** Longer than this, a span ending a sentence is a table's or list's lines more often than one sentence. */
 const MAX_PROSE_CHARS = 450;
