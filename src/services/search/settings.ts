@@ -53,7 +53,7 @@ export interface SearchContext {
   documentTypes: string[] | undefined;
   /** The extractive fallback when the request asked for an extractive answer, else the configured summariser. */
   summarizer: Summarizer;
-  /** Distinct, in request order. */
+  /** Distinct, in request order; `searchable` and `unindexed` split these same objects. */
   projects: RequestedProject[];
   /** One per project, in the same order; perProject answers are written onto them. */
   states: ProjectIndexState[];
