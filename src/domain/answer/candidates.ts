@@ -1,6 +1,6 @@
 import { trimSpan, type Span } from '../chunking.js';
 import { normalizedTerms } from '../query.js';
-import { isLeaderLine, isPageNumberLine, isRunningLine } from '../page-furniture.js';
+import { isLeaderLine, isRunningLine } from '../page-furniture.js';
 import { isLetter, isTitleCase, sentenceSpans } from '../sentences.js';
 import type { AnswerTuning } from './tuning.js';
 
@@ -31,6 +31,8 @@ export interface Candidate {
   terms: readonly string[];
 }
 
+export type LineTuning = Pick<AnswerTuning, 'longSentenceChars' | 'lineGroupChars'>;
+
 const NO_LINES: ReadonlySet<string> = new Set();
 
 /**
@@ -39,7 +41,7 @@ const NO_LINES: ReadonlySet<string> = new Set();
  * run together) cut into groups of its lines, each cut short where a formula garbled by extraction starts, and only
  * those that read as words (`readable`).
  */
-export function candidatesOf(passage: AnswerPassage, tuning: Pick<AnswerTuning, 'longSentenceChars' | 'lineGroupChars'>): Candidate[] {
+export function candidatesOf(passage: AnswerPassage, tuning: LineTuning): Candidate[] {
   const { text } = passage;
   const furniture = furnitureLines(text, passage.running ?? NO_LINES, passage.line ?? { head: '', tail: '' });
   const out: Candidate[] = [];
@@ -64,7 +66,7 @@ export function candidatesOf(passage: AnswerPassage, tuning: Pick<AnswerTuning, 
  * sentence); else its lines in groups of at most `lineGroupChars`, so a form's field or a table's row is quoted
  * rather than a page of them.
  */
-function lineGroups(text: string, span: Span, tuning: Pick<AnswerTuning, 'longSentenceChars' | 'lineGroupChars'>): Span[] {
+function lineGroups(text: string, span: Span, tuning: LineTuning): Span[] {
   const body = text.slice(span.start, span.end);
   const lastLine = body.slice(body.lastIndexOf('\n') + 1);
   if (!body.includes('\n') || isProse(body) || (body.length <= tuning.longSentenceChars && !WHOLE_SENTENCE_LINE.test(lastLine))) {
@@ -118,7 +120,7 @@ function furnitureLines(text: string, running: ReadonlySet<string>, context: { h
   for (const line of text.split('\n')) {
     const end = start + line.length;
     const whole = `${start === 0 ? context.head : ''}${line}${end === text.length ? context.tail : ''}`;
-    if (line.trim() !== '' && (isRunningLine(whole, running) || isLeaderLine(whole) || isPageNumberLine(whole))) out.push({ start, end });
+    if (line.trim() !== '' && (isRunningLine(whole, running) || isLeaderLine(whole))) out.push({ start, end });
     start = end + 1;
   }
   return out;
