@@ -2,7 +2,7 @@ import type { ScoredChunk } from './chunk-record.js';
 import { figuresIn, wordRuns } from './text.js';
 
 /**
- * Rank fusion of several retrieval lists (full text, dense vectors) and collapsing of near-duplicate passages.
+ * Fusion of several retrieval lists (full text, dense vectors) and collapsing of near-duplicate passages.
  * Pure: the search service feeds it the lists the index returned for the requested projects only.
  */
 
@@ -16,72 +16,39 @@ export interface RankedList {
 }
 
 export interface FusedChunk extends ScoredChunk {
-  /** Fused relevance in [0, 1]: the weighted reciprocal-rank sum divided by its maximum (rank 1 in every list). */
+  /** Fused relevance in [0, 1]. */
   score: number;
   /** Where the chunk ranked in each list that returned it (1-based) and the score it had there. */
   sources: { name: string; rank: number; score: number }[];
 }
 
-export interface FusionOptions {
-  /**
-   * RRF smoothing constant: a larger k flattens the difference between ranks. 60 is the value of Cormack et al.
-   * (2009), robust across collections. @default 60
-   */
-  k?: number;
-}
-
 /**
- * The lists' chunks by id, each with the sum of what `contribution` gives it in every list that holds it (a list
- * holding an id twice counts its best rank only), best first; ties keep the order of first appearance, so the result
- * is deterministic.
+ * Convex combination of min-max normalised scores (Bruch et al. 2023, "An analysis of fusion functions for hybrid
+ * retrieval"): score(d) = sum over lists of weight x (s - min) / (max - min), with weights summing to 1; a chunk
+ * absent from a list gets 0 there. It needs no calibration between BM25 and cosine, which live on unrelated scales,
+ * and unlike reciprocal rank fusion it keeps the margins: a passage far ahead in BM25 stays ahead, while near-ties are
+ * broken by the other list. A list holding an id twice counts its first rank only; ties keep the order of first
+ * appearance (a stable sort of the map's insertion order), so the result is deterministic.
  */
-function fuse(lists: RankedList[], contribution: (list: RankedList, weight: number) => (chunk: ScoredChunk, rank: number) => number) {
-  const byId = new Map<string, { chunk: ScoredChunk; raw: number; first: number; sources: FusedChunk['sources'] }>();
+export function convexCombination(lists: RankedList[]): FusedChunk[] {
+  const total = lists.reduce((s, l) => s + (l.weight ?? 1), 0);
+  const byId = new Map<string, { chunk: ScoredChunk; score: number; sources: FusedChunk['sources'] }>();
   for (const list of lists) {
     const weight = list.weight ?? 1;
     if (!(weight >= 0)) throw new RangeError(`fusion weight of "${list.name}" must be >= 0, got ${weight}`);
-    const score = contribution(list, weight);
+    const scores = list.items.map((c) => c.score);
+    const [min, max] = [Math.min(...scores), Math.max(...scores)];
     const seen = new Set<string>();
     list.items.forEach((chunk, i) => {
       if (seen.has(chunk.id)) return;
       seen.add(chunk.id);
-      const entry = byId.get(chunk.id) ?? { chunk, raw: 0, first: byId.size, sources: [] };
-      entry.raw += score(chunk, i + 1);
+      const entry = byId.get(chunk.id) ?? { chunk, score: 0, sources: [] };
+      entry.score += (total > 0 ? weight / total : 0) * (max > min ? (chunk.score - min) / (max - min) : 1);
       entry.sources.push({ name: list.name, rank: i + 1, score: chunk.score });
       byId.set(chunk.id, entry);
     });
   }
-  return [...byId.values()].sort((a, b) => b.raw - a.raw || a.first - b.first);
-}
-
-/**
- * Weighted reciprocal rank fusion: score(d) = sum over lists of weight / (k + rank). Needs no score calibration
- * between BM25 and cosine, which live on unrelated scales.
- */
-export function reciprocalRankFusion(lists: RankedList[], opts: FusionOptions = {}): FusedChunk[] {
-  const k = opts.k ?? 60;
-  if (!(k >= 0)) throw new RangeError(`fusion k must be >= 0, got ${k}`);
-  const maxScore = lists.reduce((s, l) => s + (l.weight ?? 1) / (k + 1), 0);
-  return fuse(lists, (_list, weight) => (_chunk, rank) => weight / (k + rank)).map((e) => ({
-    ...e.chunk,
-    score: maxScore > 0 ? e.raw / maxScore : 0,
-    sources: e.sources,
-  }));
-}
-
-/**
- * Convex combination of min-max normalised scores (Bruch et al. 2023, "An analysis of fusion functions for hybrid
- * retrieval"): score(d) = sum over lists of weight x (s - min) / (max - min), with weights summing to 1; a chunk
- * absent from a list gets 0 there. Unlike RRF it keeps the margins: a passage far ahead in BM25 stays ahead, while
- * near-ties are broken by the other list.
- */
-export function convexCombination(lists: RankedList[]): FusedChunk[] {
-  const total = lists.reduce((s, l) => s + (l.weight ?? 1), 0);
-  return fuse(lists, (list, weight) => {
-    const scores = list.items.map((c) => c.score);
-    const [min, max] = [Math.min(...scores), Math.max(...scores)];
-    return (chunk) => (total > 0 ? weight / total : 0) * (max > min ? (chunk.score - min) / (max - min) : 1);
-  }).map((e) => ({ ...e.chunk, score: e.raw, sources: e.sources }));
+  return [...byId.values()].sort((a, b) => b.score - a.score).map((e) => ({ ...e.chunk, score: e.score, sources: e.sources }));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { aggregateByPage, collapseNearDuplicates, convexCombination, reciprocalRankFusion, type RankedList } from '../../domain/fusion.js';
+import { aggregateByPage, collapseNearDuplicates, convexCombination, type RankedList } from '../../domain/fusion.js';
 import { isContentsText } from '../../domain/page-furniture.js';
 import { projectKey, type ProjectRef, type RequestedProject } from '../../domain/project-ref.js';
 import { textSearchQuery } from '../../domain/query.js';
@@ -79,8 +79,7 @@ async function retrieve(
         : vectorList,
     );
   }
-  const fused =
-    s.fusion === 'convex' ? convexCombination(await Promise.all(lists)) : reciprocalRankFusion(await Promise.all(lists), { k: s.rrfK });
+  const fused = convexCombination(await Promise.all(lists));
   // The index filters before scoring; checking again here means a chunk of an unrequested project can never be
   // cited, whatever an adapter does under concurrent writes.
   const allowed = new Set(refs.map(projectKey));
