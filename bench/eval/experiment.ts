@@ -4,7 +4,7 @@
  * in-process over several settings (fusion, weights, candidates, page aggregation, full-text context weight).
  *
  *   npx tsx bench/eval/experiment.ts [--corpus ../shared/corpus] [--embedder use] [--qa file.jsonl]
- *     [--variants '[{"name":"rrf","fusion":"rrf","rrfK":10,"textWeight":1,"vectorWeight":0.25}]'] (search service
+ *     [--variants '[{"name":"text 0.8","textWeight":0.8,"vectorWeight":0.2}]'] (search service
  *       options each beside the default settings)
  *     [--context-weights 1,0.5] [--modes hybrid,text,vector] [--depth 10] (citations asked for)
  *     [--rm3 "10,10,0.5;5,10,0.7"] (RM3 feedback settings fbDocs,fbTerms,origWeight, each beside the plain run)

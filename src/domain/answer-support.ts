@@ -34,8 +34,6 @@ export interface AnswerSupport {
   text: string;
   kept: SentenceSupport[];
   dropped: SentenceSupport[];
-  /** Supported sentences left out because the answer had reached `maxChars`. */
-  overBudget: number;
 }
 
 export interface SupportOptions {
@@ -185,59 +183,59 @@ function withMarker(sentence: string, id: number): string {
 }
 
 /**
- * Checks every sentence of `answer` against the passages it cites. A sentence with markers is judged against the
- * union of its cited passages; one without markers against each passage, and gets the marker of the best one that
- * supports it. Markers should already be validated (validateMarkers): a marker citing no passage supports nothing.
+ * A sentence's verdict. One with markers is judged against the union of its cited passages; one without markers
+ * against each passage, and gets the marker of the best one that supports it.
+ */
+function verdictOf(sentence: string, prepared: ReadonlyMap<number, PreparedPassage>, minShare: number): SentenceSupport {
+  const cites = extractMarkers(sentence);
+  const unsupported = { sentence, cites, share: 0, missing: [], supported: false, attached: false };
+  if (NOT_FOUND.test(sentence) || !isWholeStatement(sentence)) return unsupported;
+  const claims = claimsOf(sentence);
+  if (cites.length > 0) {
+    const cited = cites.flatMap((id) => prepared.get(id) ?? []);
+    return { sentence, cites, ...judge(claims, cited, minShare), attached: false };
+  }
+  let best: SentenceSupport | null = null;
+  for (const p of prepared.values()) {
+    const j = judge(claims, [p], minShare);
+    // The supported passage with the largest share; failing any, the closest one (for the log).
+    if (best === null || (j.supported && !best.supported) || (j.supported === best.supported && j.share > best.share)) {
+      best = { sentence, cites: [p.id], ...j, attached: j.supported };
+    }
+  }
+  return best?.supported ? best : { ...(best ?? unsupported), cites: [] };
+}
+
+/**
+ * Checks every sentence of `answer` against the passages it cites (verdictOf). Markers should already be validated
+ * (validateMarkers): a marker citing no passage supports nothing.
  */
 export function checkAnswerSupport(answer: string, passages: readonly SupportPassage[], opts: SupportOptions = {}): AnswerSupport {
   const minShare = opts.minShare ?? 0.6;
+  const maxChars = opts.maxChars ?? Number.POSITIVE_INFINITY;
   const prepared = new Map(passages.map((p) => [p.id, prepare(p)]));
   const kept: SentenceSupport[] = [];
   const dropped: SentenceSupport[] = [];
   const lines: string[] = [];
-  const maxChars = opts.maxChars ?? Number.POSITIVE_INFINITY;
   let length = 0;
-  let overBudget = 0;
   for (const line of answerSentences(answer)) {
     const out: string[] = [];
     for (const sentence of line) {
-      const claims = claimsOf(sentence);
-      const markers = extractMarkers(sentence);
-      let verdict: SentenceSupport;
-      if (NOT_FOUND.test(sentence) || !isWholeStatement(sentence)) {
-        verdict = { sentence, cites: markers, share: 0, missing: [], supported: false, attached: false };
-      } else if (markers.length > 0) {
-        const cited = markers.flatMap((id) => prepared.get(id) ?? []);
-        verdict = { sentence, cites: markers, ...judge(claims, cited, minShare), attached: false };
-      } else {
-        let best: SentenceSupport | null = null;
-        for (const p of prepared.values()) {
-          const j = judge(claims, [p], minShare);
-          // The supported passage with the largest share; failing any, the closest one (for the log).
-          if (best === null || (j.supported && !best.supported) || (j.supported === best.supported && j.share > best.share)) {
-            best = { sentence, cites: [p.id], ...j, attached: j.supported };
-          }
-        }
-        verdict = best ?? { sentence, cites: [], share: 0, missing: [], supported: false, attached: false };
-        if (!verdict.supported) verdict = { ...verdict, cites: [] };
-      }
-      if (verdict.supported) {
-        const id = verdict.cites[0];
-        const text = verdict.attached && id !== undefined ? withMarker(sentence, id) : sentence;
-        if (kept.length > 0 && length + 1 + text.length > maxChars) {
-          overBudget++;
-          continue;
-        }
-        kept.push(verdict);
-        out.push(text);
-        length += (length > 0 ? 1 : 0) + text.length;
-      } else {
+      const verdict = verdictOf(sentence, prepared, minShare);
+      if (!verdict.supported) {
         dropped.push(verdict);
+        continue;
       }
+      const id = verdict.cites[0];
+      const text = verdict.attached && id !== undefined ? withMarker(sentence, id) : sentence;
+      if (kept.length > 0 && length + 1 + text.length > maxChars) continue;
+      kept.push(verdict);
+      out.push(text);
+      length += (length > 0 ? 1 : 0) + text.length;
     }
     if (out.length > 0) lines.push(out.join(' '));
   }
-  return { text: lines.join('\n'), kept, dropped, overBudget };
+  return { text: lines.join('\n'), kept, dropped };
 }
 
 /**

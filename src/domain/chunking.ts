@@ -10,7 +10,6 @@ import { contentsRuns } from './page-furniture.js';
 export interface TextChunk {
   /** 1-based physical page. */
   page: number;
-  /** Character offset of the chunk's first character in its page's text. */
   offset: number;
   text: string;
   /** Estimated tokens (see estimateTokens); never above ChunkOptions.maxTokens. */
@@ -26,19 +25,19 @@ export interface ChunkOptions {
   overlapTokens?: number;
 }
 
-/**
- * A conservative estimate of word-piece tokens: letter runs count one token per 4 letters (rounded up), acronyms and
- * formulae (all capitals, or no vowel: HFC, CH2FCF2) one per 2 letters, caseless scripts (CJK) one per letter, digit runs one per 2 digits, every other
- * non-space character one. On the corpus, MiniLM's tokenizer gives 0.74 real tokens per estimated token on average,
- * and no chunk of the 17 PDFs exceeds its estimate, so a chunk within the estimate is not truncated by the embedder.
- */
 function letterRunTokens(run: string): number {
-  // Scripts without case (CJK, Thai, ...): word-piece vocabularies split them per character.
   if (run.toLowerCase() === run.toUpperCase()) return run.length;
   const dense = run.length >= 2 && (run === run.toUpperCase() || !/[aeiouy]/i.test(run));
   return Math.ceil(run.length / (dense ? 2 : 4));
 }
 
+/**
+ * A conservative estimate of word-piece tokens: letter runs count one token per 4 letters (rounded up), acronyms and
+ * formulae (all capitals, or no vowel: HFC, CH2FCF2) one per 2 letters, scripts without case (CJK, Thai), which
+ * word-piece vocabularies split per character, one per letter, digit runs one per 2 digits, every other non-space
+ * character one. On the corpus, MiniLM's tokenizer gives 0.74 real tokens per estimated token on average, and no
+ * chunk of the 17 PDFs exceeds its estimate, so a chunk within the estimate is not truncated by the embedder.
+ */
 export function estimateTokens(text: string): number {
   let n = 0;
   for (const m of text.matchAll(/(\p{L}+)|(\p{N}+)|(\S)/gu)) {
@@ -91,7 +90,6 @@ function splitSpan(text: string, span: Span, maxTokens: number, level: number, o
   const pieces: Span[] = [];
   let pieceStart = span.start;
   const slice = text.slice(span.start, span.end);
-  sep.lastIndex = 0;
   for (const m of slice.matchAll(sep)) {
     const cut = span.start + m.index + m[0].length;
     if (cut >= span.end) break;
@@ -101,10 +99,6 @@ function splitSpan(text: string, span: Span, maxTokens: number, level: number, o
     }
   }
   pieces.push({ start: pieceStart, end: span.end });
-  if (pieces.length === 1) {
-    splitSpan(text, span, maxTokens, level + 1, out);
-    return;
-  }
   for (const p of pieces) splitSpan(text, p, maxTokens, level + 1, out);
 }
 
@@ -186,14 +180,11 @@ export function chunkPage(text: string, page: number, opts: ChunkOptions): TextC
 function segmentSpans(text: string, segment: Span, maxTokens: number, overlapTokens: number): Span[] {
   const pieces: Span[] = [];
   splitSpan(text, segment, maxTokens, 0, pieces);
-
+  const [first, ...rest] = pieces;
+  if (!first) return [];
   const spans: Span[] = [];
-  let current: Span | null = null;
-  for (const piece of pieces) {
-    if (current === null) {
-      current = { ...piece };
-      continue;
-    }
+  let current = { ...first };
+  for (const piece of rest) {
     if (estimateTokens(text.slice(current.start, piece.end)) <= maxTokens) {
       current.end = piece.end;
       continue;
@@ -202,7 +193,7 @@ function segmentSpans(text: string, segment: Span, maxTokens: number, overlapTok
     const ov = overlapStart(text, current, pieces, overlapTokens);
     current = ov !== null && estimateTokens(text.slice(ov, piece.end)) <= maxTokens ? { start: ov, end: piece.end } : { ...piece };
   }
-  if (current) spans.push(current);
+  spans.push(current);
   return spans;
 }
 

@@ -14,12 +14,6 @@ export function parseGroupCode(code: string): { kind: GroupKind; program: string
   return { kind: (m[2] ?? '').toLowerCase() as GroupKind, program: m[1] || null };
 }
 
-/** The kind a group's code or else its description names; null for neither. */
-function namedKind(group: RawDocumentGroup): GroupKind | null {
-  const words = group.description.toLowerCase();
-  return parseGroupCode(group.code)?.kind ?? GROUP_KINDS.find((k) => words.includes(k)) ?? null;
-}
-
 /**
  * The four cleaned groups, always in the order pipeline, registration, issuance, other, whatever order and
  * subset the registry sent. Each keeps the registry's description; a missing group is named like the
@@ -31,17 +25,14 @@ export function cleanDocumentGroups(groups: readonly RawDocumentGroup[], default
   const program = groups.map((g) => parseGroupCode(g.code)?.program).find((p) => typeof p === 'string') ?? defaultProgram;
   const byKind = new Map<GroupKind, CleanedDocumentGroup>();
   for (const group of groups) {
-    const named = namedKind(group);
-    // A group of an unknown kind lends its documents to "other" rather than losing them, but does not name it.
+    // The kind its code or else its description names; a group of neither lends its documents to "other" rather
+    // than losing them, but does not name it.
+    const named = parseGroupCode(group.code)?.kind ?? GROUP_KINDS.find((k) => group.description.toLowerCase().includes(k)) ?? null;
     const kind = named ?? 'other';
     const description = named !== null ? group.description.trim() : '';
-    let target = byKind.get(kind);
-    if (!target) {
-      target = { description, documents: [] };
-      byKind.set(kind, target);
-    } else if (target.description === '') {
-      target.description = description;
-    }
+    const target = byKind.get(kind) ?? { description: '', documents: [] };
+    byKind.set(kind, target);
+    target.description ||= description;
     for (const d of group.documents) target.documents.push({ title: d.documentName, uri: d.uri });
   }
   return GROUP_KINDS.map((kind) => {

@@ -2,7 +2,7 @@ import type { ScoredChunk } from './chunk-record.js';
 import { figuresIn, wordRuns } from './text.js';
 
 /**
- * Rank fusion of several retrieval lists (full text, dense vectors) and collapsing of near-duplicate passages.
+ * Fusion of several retrieval lists (full text, dense vectors) and collapsing of near-duplicate passages.
  * Pure: the search service feeds it the lists the index returned for the requested projects only.
  */
 
@@ -16,98 +16,51 @@ export interface RankedList {
 }
 
 export interface FusedChunk extends ScoredChunk {
-  /** Fused relevance in [0, 1]: the weighted reciprocal-rank sum divided by its maximum (rank 1 in every list). */
+  /** Fused relevance in [0, 1]. */
   score: number;
   /** Where the chunk ranked in each list that returned it (1-based) and the score it had there. */
   sources: { name: string; rank: number; score: number }[];
 }
 
-export interface FusionOptions {
-  /**
-   * RRF smoothing constant: a larger k flattens the difference between ranks. 60 is the value of Cormack et al.
-   * (2009), robust across collections. @default 60
-   */
-  k?: number;
-}
-
-/**
- * Weighted reciprocal rank fusion: score(d) = sum over lists of weight / (k + rank). Needs no score calibration
- * between BM25 and cosine, which live on unrelated scales. Ties keep the order of first appearance, so the result
- * is deterministic.
- */
-export function reciprocalRankFusion(lists: RankedList[], opts: FusionOptions = {}): FusedChunk[] {
-  const k = opts.k ?? 60;
-  if (!(k >= 0)) throw new RangeError(`fusion k must be >= 0, got ${k}`);
-  const maxScore = lists.reduce((s, l) => s + (l.weight ?? 1) / (k + 1), 0);
-  const byId = new Map<string, { chunk: ScoredChunk; raw: number; first: number; sources: FusedChunk['sources'] }>();
-  let order = 0;
-  for (const list of lists) {
-    const weight = list.weight ?? 1;
-    if (!(weight >= 0)) throw new RangeError(`fusion weight of "${list.name}" must be >= 0, got ${weight}`);
-    const seen = new Set<string>();
-    list.items.forEach((chunk, i) => {
-      // A list should not contain an id twice; if it does, only its best rank counts.
-      if (seen.has(chunk.id)) return;
-      seen.add(chunk.id);
-      const rank = i + 1;
-      const entry = byId.get(chunk.id) ?? { chunk, raw: 0, first: order++, sources: [] };
-      entry.raw += weight / (k + rank);
-      entry.sources.push({ name: list.name, rank, score: chunk.score });
-      byId.set(chunk.id, entry);
-    });
-  }
-  return [...byId.values()]
-    .sort((a, b) => b.raw - a.raw || a.first - b.first)
-    .map((e) => ({ ...e.chunk, score: maxScore > 0 ? e.raw / maxScore : 0, sources: e.sources }));
-}
-
 /**
  * Convex combination of min-max normalised scores (Bruch et al. 2023, "An analysis of fusion functions for hybrid
  * retrieval"): score(d) = sum over lists of weight x (s - min) / (max - min), with weights summing to 1; a chunk
- * absent from a list gets 0 there. Unlike RRF it keeps the margins: a passage far ahead in BM25 stays ahead, while
- * near-ties are broken by the other list. Ties keep the order of first appearance.
+ * absent from a list gets 0 there. It needs no calibration between BM25 and cosine, which live on unrelated scales,
+ * and unlike reciprocal rank fusion it keeps the margins: a passage far ahead in BM25 stays ahead, while near-ties are
+ * broken by the other list. A list holding an id twice counts its first rank only; ties keep the order of first
+ * appearance (a stable sort of the map's insertion order), so the result is deterministic.
  */
 export function convexCombination(lists: RankedList[]): FusedChunk[] {
   const total = lists.reduce((s, l) => s + (l.weight ?? 1), 0);
-  const byId = new Map<string, { chunk: ScoredChunk; raw: number; first: number; sources: FusedChunk['sources'] }>();
-  let order = 0;
+  const byId = new Map<string, { chunk: ScoredChunk; score: number; sources: FusedChunk['sources'] }>();
   for (const list of lists) {
     const weight = list.weight ?? 1;
     if (!(weight >= 0)) throw new RangeError(`fusion weight of "${list.name}" must be >= 0, got ${weight}`);
-    if (list.items.length === 0) continue;
     const scores = list.items.map((c) => c.score);
-    const max = Math.max(...scores);
-    const min = Math.min(...scores);
+    const [min, max] = [Math.min(...scores), Math.max(...scores)];
     const seen = new Set<string>();
     list.items.forEach((chunk, i) => {
       if (seen.has(chunk.id)) return;
       seen.add(chunk.id);
-      const normalised = max > min ? (chunk.score - min) / (max - min) : 1;
-      const entry = byId.get(chunk.id) ?? { chunk, raw: 0, first: order++, sources: [] };
-      entry.raw += (total > 0 ? weight / total : 0) * normalised;
+      const entry = byId.get(chunk.id) ?? { chunk, score: 0, sources: [] };
+      entry.score += (total > 0 ? weight / total : 0) * (max > min ? (chunk.score - min) / (max - min) : 1);
       entry.sources.push({ name: list.name, rank: i + 1, score: chunk.score });
       byId.set(chunk.id, entry);
     });
   }
-  return [...byId.values()]
-    .sort((a, b) => b.raw - a.raw || a.first - b.first)
-    .map((e) => ({ ...e.chunk, score: e.raw, sources: e.sources }));
+  return [...byId.values()].sort((a, b) => b.score - a.score).map((e) => ({ ...e.chunk, score: e.score, sources: e.sources }));
 }
 
-export interface DedupeOptions {
-  /**
-   * Two chunks of the same page whose character ranges overlap by at least this share of the shorter one are the
-   * same passage (chunkers repeat an overlap between neighbours). @default 0.5
-   */
-  overlapRatio?: number;
-  /**
-   * Two passages whose word-trigram sets have at least this Jaccard similarity, and that give the same figures, are
-   * the same text (boilerplate repeated across documents, a form that copies a report). @default 0.8
-   */
-  textSimilarity?: number;
-  /** Stop once this many distinct passages are kept (the caller needs no more). @default all */
-  limit?: number;
-}
+/**
+ * Two chunks of the same page whose character ranges overlap by at least this share of the shorter one are the same
+ * passage (chunkers repeat an overlap between neighbours).
+ */
+const OVERLAP_RATIO = 0.5;
+/**
+ * Two passages whose word-trigram sets have at least this Jaccard similarity, and that give the same figures, are the
+ * same text (boilerplate repeated across documents, a form that copies a report).
+ */
+const TEXT_SIMILARITY = 0.8;
 
 /** FNV-1a hash of a word, 32 bits. */
 function hashWord(word: string): number {
@@ -160,8 +113,7 @@ function figures(text: string): Set<string> {
  */
 function sameFigures(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   const [fewer, more] = a.size <= b.size ? [a, b] : [b, a];
-  for (const f of fewer) if (!more.has(f)) return false;
-  return true;
+  return [...fewer].every((f) => more.has(f));
 }
 
 /** Jaccard similarity of two sorted sets; 0 without computing when their sizes alone keep it below `atLeast`. */
@@ -196,12 +148,9 @@ function overlapShare(a: ScoredChunk, b: ScoredChunk): number {
 /**
  * Keeps the first (best-ranked) of every group of near-duplicates, preserving order: overlapping chunks of one page,
  * and near-identical text with the same figures anywhere in the list. Quadratic in the list length, meant for fused
- * candidates (<= a few hundred), not for a whole index.
+ * candidates (<= a few hundred), not for a whole index. Stops once `limit` distinct passages are kept.
  */
-export function collapseNearDuplicates<T extends ScoredChunk>(ranked: T[], opts: DedupeOptions = {}): T[] {
-  const overlapRatio = opts.overlapRatio ?? 0.5;
-  const textSimilarity = opts.textSimilarity ?? 0.8;
-  const limit = opts.limit ?? Number.POSITIVE_INFINITY;
+export function collapseNearDuplicates<T extends ScoredChunk>(ranked: T[], limit = Number.POSITIVE_INFINITY): T[] {
   // (Figures are read only for texts found alike, once each.)
   const kept: { chunk: T; shingles: Uint32Array; figures?: Set<string> }[] = [];
   for (const chunk of ranked) {
@@ -210,8 +159,8 @@ export function collapseNearDuplicates<T extends ScoredChunk>(ranked: T[], opts:
     let own: Set<string> | undefined;
     const duplicate = kept.some(
       (k) =>
-        overlapShare(k.chunk, chunk) >= overlapRatio ||
-        (jaccard(k.shingles, sh, textSimilarity) >= textSimilarity &&
+        overlapShare(k.chunk, chunk) >= OVERLAP_RATIO ||
+        (jaccard(k.shingles, sh, TEXT_SIMILARITY) >= TEXT_SIMILARITY &&
           sameFigures((k.figures ??= figures(k.chunk.text)), (own ??= figures(chunk.text)))),
     );
     if (!duplicate) kept.push({ chunk, shingles: sh, ...(own ? { figures: own } : {}) });
@@ -227,11 +176,6 @@ export interface PageAggregationOptions {
   bonus?: number;
 }
 
-/** Same registry, project, document and page. */
-function pageKey(c: ScoredChunk): string {
-  return JSON.stringify([c.registry, c.projectId, c.documentId, c.page]);
-}
-
 /**
  * Page-level ranking of fused chunks. A citation is a (document, page), so two chunks of one page are one answer
  * location: each page is represented by its best chunk, scored max + bonus x (sum of its other chunks' scores),
@@ -242,7 +186,7 @@ export function aggregateByPage<T extends ScoredChunk>(ranked: T[], opts: PageAg
   if (!(bonus >= 0 && bonus <= 1)) throw new RangeError(`page aggregation bonus must be in [0, 1], got ${bonus}`);
   const pages = new Map<string, { best: T; score: number; first: number }>();
   ranked.forEach((chunk, i) => {
-    const key = pageKey(chunk);
+    const key = JSON.stringify([chunk.registry, chunk.projectId, chunk.documentId, chunk.page]);
     const page = pages.get(key);
     if (!page) pages.set(key, { best: chunk, score: chunk.score, first: i });
     else page.score += bonus * chunk.score;

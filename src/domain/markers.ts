@@ -10,10 +10,8 @@ const RANGE_GROUP = /\[\s*(\d{1,4})\s*[-\u2013]\s*(\d{1,4})\s*\]/g;
 /** Rewrites `[2-4]` as `[2, 3, 4]` so range citations are validated like the others (bounded to 50 numbers). */
 function expandRanges(text: string): string {
   return text.replace(RANGE_GROUP, (whole, a: string, b: string) => {
-    const from = Number(a);
-    const to = Number(b);
-    if (to < from || to - from > 50) return whole;
-    return `[${Array.from({ length: to - from + 1 }, (_, i) => from + i).join(', ')}]`;
+    const [from, to] = [Number(a), Number(b)];
+    return to < from || to - from > 50 ? whole : `[${Array.from({ length: to - from + 1 }, (_, i) => from + i).join(', ')}]`;
   });
 }
 

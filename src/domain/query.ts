@@ -1,4 +1,4 @@
-import { oneLine } from './text.js';
+import { distinctBy, oneLine } from './text.js';
 /**
  * Query processing shared by retrieval and the extractive answer: the words of a question that can discriminate
  * between passages. Question scaffolding ("what", "how much", "roughly") matches everywhere and only adds noise to
@@ -37,14 +37,8 @@ export function tokenize(text: string): string[] {
 /** Words that discriminate, in order, without duplicates (case-insensitive). Falls back to all words if none are left. */
 export function contentWords(text: string): string[] {
   const words = tokenize(text);
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const w of words) {
-    const lower = w.toLowerCase();
-    if (seen.has(lower) || STOPWORDS.has(lower)) continue;
-    seen.add(lower);
-    out.push(w);
-  }
+  const kept = words.filter((w) => !STOPWORDS.has(w.toLowerCase()));
+  const out = distinctBy(kept, (w) => w.toLowerCase());
   return out.length > 0 ? out : words;
 }
 
@@ -70,12 +64,7 @@ export function textSearchQuery(question: string): string {
 
 /** Letters-and-digits runs, lower-cased, with plural/possessive endings removed; codes and numbers untouched. */
 export function normalizedTerms(text: string): string[] {
-  const out: string[] = [];
-  for (const w of tokenize(text)) {
-    const term = normalizedWord(w);
-    if (term !== null) out.push(term);
-  }
-  return out;
+  return tokenize(text).flatMap((w) => normalizedWord(w) ?? []);
 }
 
 function normalizedWord(w: string): string | null {

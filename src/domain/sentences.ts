@@ -131,16 +131,10 @@ function isLabelLine(line: string): boolean {
  * benefit" / "sharing plan" / "The benefit-sharing plan was developed through participatory"): short lines after a
  * finished sentence or a heading, and before a long line that starts a sentence (prose wraps at its column's full
  * width, so its short lines end paragraphs). The offsets where each run starts and ends; lines are judged as the page
- * lays them out (`judged`, see sentenceSpans), offsets counted on `lines`.
+ * lays them out (`judged`, see sentenceSpans), `starts` their offsets in the text.
  */
-function labelCuts(lines: readonly string[], judged: readonly string[]): number[] {
+function labelCuts(starts: readonly number[], judged: readonly string[]): number[] {
   const cuts: number[] = [];
-  const starts: number[] = [];
-  let at = 0;
-  for (const line of lines) {
-    starts.push(at);
-    at += line.length + 1;
-  }
   let i = 0;
   while (i < judged.length) {
     const before = judged[i - 1]?.trim();
@@ -173,15 +167,15 @@ function labelCuts(lines: readonly string[], judged: readonly string[]): number[
 export function sentenceSpans(text: string, head = ''): SentenceSpan[] {
   const cuts: number[] = [0];
   for (const m of text.matchAll(SENTENCE_BOUNDARY)) cuts.push(m.index + m[0].length);
-  let lineStart = 0;
   const lines = text.split('\n');
   const judged = [head + (lines[0] ?? ''), ...lines.slice(1)];
+  const starts: number[] = [];
+  for (let i = 0, at = 0; i < lines.length; at += (lines[i++] ?? '').length + 1) starts.push(at);
   lines.forEach((line, i) => {
-    const lineEnd = lineStart + line.length;
-    if (isHeadingLine(judged[i] ?? line) && !wrapsOn(line, lines[i + 1])) cuts.push(lineStart, lineEnd + 1);
-    lineStart = lineEnd + 1;
+    const start = starts[i] ?? 0;
+    if (isHeadingLine(judged[i] ?? line) && !wrapsOn(line, lines[i + 1])) cuts.push(start, start + line.length + 1);
   });
-  cuts.push(...labelCuts(lines, judged));
+  cuts.push(...labelCuts(starts, judged));
   const sorted = [...new Set(cuts.filter((c) => c >= 0 && c <= text.length))].sort((a, b) => a - b);
   sorted.push(text.length);
   const spans: SentenceSpan[] = [];

@@ -7,23 +7,22 @@ import { countDigits, countLetters, hasLetter, oneLine } from './text.js';
  * is found (lines by baseline, cells by gaps, rows sharing columns, headings above): docs/ocr-and-tables.md "Tables".
  */
 
-/** A run of text at a position on the page, as pdf.js's getTextContent gives it (viewport units: y grows downwards). */
+/**
+ * A run of text at a position on the page, as pdf.js's getTextContent gives it: x its left edge, y its baseline
+ * (viewport units: y grows downwards), height its font size (0 for a blank item).
+ */
 export interface TextItem {
   str: string;
-  /** Left edge. */
   x: number;
-  /** Baseline. */
   y: number;
   width: number;
-  /** Font size (the item's height); 0 for a blank item. */
   height: number;
 }
 
-/** A table read from one page: its caption, one heading per column ('' when none) and its rows' cells. */
+/** A table read from one page: its caption, one heading per column and each row's cells by column ('' when none). */
 export interface PageTable {
   caption: string;
   headings: string[];
-  /** Each row's cell texts, one per column ('' for an empty cell). */
   rows: string[][];
   /** The columns' left and right edges, to match a table that continues on the next page. */
   columns: Span[];
@@ -67,8 +66,6 @@ const TOP_LINES = 5;
 const CAPTION = /^(?:table|tab\.)\s*[\p{N}IVX]+[\p{N}.\-\u2013]*[a-z]?\b[.:\-\u2013]?\s*/iu;
 
 const isNumeric = (text: string): boolean => countDigits(text) > countLetters(text);
-
-/** The stops and spaces a heading or caption ends with. */
 const TRAILING_STOPS = /[\s.;:]+$/u;
 
 /** The page's items as lines of cells, top to bottom. */
@@ -163,13 +160,9 @@ const captionText = (line: Line | undefined): string | null => {
 export function findTables(items: readonly TextItem[]): PageTable[] {
   const lines = linesOf(items);
   const tables: PageTable[] = [];
-  let i = 0;
-  while (i < lines.length) {
+  for (let i = 0; i < lines.length; i++) {
     const first = lines[i] as Line;
-    if (!isRowLine(first)) {
-      i++;
-      continue;
-    }
+    if (!isRowLine(first)) continue;
     // Grow the run while each next line is close and keeps one grid with the run's row lines.
     let end = i + 1;
     let columns = columnsFrom([first]);
@@ -188,17 +181,13 @@ export function findTables(items: readonly TextItem[]): PageTable[] {
     }
     const run = lines.slice(i, end);
     // Trailing wrapped lines after the last row line belong to it only when close; trim lines of prose below.
-    while (run.length > 1 && !isRowLine(run[run.length - 1] as Line) && run[run.length - 1]?.cells.length === 1) {
-      const last = run[run.length - 1] as Line;
-      const before = run[run.length - 2] as Line;
-      if (last.y - before.y <= 1.6 * last.height) break;
+    for (let last = run.at(-1); last && run.length > 1 && !isRowLine(last) && last.cells.length === 1; last = run.at(-1)) {
+      if (last.y - (run.at(-2)?.y ?? 0) <= 1.6 * last.height) break;
       run.pop();
     }
     if (run.filter(isRowLine).length >= 2 && columns.length >= MIN_COLUMNS && mostlyFigures(run, columns)) {
       tables.push(readTable(lines, i, run, columns));
-      i += run.length;
-    } else {
-      i++;
+      i += run.length - 1;
     }
   }
   return tables;
@@ -296,18 +285,13 @@ function headingText(parts: readonly string[]): string {
 
 /** A row holding its label alone (its figures on the next row line) is merged into the row after it. */
 function mergeLeadingLabels(rows: string[][]): string[][] {
-  const out: string[][] = [];
-  for (let k = 0; k < rows.length; k++) {
-    const row = rows[k] as string[];
+  return rows.filter((row, k) => {
     const next = rows[k + 1];
-    const filled = row.filter((c) => c !== '').length;
-    if (filled === 1 && row[0] !== '' && next && next[0] === '' && next.filter((c) => c !== '').length >= 2) {
-      next[0] = row[0] as string;
-      continue;
-    }
-    out.push(row);
-  }
-  return out;
+    const label = row.filter((c) => c !== '').length === 1 ? row[0] : '';
+    if (!label || next?.[0] !== '' || next.filter((c) => c !== '').length < 2) return true;
+    next[0] = label;
+    return false;
+  });
 }
 
 /** "Table 7: Estimated GHG emission reductions" as "Table 7 (Estimated GHG emission reductions)". */
@@ -348,11 +332,8 @@ export function renderTableRows(table: Pick<PageTable, 'caption' | 'headings' | 
  */
 export function continueTable(table: PageTable, previous: PageTable | null): PageTable {
   if (!previous || !table.startsPage || table.headings.some((h) => h !== '')) return table;
-  if (previous.columns.length !== table.columns.length) return table;
-  const aligned = table.columns.every((c, k) => {
-    const p = previous.columns[k];
-    return p !== undefined && overlaps(c, p);
-  });
+  const aligned =
+    previous.columns.length === table.columns.length && table.columns.every((c, k) => overlaps(c, previous.columns[k] as Span));
   return aligned ? { ...table, headings: previous.headings, caption: table.caption || previous.caption } : table;
 }
 

@@ -73,10 +73,7 @@ async function searchContext(s: SearchSettings, request: SearchRequest, query: s
   const { opts } = s;
   const projects = distinctProjects(request.projects);
   const refs = projects.map((p) => p.ref);
-  const [counts, known] = await Promise.all([
-    opts.documents.countIndexed(refs),
-    opts.records ? opts.records.getMany(refs) : Promise.resolve(null),
-  ]);
+  const [counts, known] = await Promise.all([opts.documents.countIndexed(refs), opts.records?.getMany(refs) ?? null]);
   const indexedDocuments = (p: RequestedProject): number =>
     known && !known.has(projectKey(p.ref)) ? 0 : (counts.get(projectKey(p.ref)) ?? 0);
   return {

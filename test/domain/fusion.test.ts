@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateByPage, collapseNearDuplicates, convexCombination, reciprocalRankFusion } from '../../src/domain/fusion.js';
+import { aggregateByPage, collapseNearDuplicates, convexCombination } from '../../src/domain/fusion.js';
 import type { ScoredChunk } from '../../src/ports/vector-index.js';
 
 function chunk(id: string, over: Partial<ScoredChunk> = {}): ScoredChunk {
@@ -18,73 +18,6 @@ function chunk(id: string, over: Partial<ScoredChunk> = {}): ScoredChunk {
     ...over,
   };
 }
-
-describe('reciprocalRankFusion', () => {
-  it('ranks a chunk found by both retrievers above chunks found by one', () => {
-    const text = [chunk('a'), chunk('b'), chunk('c')];
-    const vector = [chunk('d'), chunk('c'), chunk('e')];
-    const fused = reciprocalRankFusion([
-      { name: 'text', items: text },
-      { name: 'vector', items: vector },
-    ]);
-    expect(fused.map((c) => c.id)).toEqual(['c', 'a', 'd', 'b', 'e']);
-    const c = fused[0];
-    expect(c?.sources).toEqual([
-      { name: 'text', rank: 3, score: 1 },
-      { name: 'vector', rank: 2, score: 1 },
-    ]);
-  });
-
-  it('computes weighted RRF scores normalised to [0, 1]', () => {
-    const fused = reciprocalRankFusion(
-      [
-        { name: 'text', weight: 1, items: [chunk('a'), chunk('b')] },
-        { name: 'vector', weight: 3, items: [chunk('b'), chunk('a')] },
-      ],
-      { k: 10 },
-    );
-    // b: 1/12 + 3/11; a: 1/11 + 3/12; max: 4/11
-    expect(fused.map((c) => c.id)).toEqual(['b', 'a']);
-    expect(fused[0]?.score).toBeCloseTo((1 / 12 + 3 / 11) / (4 / 11), 10);
-    expect(fused[1]?.score).toBeCloseTo((1 / 11 + 3 / 12) / (4 / 11), 10);
-    const top = reciprocalRankFusion([
-      { name: 'x', items: [chunk('z')] },
-      { name: 'y', items: [chunk('z')] },
-    ]);
-    expect(top[0]?.score).toBeCloseTo(1, 12);
-  });
-
-  it('is deterministic on ties and counts an id repeated within one list once', () => {
-    const fused = reciprocalRankFusion([
-      { name: 'text', items: [chunk('a'), chunk('a'), chunk('b')] },
-      { name: 'vector', items: [chunk('b'), chunk('a')] },
-    ]);
-    // a: ranks 1 (text) and 2 (vector); b: ranks 3 (text, its second entry is ignored) and 1 (vector)
-    expect(fused.map((c) => c.id)).toEqual(['a', 'b']);
-    expect(fused[0]?.sources.filter((s) => s.name === 'text')).toHaveLength(1);
-    const tie = reciprocalRankFusion([
-      { name: 'text', items: [chunk('x')] },
-      { name: 'vector', items: [chunk('y')] },
-    ]);
-    expect(tie.map((c) => c.id)).toEqual(['x', 'y']);
-  });
-
-  it('handles empty lists and rejects invalid parameters', () => {
-    expect(reciprocalRankFusion([])).toEqual([]);
-    expect(reciprocalRankFusion([{ name: 'text', items: [] }])).toEqual([]);
-    expect(() => reciprocalRankFusion([{ name: 'text', weight: -1, items: [chunk('a')] }])).toThrow(/weight of "text"/);
-    expect(() => reciprocalRankFusion([], { k: Number.NaN })).toThrow(/k must be/);
-  });
-
-  it('lets a zero weight turn a retriever off without losing its chunks', () => {
-    const fused = reciprocalRankFusion([
-      { name: 'text', weight: 0, items: [chunk('a')] },
-      { name: 'vector', items: [chunk('b')] },
-    ]);
-    expect(fused.map((c) => c.id)).toEqual(['b', 'a']);
-    expect(fused[1]?.score).toBe(0);
-  });
-});
 
 describe('convexCombination', () => {
   const bm25 = (scores: [string, number][]) => scores.map(([id, score]) => chunk(id, { score }));
@@ -154,7 +87,38 @@ describe('convexCombination', () => {
       ['b', 0.4],
     ]);
     expect(convexCombination([])).toEqual([]);
+    expect(convexCombination([{ name: 'text', items: [] }])).toEqual([]);
     expect(() => convexCombination([{ name: 'x', weight: -1, items: bm25([['a', 1]]) }])).toThrow(/weight of "x"/);
+  });
+});
+
+describe('convexCombination ties and repeats', () => {
+  it('counts an id repeated within one list once, at its first rank, and keeps ties in order of first appearance', () => {
+    const fused = convexCombination([
+      { name: 'text', items: [chunk('a', { score: 3 }), chunk('a', { score: 1 }), chunk('b', { score: 2 })] },
+      { name: 'vector', items: [chunk('b', { score: 0.9 }), chunk('a', { score: 0.1 })] },
+    ]);
+    // a: 0.5 x 1 + 0.5 x 0 (its second text entry ignored); b: 0.5 x 0.5 + 0.5 x 1
+    expect(fused.map((c) => [c.id, c.sources.map((s) => s.rank)])).toEqual([
+      ['b', [3, 1]],
+      ['a', [1, 2]],
+    ]);
+    const tie = convexCombination([
+      { name: 'text', items: [chunk('x')] },
+      { name: 'vector', items: [chunk('y')] },
+    ]);
+    expect(tie.map((c) => c.id)).toEqual(['x', 'y']);
+  });
+
+  it('lets a zero weight turn a retriever off without losing its chunks', () => {
+    const fused = convexCombination([
+      { name: 'text', weight: 0, items: [chunk('a')] },
+      { name: 'vector', items: [chunk('b')] },
+    ]);
+    expect(fused.map((c) => [c.id, c.score])).toEqual([
+      ['b', 1],
+      ['a', 0],
+    ]);
   });
 });
 
@@ -213,10 +177,10 @@ describe('collapseNearDuplicates', () => {
   });
 });
 
-describe('collapseNearDuplicates limit', () => {
+describe('collapseNearDuplicates with a limit', () => {
   it('stops after `limit` distinct passages', () => {
     const many = Array.from({ length: 10 }, (_, i) => chunk(`c${i}`, { page: i + 1 }));
-    expect(collapseNearDuplicates(many, { limit: 3 }).map((c) => c.id)).toEqual(['c0', 'c1', 'c2']);
+    expect(collapseNearDuplicates(many, 3).map((c) => c.id)).toEqual(['c0', 'c1', 'c2']);
   });
 });
 

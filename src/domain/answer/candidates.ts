@@ -1,6 +1,6 @@
 import { trimSpan, type Span } from '../chunking.js';
 import { normalizedTerms } from '../query.js';
-import { isLeaderLine, isPageNumberLine, isRunningLine } from '../page-furniture.js';
+import { isLeaderLine, isRunningLine } from '../page-furniture.js';
 import { isLetter, isTitleCase, sentenceSpans } from '../sentences.js';
 import type { AnswerTuning } from './tuning.js';
 
@@ -31,6 +31,8 @@ export interface Candidate {
   terms: readonly string[];
 }
 
+export type LineTuning = Pick<AnswerTuning, 'longSentenceChars' | 'lineGroupChars'>;
+
 const NO_LINES: ReadonlySet<string> = new Set();
 
 /**
@@ -39,7 +41,7 @@ const NO_LINES: ReadonlySet<string> = new Set();
  * run together) cut into groups of its lines, each cut short where a formula garbled by extraction starts, and only
  * those that read as words (`readable`).
  */
-export function candidatesOf(passage: AnswerPassage, tuning: Pick<AnswerTuning, 'longSentenceChars' | 'lineGroupChars'>): Candidate[] {
+export function candidatesOf(passage: AnswerPassage, tuning: LineTuning): Candidate[] {
   const { text } = passage;
   const furniture = furnitureLines(text, passage.running ?? NO_LINES, passage.line ?? { head: '', tail: '' });
   const out: Candidate[] = [];
@@ -64,9 +66,10 @@ export function candidatesOf(passage: AnswerPassage, tuning: Pick<AnswerTuning, 
  * sentence); else its lines in groups of at most `lineGroupChars`, so a form's field or a table's row is quoted
  * rather than a page of them.
  */
-function lineGroups(text: string, span: Span, tuning: Pick<AnswerTuning, 'longSentenceChars' | 'lineGroupChars'>): Span[] {
+function lineGroups(text: string, span: Span, tuning: LineTuning): Span[] {
   const body = text.slice(span.start, span.end);
-  if (!body.includes('\n') || isProse(body) || (body.length <= tuning.longSentenceChars && !WHOLE_SENTENCE_LINE.test(lastLine(body)))) {
+  const lastLine = body.slice(body.lastIndexOf('\n') + 1);
+  if (!body.includes('\n') || isProse(body) || (body.length <= tuning.longSentenceChars && !WHOLE_SENTENCE_LINE.test(lastLine))) {
     return [span];
   }
   const out: Span[] = [];
@@ -94,10 +97,6 @@ function lineGroups(text: string, span: Span, tuning: Pick<AnswerTuning, 'longSe
 /** A line that is a sentence of its own: a capital, four words or more, final punctuation. */
 const WHOLE_SENTENCE_LINE = /^\s*\p{Lu}\S*(?:\s+\S+){3,}[.!?]["'\u201D\u2019)\]]*\s*$/u;
 
-function lastLine(body: string): string {
-  return body.slice(body.lastIndexOf('\n') + 1);
-}
-
 /** Longer than this, a span ending a sentence is a table's or list's lines more often than one sentence. */
 const MAX_PROSE_CHARS = 450;
 /** A wrapped line of prose is at least this long but for a paragraph's last; a table's or list's lines are shorter. */
@@ -121,7 +120,7 @@ function furnitureLines(text: string, running: ReadonlySet<string>, context: { h
   for (const line of text.split('\n')) {
     const end = start + line.length;
     const whole = `${start === 0 ? context.head : ''}${line}${end === text.length ? context.tail : ''}`;
-    if (line.trim() !== '' && (isRunningLine(whole, running) || isLeaderLine(whole) || isPageNumberLine(whole))) out.push({ start, end });
+    if (line.trim() !== '' && (isRunningLine(whole, running) || isLeaderLine(whole))) out.push({ start, end });
     start = end + 1;
   }
   return out;

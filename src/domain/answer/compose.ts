@@ -1,5 +1,5 @@
 import { normalizedTerms } from '../query.js';
-import { candidatesOf, type AnswerPassage } from './candidates.js';
+import { candidatesOf, type AnswerPassage, type LineTuning } from './candidates.js';
 import { asProse, withMarker } from './prose.js';
 import type { Quote } from './quotes.js';
 import type { AnswerTuning } from './tuning.js';
@@ -80,11 +80,7 @@ function figuresOf(text: string): string {
  * readable sentences in order, within the budget, each passage's run followed by its marker. The lead of such a text
  * is its best summary; matching the words of a "summarise" instruction would pick at random.
  */
-export function leadSummary(
-  passages: readonly AnswerPassage[],
-  maxChars: number,
-  tuning: Pick<AnswerTuning, 'longSentenceChars' | 'lineGroupChars'>,
-): string {
+export function leadSummary(passages: readonly AnswerPassage[], maxChars: number, tuning: LineTuning): string {
   const parts: string[] = [];
   let used = 0;
   for (const p of passages) {

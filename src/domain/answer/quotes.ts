@@ -55,8 +55,7 @@ export function quotesOf(
     };
     const neighbours = [cands[bestAt - 1], cands[bestAt + 1]].filter(joins).sort((a, b) => b.score - a.score);
     const joined = neighbours[0];
-    const start = joined ? Math.min(best.start, joined.start) : best.start;
-    const end = joined ? Math.max(best.end, joined.end) : best.end;
+    const [start, end] = joined ? [Math.min(best.start, joined.start), Math.max(best.end, joined.end)] : [best.start, best.end];
     quotes.push({
       passageId: id,
       start,

@@ -30,10 +30,8 @@ export interface ScoreOptions {
 
 /**
  * Okapi BM25 (Robertson and Zaragoza 2009) with the candidate sentences as the collection: a question word counts by
- * how rare it is among them, saturating with repeats, normalised by sentence length.
- */
-/**
- * `questionTerms` are the question's distinct words as compared with sentences (query.ts normalizedTerms).
+ * how rare it is among them, saturating with repeats, normalised by sentence length. `questionTerms` are the
+ * question's distinct words as compared with sentences (query.ts normalizedTerms).
  */
 export function scoreCandidates(questionTerms: readonly string[], candidates: readonly Candidate[], opts: ScoreOptions): Scored {
   const n = candidates.length;

@@ -89,20 +89,13 @@ async function write(
     text = await opts.fallbackSummarizer.summarize(input, ctx.signal);
     model = opts.fallbackSummarizer.model;
   }
-  const validated = validateMarkers(
-    text,
-    citations.map((c) => c.id),
-  );
+  const validated = validateMarkers(text, new Set(citations.map((c) => c.id)));
   if (validated.removed.length > 0)
     log.warn({ removed: validated.removed, model }, 'answer cited passages that do not exist; markers removed');
   return { text: reading.support < tuning.hedgedSupport ? `${ANSWER_HEDGE} ${validated.text}` : validated.text, model };
 }
 
-export interface WrittenAnswer {
-  text: string;
-  model: string;
-  answered: boolean;
-}
+export type WrittenAnswer = { text: string; model: string; answered: boolean };
 
 /** With perProject: each searchable project read and answered on its own citations, its answer written onto its state. */
 async function writePerProject(
@@ -116,23 +109,14 @@ async function writePerProject(
     ctx.searchable.map(async (p) => {
       const own = read.filter((r) => projectKey(r.chunk) === projectKey(p.ref));
       const ownReading = own.length > 0 ? await readOf(own) : { quotes: [], support: 0, answered: false };
-      const ownCitations = own.map((r) => r.citation);
-      const written = own.length === 0 ? { text: notFound([p]), model: fallbackModel } : await write(s, ctx, ownCitations, ownReading, [p]);
-      return { p, own: ownCitations, answered: ownReading.answered, written };
+      const citations = own.map((r) => r.citation);
+      const written = own.length === 0 ? { text: notFound([p]), model: fallbackModel } : await write(s, ctx, citations, ownReading, [p]);
+      const state = ctx.states[ctx.projects.indexOf(p)];
+      if (state) Object.assign(state, { answer: written.text, answered: ownReading.answered, citationIds: citations.map((c) => c.id) });
+      return { p, answered: ownReading.answered, written };
     }),
   );
-  const stateOf = new Map(ctx.projects.map((p, i) => [projectKey(p.ref), ctx.states[i]]));
-  for (const r of perProject) {
-    const state = stateOf.get(projectKey(r.p.ref));
-    if (state) {
-      state.answer = r.written.text;
-      state.answered = r.answered;
-      state.citationIds = r.own.map((c) => c.id);
-    }
-  }
-  const text = perProject
-    .map((r) => `${projectLabel({ registry: r.p.requestedRegistry, projectId: r.p.ref.projectId })}: ${r.written.text}`)
-    .join('\n\n');
+  const text = perProject.map((r) => `${describeProjects([r.p])}: ${r.written.text}`).join('\n\n');
   const models = new Set(perProject.filter((r) => r.answered).map((r) => r.written.model));
   const model = models.size === 1 ? ([...models][0] ?? ctx.summarizer.model) : fallbackModel;
   return { text, model, answered: perProject.some((r) => r.answered) };

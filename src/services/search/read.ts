@@ -100,14 +100,7 @@ export function placeQuotes(read: readonly ReadPassage[], quotes: readonly Quote
   const byId = new Map(quotes.map((q) => [q.passageId, q]));
   for (const { citation: c, window: w } of read) {
     const q = byId.get(c.id);
-    if (q && w) {
-      const start = Math.min(w.chunkStart, w.start + q.start);
-      const end = Math.max(w.chunkEnd, w.start + q.end);
-      c.text = w.page.slice(start, end);
-      c.quote = q.text;
-    } else if (q) {
-      c.quote = q.text;
-    }
-    if (c.quote === '') c.quote = c.text;
+    if (q && w) c.text = w.page.slice(Math.min(w.chunkStart, w.start + q.start), Math.max(w.chunkEnd, w.start + q.end));
+    c.quote = q?.text || c.text;
   }
 }

@@ -1,4 +1,4 @@
-import { aggregateByPage, collapseNearDuplicates, convexCombination, reciprocalRankFusion, type RankedList } from '../../domain/fusion.js';
+import { aggregateByPage, collapseNearDuplicates, convexCombination, type RankedList } from '../../domain/fusion.js';
 import { isContentsText } from '../../domain/page-furniture.js';
 import { projectKey, type ProjectRef, type RequestedProject } from '../../domain/project-ref.js';
 import { textSearchQuery } from '../../domain/query.js';
@@ -79,8 +79,7 @@ async function retrieve(
         : vectorList,
     );
   }
-  const fused =
-    s.fusion === 'convex' ? convexCombination(await Promise.all(lists)) : reciprocalRankFusion(await Promise.all(lists), { k: s.rrfK });
+  const fused = convexCombination(await Promise.all(lists));
   // The index filters before scoring; checking again here means a chunk of an unrequested project can never be
   // cited, whatever an adapter does under concurrent writes.
   const allowed = new Set(refs.map(projectKey));
@@ -90,7 +89,7 @@ async function retrieve(
   }
   const ranked = demoteNavigation(s.pageBonus === null ? filtered : aggregateByPage(filtered, { bonus: s.pageBonus }));
   // Only as many distinct passages as the reranker looks at: the pairwise comparison is the costly part.
-  return collapseNearDuplicates(ranked, { limit: Math.max(topK, opts.reranker.window) });
+  return collapseNearDuplicates(ranked, Math.max(topK, opts.reranker.window));
 }
 
 /** The request's document types (case-insensitive) as the spellings the projects' indexed documents carry. */

@@ -12,7 +12,6 @@ export type SearchSettings = ReturnType<typeof resolveSettings>;
 export function resolveSettings(opts: SearchServiceOptions) {
   const defaultTopK = opts.defaultTopK ?? DEFAULT_TOP_K;
   const maxTopK = opts.maxTopK ?? DEFAULT_MAX_TOP_K;
-  const fusion = opts.fusion ?? 'convex';
   const pageBonus = opts.pageBonus === undefined ? 0.2 : opts.pageBonus;
   const tuning: AnswerTuning = { ...ANSWER_TUNING, ...opts.tuning };
   if (pageBonus !== null && !(pageBonus >= 0 && pageBonus <= 1)) {
@@ -28,12 +27,7 @@ export function resolveSettings(opts: SearchServiceOptions) {
     maxQueryChars: opts.maxQueryChars ?? MAX_QUERY_CHARS,
     minCandidates: opts.minCandidates ?? 40,
     candidateFactor: opts.candidateFactor ?? 4,
-    fusion,
-    weights:
-      fusion === 'convex'
-        ? { text: opts.textWeight ?? 0.7, vector: opts.vectorWeight ?? 0.3 }
-        : { text: opts.textWeight ?? 1, vector: opts.vectorWeight ?? 0.25 },
-    rrfK: opts.rrfK ?? 10,
+    weights: { text: opts.textWeight ?? 0.7, vector: opts.vectorWeight ?? 0.3 },
     pageBonus,
     tuning,
     log: opts.logger,
@@ -53,7 +47,7 @@ export interface SearchContext {
   documentTypes: string[] | undefined;
   /** The extractive fallback when the request asked for an extractive answer, else the configured summariser. */
   summarizer: Summarizer;
-  /** Distinct, in request order. */
+  /** Distinct, in request order; `searchable` and `unindexed` split these same objects. */
   projects: RequestedProject[];
   /** One per project, in the same order; perProject answers are written onto them. */
   states: ProjectIndexState[];

@@ -108,16 +108,12 @@ export interface SearchServiceOptions {
   minCandidates?: number;
   candidateFactor?: number;
   /**
-   * How the full-text and dense lists are fused (domain/fusion.ts). @default 'convex'
-   * - `convex`: textWeight x minmax(BM25) + vectorWeight x minmax(cosine). @default weights 0.7 / 0.3
-   * - `rrf`: weighted reciprocal rank fusion with constant rrfK. @default weights 1 / 0.25, k 10
-   * Dense retrieval alone is far weaker than BM25 on registry documents (bench/README.md, "search"), so the convex
-   * combination keeps BM25's margins and lets the dense score decide near-ties.
+   * The full-text and dense lists are fused as textWeight x minmax(BM25) + vectorWeight x minmax(cosine)
+   * (domain/fusion.ts). Dense retrieval alone is far weaker than BM25 on registry documents (bench/README.md,
+   * "search"), so the combination keeps BM25's margins and lets the dense score decide near-ties. @default 0.7 / 0.3
    */
-  fusion?: 'rrf' | 'convex';
   textWeight?: number;
   vectorWeight?: number;
-  rrfK?: number;
   /**
    * Page-level ranking (domain/fusion.ts aggregateByPage): one candidate per page, scored by its best chunk plus
    * this share of its other chunks' fused scores; null keeps chunk-level ranking. @default 0.2

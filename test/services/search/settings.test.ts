@@ -25,9 +25,7 @@ describe('resolveSettings', () => {
       maxQueryChars: MAX_QUERY_CHARS,
       minCandidates: 40,
       candidateFactor: 4,
-      fusion: 'convex',
       weights: { text: 0.7, vector: 0.3 },
-      rrfK: 10,
       pageBonus: 0.2,
       pageTexts: null,
     });
@@ -35,9 +33,7 @@ describe('resolveSettings', () => {
     expect(s.recordNames.size).toBe(0);
   });
 
-  it("gives rank fusion its own default weights, and takes the caller's weights for either fusion", () => {
-    expect(settings({ fusion: 'rrf' }).weights).toEqual({ text: 1, vector: 0.25 });
-    expect(settings({ fusion: 'rrf', rrfK: 60, vectorWeight: 0.5 })).toMatchObject({ rrfK: 60, weights: { text: 1, vector: 0.5 } });
+  it("takes the caller's fusion weights", () => {
     expect(settings({ textWeight: 0.5, vectorWeight: 0.5 }).weights).toEqual({ text: 0.5, vector: 0.5 });
   });
 
