@@ -34,26 +34,30 @@ export function deriveCleaned(stored: StoredProject, ctx: DeriveContext): Cleane
 
 function deriveFromRegistryJson(raw: RawRecord, stored: StoredProject, ctx: DeriveContext): CleanedRecord {
   const proponents = proponentNames(raw);
-  const registrationDate = parseRegistryDate(firstAttribute(raw, 'PROJECT_REGISTRATION_DATE'));
+  return cleanedRecord(stored, ctx.requestedRegistry, registryFields(raw, ctx.countries), {
+    documentGroups: cleanDocumentGroups(raw.documentGroups, defaultProgram(raw, stored.ref.registry)),
+    ...(proponents.length > 1 ? { specificProponents: proponents } : {}),
+  });
+}
+
+/** The fields of a registry JSON record, in the shape of an export row's (the enrichment reads them too). */
+export function registryFields(raw: RawRecord, countries: CountryLookup): ExportFields {
+  const proponents = proponentNames(raw);
   const type = text(firstAttribute(raw, 'PRIMARY_PROJECT_CATEGORY_NAME'));
-  const fields: ExportFields = {
+  return {
     name: raw.resourceName,
     description: raw.description,
-    location: projectLocation(raw, ctx.countries).country,
+    location: projectLocation(raw, countries).country,
     methodology: distinct(attributeValues(raw, 'PROTOCOL_NAME')).join(', '),
     proponent: proponents.length > 1 ? MULTIPLE_PROPONENTS : (proponents[0] ?? ''),
     reductions: parseRegistryNumber(firstAttribute(raw, 'EST_ANNUAL_EMISSION_REDCT')) ?? 0,
-    registration: registrationDate ? formatDayMonthYear(registrationDate) : null,
+    registration: formatDayMonthYear(parseRegistryDate(firstAttribute(raw, 'PROJECT_REGISTRATION_DATE'))),
     status: text(firstAttribute(raw, 'PROJECT_STATUS')),
     type,
     creditPeriods: parseCreditPeriods(attributeValues(raw, 'CREDIT_PERIOD_INFO')),
     sizeHectares: parseHectares(firstAttribute(raw, 'PROJECT_ACREAGE')) ?? 0,
     reductionActivity: reductionActivityFallback(raw, type),
   };
-  return cleanedRecord(stored, ctx.requestedRegistry, fields, {
-    documentGroups: cleanDocumentGroups(raw.documentGroups, defaultProgram(raw, stored.ref.registry)),
-    ...(proponents.length > 1 ? { specificProponents: proponents } : {}),
-  });
 }
 
 function text(value: string | undefined): string {
