@@ -94,18 +94,9 @@ function clean(value: string): string {
 
 /** Values of labelled activity lines ("Project activity type Afforestation") in page texts. */
 export function labelledActivities(pages: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const page of pages) {
-    for (const line of page.split(/\r?\n/)) {
-      const l = oneLine(line);
-      for (const re of LABELLED) {
-        const m = re.exec(l);
-        const value = m?.[1] ? clean(m[1]) : '';
-        if (value.length >= 3 && value.length <= MAX_LABEL_CHARS && hasLetter(value)) out.push(value);
-      }
-    }
-  }
-  return distinct(out);
+  const lines = pages.flatMap((page) => page.split(/\r?\n/).map(oneLine));
+  const values = lines.flatMap((line) => LABELLED.map((re) => clean(re.exec(line)?.[1] ?? '')));
+  return distinct(values.filter((v) => v.length >= 3 && v.length <= MAX_LABEL_CHARS && hasLetter(v)));
 }
 
 /** The words of a text as the vocabulary's phrases are compared: lower case, letters apart from digits, no "the". */

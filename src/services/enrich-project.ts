@@ -3,14 +3,8 @@ import { spreadAnnualEstimate } from '../domain/credit-period.js';
 import { registryFields } from '../domain/derive-cleaned.js';
 import { exportRowFields } from '../domain/derive-from-export.js';
 import { findEmissionTable, tableSum } from '../domain/emission-table.js';
-import {
-  documentRank,
-  firstSentences,
-  isDescriptionDocument,
-  stripMarkers,
-  summaryPassages,
-  type DocText,
-} from '../domain/project-summary.js';
+import { documentRank, firstSentences, isDescriptionDocument, stripMarkers, summaryPassages } from '../domain/project-summary.js';
+import type { DocText } from '../domain/project-summary.js';
 import { parseRawRecordLeniently } from '../domain/lenient-raw-record.js';
 import { projectKey, type ProjectRef } from '../domain/project-ref.js';
 import { attributeValues } from '../domain/raw-record.js';

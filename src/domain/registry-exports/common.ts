@@ -1,15 +1,9 @@
 import type { CountryLookup } from '../country-lookup.js';
-import type { CreditPeriod } from '../credit-period.js';
+import { periodBetween, type CreditPeriod } from '../credit-period.js';
 import { countryNameForCode, countryNamed, isCountryCodeShape } from '../countries.js';
 import { distinct } from '../enrichment.js';
-import {
-  type CalendarDate,
-  dayNumber,
-  formatDayMonthYear,
-  parseIsoDate,
-  parseRegistryDate,
-  parseRegistryNumber,
-} from '../registry-values.js';
+import { formatDayMonthYear, parseIsoDate, parseRegistryDate, parseRegistryNumber } from '../registry-values.js';
+import type { CalendarDate } from '../registry-values.js';
 import { squashSpaces } from '../text.js';
 
 /** One row of a registry's CSV export, keyed by its header (trimmed). Stored as-is as the project's raw record. */
@@ -114,9 +108,7 @@ export function dateCell(row: ExportRow, column: string, parse: (value: string) 
 
 /** The crediting period between two date columns read by `parse`; none unless both are dates, in order. */
 export function datePeriod(row: ExportRow, startColumn: string, endColumn: string, parse = parseIsoDate): CreditPeriod[] {
-  const start = parse(cell(row, startColumn));
-  const end = parse(cell(row, endColumn));
-  return start && end && dayNumber(end) >= dayNumber(start) ? [{ start, end }] : [];
+  return periodBetween(parse(cell(row, startColumn)), parse(cell(row, endColumn)));
 }
 
 /** A country cell holding a name or an ISO alpha-2 code ("US"); the short English name, else the cell as written. */
