@@ -86,11 +86,8 @@ export const COUNTRY_NAMES: Readonly<Record<string, string>> = Object.fromEntrie
 
 /** Lower case, accents and punctuation variants folded, so that "Côte d’Ivoire" matches "cote d'ivoire". */
 function fold(text: string): string {
-  const folded = text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[\u2018\u2019\u02bc`]/g, "'");
-  return oneLine(folded).toLowerCase();
+  const unaccented = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  return oneLine(unaccented.replace(/[\u2018\u2019\u02bc`]/g, "'")).toLowerCase();
 }
 
 const byFoldedName = new Map<string, string>(Object.entries(ALIASES).flatMap(([code, aliases]) => aliases.map((a) => [fold(a), code])));

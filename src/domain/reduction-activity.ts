@@ -125,13 +125,10 @@ function mentions(words: readonly string[], phrases: readonly (readonly string[]
 export function namedActivities(pages: readonly string[], minMentions = 2): string[] {
   // A word broken over a line with a hyphen ("oxi-\ndation") is one word.
   const words = phraseWords(pages.join('\n').replace(/-\s*\n\s*/g, ''));
-  const counts: { name: string; n: number; order: number }[] = [];
-  VOCABULARY.forEach(([name, phrases], order) => {
-    const n = mentions(words, phrases.map(phraseWords));
-    if (n >= minMentions) counts.push({ name, n, order });
-  });
-  counts.sort((a, b) => b.n - a.n || a.order - b.order);
-  return distinct(counts.map((c) => c.name)).slice(0, MAX_FROM_VOCABULARY);
+  const counts = VOCABULARY.map(([name, phrases]) => ({ name, n: mentions(words, phrases.map(phraseWords)) }));
+  // A stable sort: equally mentioned activities stay in vocabulary order.
+  const named = counts.filter((c) => c.n >= minMentions).sort((a, b) => b.n - a.n);
+  return distinct(named.map((c) => c.name)).slice(0, MAX_FROM_VOCABULARY);
 }
 
 export function reductionActivities(input: {
@@ -151,6 +148,5 @@ export function reductionActivities(input: {
     ...labelledActivities(pages),
     ...namedActivities(pages),
   ]);
-  if (found.length > 0) return found;
-  return distinct([input.category ?? '']);
+  return found.length > 0 ? found : distinct([input.category ?? '']);
 }
