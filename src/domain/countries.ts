@@ -47,44 +47,33 @@ const SHORT_NAMES: Readonly<Record<string, string>> = {
  * ISO codes are deliberately absent, and dropped from the library's aliases: in free text "CA" or "GA" is more often
  * a US state than a country.
  */
-const ALIASES: Readonly<Record<string, string>> = {
-  PRC: 'CN',
-  'P.R. China': 'CN',
-  'United Kingdom of Great Britain and Northern Ireland': 'GB',
-  England: 'GB',
-  Scotland: 'GB',
-  Wales: 'GB',
-  'Northern Ireland': 'GB',
-  'Kingdom of Denmark': 'DK',
-  'Kingdom of the Netherlands': 'NL',
-  'Republic of Ireland': 'IE',
-  'Republic of Cyprus': 'CY',
-  'The Bahamas': 'BS',
-  'Federated States of Micronesia': 'FM',
-  'East Timor': 'TL',
-  'St. Kitts and Nevis': 'KN',
-  'St. Lucia': 'LC',
-  'St. Vincent and the Grenadines': 'VC',
-  'Holy See': 'VA',
-  'DR Congo': 'CD',
-  DRC: 'CD',
-  'Congo, The Democratic Republic of the': 'CD',
-  'Congo, Democratic Republic of the': 'CD',
-  'Congo (Kinshasa)': 'CD',
-  Congo: 'CG',
-  'Congo (Brazzaville)': 'CG',
-  'Viet Nam': 'VN',
-  'Lao PDR': 'LA',
-  "Democratic People's Republic of Korea": 'KP',
-  'Bolivia, Plurinational State of': 'BO',
-  'Plurinational State of Bolivia': 'BO',
-  'Venezuela, Bolivarian Republic of': 'VE',
-  'Tanzania, United Republic of': 'TZ',
-  'Iran, Islamic Republic of': 'IR',
-  'Republic of Moldova': 'MD',
-  Burma: 'MM',
-  Swaziland: 'SZ',
-  Macedonia: 'MK',
+const ALIASES: Readonly<Record<string, readonly string[]>> = {
+  CN: ['PRC', 'P.R. China'],
+  GB: ['United Kingdom of Great Britain and Northern Ireland', 'England', 'Scotland', 'Wales', 'Northern Ireland'],
+  DK: ['Kingdom of Denmark'],
+  NL: ['Kingdom of the Netherlands'],
+  IE: ['Republic of Ireland'],
+  CY: ['Republic of Cyprus'],
+  BS: ['The Bahamas'],
+  FM: ['Federated States of Micronesia'],
+  TL: ['East Timor'],
+  KN: ['St. Kitts and Nevis'],
+  LC: ['St. Lucia'],
+  VC: ['St. Vincent and the Grenadines'],
+  VA: ['Holy See'],
+  CD: ['DR Congo', 'DRC', 'Congo, The Democratic Republic of the', 'Congo, Democratic Republic of the', 'Congo (Kinshasa)'],
+  CG: ['Congo', 'Congo (Brazzaville)'],
+  VN: ['Viet Nam'],
+  LA: ['Lao PDR'],
+  KP: ["Democratic People's Republic of Korea"],
+  BO: ['Bolivia, Plurinational State of', 'Plurinational State of Bolivia'],
+  VE: ['Venezuela, Bolivarian Republic of'],
+  TZ: ['Tanzania, United Republic of'],
+  IR: ['Iran, Islamic Republic of'],
+  MD: ['Republic of Moldova'],
+  MM: ['Burma'],
+  SZ: ['Swaziland'],
+  MK: ['Macedonia'],
 };
 
 const namesByCode = Object.entries(en.countries)
@@ -97,14 +86,11 @@ export const COUNTRY_NAMES: Readonly<Record<string, string>> = Object.fromEntrie
 
 /** Lower case, accents and punctuation variants folded, so that "Côte d’Ivoire" matches "cote d'ivoire". */
 function fold(text: string): string {
-  const folded = text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[\u2018\u2019\u02bc`]/g, "'");
-  return oneLine(folded).toLowerCase();
+  const unaccented = text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  return oneLine(unaccented.replace(/[\u2018\u2019\u02bc`]/g, "'")).toLowerCase();
 }
 
-const byFoldedName = new Map<string, string>(Object.entries(ALIASES).map(([alias, code]) => [fold(alias), code]));
+const byFoldedName = new Map<string, string>(Object.entries(ALIASES).flatMap(([code, aliases]) => aliases.map((a) => [fold(a), code])));
 for (const [code, names] of namesByCode) {
   for (const name of [COUNTRY_NAMES[code] ?? code, ...names]) {
     const isoCode = isCountryCodeShape(name) && name.toUpperCase() in en.countries;

@@ -16,16 +16,13 @@ const RANGE = new RegExp(String.raw`${DATE}\s*(?:-|–|—|to)\s*${DATE}`, 'gi')
  * Ranges with an impossible date or an end before the start are skipped (never thrown).
  */
 export function parseCreditPeriods(values: readonly string[]): CreditPeriod[] {
-  const out: CreditPeriod[] = [];
-  for (const value of values) {
-    if (typeof value !== 'string') continue;
-    for (const m of value.matchAll(RANGE)) {
-      const start = parseRegistryDate(m[1]);
-      const end = parseRegistryDate(m[2]);
-      if (start && end && dayNumber(end) >= dayNumber(start)) out.push({ start, end });
-    }
-  }
-  return out;
+  const ranges = values.filter((value) => typeof value === 'string').flatMap((value) => [...value.matchAll(RANGE)]);
+  return ranges.flatMap((m) => periodBetween(parseRegistryDate(m[1]), parseRegistryDate(m[2])));
+}
+
+/** The period from `start` to `end`: none unless both are dates and it does not end before it starts. */
+export function periodBetween(start: CalendarDate | null, end: CalendarDate | null): CreditPeriod[] {
+  return start && end && dayNumber(end) >= dayNumber(start) ? [{ start, end }] : [];
 }
 
 /**

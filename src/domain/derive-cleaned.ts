@@ -29,35 +29,32 @@ export interface DeriveContext {
 export function deriveCleaned(stored: StoredProject, ctx: DeriveContext): CleanedRecord {
   if (stored.format.startsWith('csv:')) return deriveFromExport(stored, ctx);
   const raw = parseRawRecordLeniently(stored.raw, stored.ref);
-  return deriveFromRegistryJson(raw, stored, ctx);
-}
-
-function deriveFromRegistryJson(raw: RawRecord, stored: StoredProject, ctx: DeriveContext): CleanedRecord {
   const proponents = proponentNames(raw);
-  const registrationDate = parseRegistryDate(firstAttribute(raw, 'PROJECT_REGISTRATION_DATE'));
-  const type = text(firstAttribute(raw, 'PRIMARY_PROJECT_CATEGORY_NAME'));
-  const fields: ExportFields = {
-    name: raw.resourceName,
-    description: raw.description,
-    location: projectLocation(raw, ctx.countries).country,
-    methodology: distinct(attributeValues(raw, 'PROTOCOL_NAME')).join(', '),
-    proponent: proponents.length > 1 ? MULTIPLE_PROPONENTS : (proponents[0] ?? ''),
-    reductions: parseRegistryNumber(firstAttribute(raw, 'EST_ANNUAL_EMISSION_REDCT')) ?? 0,
-    registration: registrationDate ? formatDayMonthYear(registrationDate) : null,
-    status: text(firstAttribute(raw, 'PROJECT_STATUS')),
-    type,
-    creditPeriods: parseCreditPeriods(attributeValues(raw, 'CREDIT_PERIOD_INFO')),
-    sizeHectares: parseHectares(firstAttribute(raw, 'PROJECT_ACREAGE')) ?? 0,
-    reductionActivity: reductionActivityFallback(raw, type),
-  };
-  return cleanedRecord(stored, ctx.requestedRegistry, fields, {
+  return cleanedRecord(stored, ctx.requestedRegistry, registryFields(raw, ctx.countries), {
     documentGroups: cleanDocumentGroups(raw.documentGroups, defaultProgram(raw, stored.ref.registry)),
     ...(proponents.length > 1 ? { specificProponents: proponents } : {}),
   });
 }
 
-function text(value: string | undefined): string {
-  return (value ?? '').trim();
+/** The fields of a registry JSON record, in the shape of an export row's (the enrichment reads them too). */
+export function registryFields(raw: RawRecord, countries: CountryLookup): ExportFields {
+  const proponents = proponentNames(raw);
+  const type = (firstAttribute(raw, 'PRIMARY_PROJECT_CATEGORY_NAME') ?? '').trim();
+  return {
+    name: raw.resourceName,
+    description: raw.description,
+    location: projectLocation(raw, countries).country,
+    methodology: distinct(attributeValues(raw, 'PROTOCOL_NAME')).join(', '),
+    proponent: proponents.length > 1 ? MULTIPLE_PROPONENTS : (proponents[0] ?? ''),
+    reductions: parseRegistryNumber(firstAttribute(raw, 'EST_ANNUAL_EMISSION_REDCT')) ?? 0,
+    registration: formatDayMonthYear(parseRegistryDate(firstAttribute(raw, 'PROJECT_REGISTRATION_DATE'))),
+    status: (firstAttribute(raw, 'PROJECT_STATUS') ?? '').trim(),
+    type,
+    creditPeriods: parseCreditPeriods(attributeValues(raw, 'CREDIT_PERIOD_INFO')),
+    sizeHectares: parseHectares(firstAttribute(raw, 'PROJECT_ACREAGE')) ?? 0,
+    // Subcategory names, then the primary category.
+    reductionActivity: distinct([...expandSubcategories(attributeValues(raw, 'PROJECT_SUBCATERGORY_NAMES')), type]),
+  };
 }
 
 /**
@@ -66,11 +63,6 @@ function text(value: string | undefined): string {
  */
 export function proponentNames(raw: RawRecord): string[] {
   return distinct(attributeOccurrences(raw, 'PROPONENT_NAME').map((values) => values[0] ?? ''));
-}
-
-/** Subcategory names (PROJECT_SUBCATERGORY_NAMES expanded), then the primary category; no repeats. */
-function reductionActivityFallback(raw: RawRecord, type: string): string[] {
-  return distinct([...expandSubcategories(attributeValues(raw, 'PROJECT_SUBCATERGORY_NAMES')), type]);
 }
 
 /** The program code for group names the registry did not send: the record's first program, else VCS for Verra. */

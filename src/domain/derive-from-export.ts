@@ -4,8 +4,8 @@ import type { CountryLookup } from './country-lookup.js';
 import { reportedPeriodYears, spreadAnnualEstimate } from './credit-period.js';
 import { cleanDocumentGroups } from './document-groups.js';
 import { exportMappingForFormat, type ExportFields, type ExportRow } from './registry-exports/index.js';
-import { distinct, sanitizeEnrichment } from './enrichment.js';
-import { cell } from './registry-exports/common.js';
+import { sanitizeEnrichment } from './enrichment.js';
+import { cell, exportFields } from './registry-exports/common.js';
 
 /**
  * Cleaned record of a project imported from a registry's CSV export (format `csv:<source>`, raw = the export's row).
@@ -13,9 +13,7 @@ import { cell } from './registry-exports/common.js';
  * unknown source or odd cells never throw.
  */
 export function deriveFromExport(stored: StoredProject, ctx: { requestedRegistry: string; countries: CountryLookup }): CleanedRecord {
-  const row = toRow(stored.raw);
-  const mapping = exportMappingForFormat(stored.format);
-  const fields = mapping ? safeFields(() => mapping.fields(row, ctx.countries), row) : genericFields(row);
+  const fields = exportRowFields(stored, ctx.countries) ?? genericFields(toRow(stored.raw));
   // Exports list no documents; the four groups are still present (SPEC 2.3), empty.
   return cleanedRecord(stored, ctx.requestedRegistry, fields, { documentGroups: cleanDocumentGroups([], programOf(stored.ref.registry)) });
 }
@@ -83,31 +81,27 @@ function toRow(raw: Record<string, unknown>): ExportRow {
   return row;
 }
 
-/** A mapping bug or a row of another shape must not turn a metadata request into a 500. */
-function safeFields(fn: () => ExportFields, row: ExportRow): ExportFields {
+/** An export row's fields by its registry's mapping; null for a source without one or a row its mapping cannot read. */
+export function exportRowFields(stored: StoredProject, countries: CountryLookup): ExportFields | null {
+  const mapping = exportMappingForFormat(stored.format);
   try {
-    return fn();
+    return mapping ? mapping.fields(toRow(stored.raw), countries) : null;
   } catch {
-    return genericFields(row);
+    // A mapping bug or a row of another shape must not turn a metadata request into a 500.
+    return null;
   }
 }
 
 /** For a source without a mapping: the usual column names, else empty values. */
 function genericFields(row: ExportRow): ExportFields {
   const first = (...columns: string[]) => columns.map((c) => cell(row, c)).find((v) => v !== '') ?? '';
-  const type = first('Project Type', 'type', 'pathway');
-  return {
+  return exportFields({
     name: first('Name', 'Project Name', 'name'),
     description: first('Description', 'description'),
     location: first('Country', 'Country/Area', 'Project Site Country', 'country'),
     methodology: first('Methodology', 'Protocol', 'methodology'),
     proponent: first('Proponent', 'Project Developer', 'Project Developer Name', 'developer'),
-    reductions: 0,
-    registration: null,
     status: first('Status', 'status'),
-    type,
-    creditPeriods: [],
-    sizeHectares: 0,
-    reductionActivity: distinct([type]),
-  };
+    type: first('Project Type', 'type', 'pathway'),
+  });
 }

@@ -117,17 +117,12 @@ function contentLines(pages: readonly string[]): { text: string; page: number }[
     for (const l of new Set(lines)) seenOn.set(l, (seenOn.get(l) ?? 0) + 1);
   }
   const threshold = Math.max(3, Math.ceil(pages.length * 0.3));
-  const out: { text: string; page: number }[] = [];
-  perPage.forEach((lines, i) => {
-    const page = i + 1;
-    lines.forEach((l, j) => {
-      const nearEdge = j < 3 || j >= lines.length - 3;
-      if (nearEdge && (l === String(page) || /^page \d+( of \d+)?$/i.test(l))) return;
-      if (/[a-z]/i.test(l) && (seenOn.get(l) ?? 0) >= threshold) return;
-      out.push({ text: l, page });
-    });
-  });
-  return out;
+  const isContent = (l: string, j: number, lines: string[], page: number): boolean => {
+    const nearEdge = j < 3 || j >= lines.length - 3;
+    if (nearEdge && (l === String(page) || /^page \d+( of \d+)?$/i.test(l))) return false;
+    return !(/[a-z]/i.test(l) && (seenOn.get(l) ?? 0) >= threshold);
+  };
+  return perPage.flatMap((lines, i) => lines.filter((l, j) => isContent(l, j, lines, i + 1)).map((text) => ({ text, page: i + 1 })));
 }
 
 const UNITS = /^\(?(tco2e?|tco2-?eq|t|tonnes?|co2e|ha|hectares?)\)?[.,;]?$/i;
@@ -171,13 +166,10 @@ function rowYear(labels: readonly Token[]): number | null {
   return year ? Number(year.text.slice(0, 4)) : null;
 }
 
+/** The most frequent of a few values, the largest of equally frequent ones. */
 function mode(values: number[]): number {
-  const counts = new Map<number, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  let best = 0;
-  let bestCount = 0;
-  for (const [v, c] of counts) if (c > bestCount || (c === bestCount && v > best)) [best, bestCount] = [v, c];
-  return best;
+  const count = (v: number): number => values.filter((x) => x === v).length;
+  return values.reduce((best, v) => (count(v) > count(best) || (count(v) === count(best) && v > best) ? v : best));
 }
 
 /** Kinds of token a row's label is made of: "15-July-2022 to 31-Dec-2022", "2022 - 2023", "Dec-" "2022". */
@@ -300,12 +292,10 @@ const LABEL_COLUMN = new Set(['year', 'years', 'vintage', 'vintages', 'period', 
 /** Whether `sums` is the running sum of `cells`, row by row (to the unit: cells may be rounded). */
 function isRunningSum(cells: number[], sums: number[]): boolean {
   let total = 0;
-  for (let i = 0; i < cells.length; i++) {
-    total += cells[i] ?? 0;
-    const sum = sums[i] ?? NaN;
-    if (!(Math.abs(sum - total) <= Math.max(1, Math.abs(total) * 1e-4))) return false;
-  }
-  return true;
+  return cells.every((cell, i) => {
+    total += cell;
+    return Math.abs((sums[i] ?? NaN) - total) <= Math.max(1, Math.abs(total) * 1e-4);
+  });
 }
 
 /**
@@ -382,12 +372,10 @@ export function findEmissionTable(pages: readonly string[], opts: FindEmissionTa
     const values = Object.values(t.values);
     return Math.abs(values.reduce((a, b) => a + b, 0) / values.length - estimate) / estimate;
   };
-  let best: EmissionTable | null = null;
-  for (const t of findEmissionTables(pages)) {
-    // Lower miss first, then more rows; strict comparison keeps the first of equals.
-    if (!best || miss(t) < miss(best) || (miss(t) === miss(best) && t.rows.length > best.rows.length)) best = t;
-  }
-  return best;
+  // Lower miss first, then more rows; strict comparison keeps the first of equals.
+  const better = (t: EmissionTable, best: EmissionTable): boolean =>
+    miss(t) < miss(best) || (miss(t) === miss(best) && t.rows.length > best.rows.length);
+  return findEmissionTables(pages).reduce<EmissionTable | null>((best, t) => (!best || better(t, best) ? t : best), null);
 }
 
 /** Sums of decimal cells ("12.1" + "0.2") are kept free of binary noise. */

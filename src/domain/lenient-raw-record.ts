@@ -52,52 +52,45 @@ function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
+/** The elements of an array that are objects; none when it is not an array. */
+function objects(x: unknown): Record<string, unknown>[] {
+  return Array.isArray(x) ? x.filter(isObject) : [];
+}
+
+const text = (x: unknown, fallback: string): string => (typeof x === 'string' ? x : fallback);
+
 function sanitizeAttributes(x: unknown): unknown[] {
-  if (!Array.isArray(x)) return [];
-  const out: unknown[] = [];
-  for (const a of x) {
-    if (!isObject(a) || typeof a.code !== 'string') continue;
-    const values = (Array.isArray(a.values) ? a.values : [])
-      .filter((v) => isObject(v) && ['string', 'number', 'boolean'].includes(typeof v.value))
-      .map((v: Record<string, unknown>) => ({ ...v, type: typeof v.type === 'string' ? v.type : 'string', value: String(v.value) }));
-    out.push({ ...a, values });
-  }
-  return out;
+  return objects(x)
+    .filter((a) => typeof a.code === 'string')
+    .map((a) => {
+      const values = objects(a.values).filter((v) => ['string', 'number', 'boolean'].includes(typeof v.value));
+      return { ...a, values: values.map((v) => ({ ...v, type: text(v.type, 'string'), value: String(v.value) })) };
+    });
 }
 
 function sanitizeParticipations(x: unknown): unknown[] {
-  if (!Array.isArray(x)) return [];
-  return x.filter(isObject).map((p) => ({
-    ...p,
-    programCode: typeof p.programCode === 'string' ? p.programCode : '',
-    attributes: sanitizeAttributes(p.attributes),
-  }));
+  return objects(x).map((p) => ({ ...p, programCode: text(p.programCode, ''), attributes: sanitizeAttributes(p.attributes) }));
 }
 
 function sanitizeGroups(x: unknown): unknown[] {
-  if (!Array.isArray(x)) return [];
-  return x.filter(isObject).map((g) => ({
+  return objects(x).map((g) => ({
     ...g,
-    code: typeof g.code === 'string' ? g.code : '',
-    description: typeof g.description === 'string' ? g.description : '',
+    code: text(g.code, ''),
+    description: text(g.description, ''),
     documents: sanitizeDocuments(g.documents),
   }));
 }
 
 function sanitizeDocuments(x: unknown): unknown[] {
-  if (!Array.isArray(x)) return [];
-  const out: unknown[] = [];
-  for (const d of x) {
-    // A document without a uri cannot be fetched or cited; everything else is kept.
-    if (!isObject(d) || typeof d.uri !== 'string' || d.uri.trim() === '') continue;
-    out.push({
+  // A document without a uri cannot be fetched or cited; everything else is kept.
+  return objects(x)
+    .filter((d) => typeof d.uri === 'string' && d.uri.trim() !== '')
+    .map((d) => ({
       ...d,
-      documentName: typeof d.documentName === 'string' && d.documentName !== '' ? d.documentName : titleFromUri(d.uri),
-      documentType: typeof d.documentType === 'string' ? d.documentType : 'Other',
+      documentName: typeof d.documentName === 'string' && d.documentName !== '' ? d.documentName : titleFromUri(String(d.uri)),
+      documentType: text(d.documentType, 'Other'),
       uploadDate: typeof d.uploadDate === 'string' ? d.uploadDate : null,
-    });
-  }
-  return out;
+    }));
 }
 
 /** Last path segment of a uri ("…/VCS5533_project_description.pdf"), else the uri itself. */

@@ -43,11 +43,8 @@ export interface CatalogueEntry extends ProjectListing {
 
 /** Lower-case runs of letters and digits, accents removed. Empty for a text without any. */
 export function searchWords(text: string): string[] {
-  const folded = text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-  return wordRuns(folded);
+  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '');
+  return wordRuns(folded.toLowerCase());
 }
 
 /** A filter value as stored and compared: its words joined by single spaces ("Agriculture, Forestry" -> "agriculture forestry"). */

@@ -94,18 +94,9 @@ function clean(value: string): string {
 
 /** Values of labelled activity lines ("Project activity type Afforestation") in page texts. */
 export function labelledActivities(pages: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const page of pages) {
-    for (const line of page.split(/\r?\n/)) {
-      const l = oneLine(line);
-      for (const re of LABELLED) {
-        const m = re.exec(l);
-        const value = m?.[1] ? clean(m[1]) : '';
-        if (value.length >= 3 && value.length <= MAX_LABEL_CHARS && hasLetter(value)) out.push(value);
-      }
-    }
-  }
-  return distinct(out);
+  const lines = pages.flatMap((page) => page.split(/\r?\n/).map(oneLine));
+  const values = lines.flatMap((line) => LABELLED.map((re) => clean(re.exec(line)?.[1] ?? '')));
+  return distinct(values.filter((v) => v.length >= 3 && v.length <= MAX_LABEL_CHARS && hasLetter(v)));
 }
 
 /** The words of a text as the vocabulary's phrases are compared: lower case, letters apart from digits, no "the". */
@@ -134,13 +125,10 @@ function mentions(words: readonly string[], phrases: readonly (readonly string[]
 export function namedActivities(pages: readonly string[], minMentions = 2): string[] {
   // A word broken over a line with a hyphen ("oxi-\ndation") is one word.
   const words = phraseWords(pages.join('\n').replace(/-\s*\n\s*/g, ''));
-  const counts: { name: string; n: number; order: number }[] = [];
-  VOCABULARY.forEach(([name, phrases], order) => {
-    const n = mentions(words, phrases.map(phraseWords));
-    if (n >= minMentions) counts.push({ name, n, order });
-  });
-  counts.sort((a, b) => b.n - a.n || a.order - b.order);
-  return distinct(counts.map((c) => c.name)).slice(0, MAX_FROM_VOCABULARY);
+  const counts = VOCABULARY.map(([name, phrases]) => ({ name, n: mentions(words, phrases.map(phraseWords)) }));
+  // A stable sort: equally mentioned activities stay in vocabulary order.
+  const named = counts.filter((c) => c.n >= minMentions).sort((a, b) => b.n - a.n);
+  return distinct(named.map((c) => c.name)).slice(0, MAX_FROM_VOCABULARY);
 }
 
 export function reductionActivities(input: {
@@ -160,6 +148,5 @@ export function reductionActivities(input: {
     ...labelledActivities(pages),
     ...namedActivities(pages),
   ]);
-  if (found.length > 0) return found;
-  return distinct([input.category ?? '']);
+  return found.length > 0 ? found : distinct([input.category ?? '']);
 }

@@ -18,11 +18,7 @@ export const REGISTRIES: readonly RegistryInfo[] = [
   { name: 'Regen', aliases: ['Regen Registry', 'Regen Network'] },
 ];
 
-const byLowerName = new Map<string, string>();
-for (const r of REGISTRIES) {
-  byLowerName.set(r.name.toLowerCase(), r.name);
-  for (const a of r.aliases) byLowerName.set(a.toLowerCase(), r.name);
-}
+const byLowerName = new Map(REGISTRIES.flatMap((r) => [r.name, ...r.aliases].map((n) => [n.toLowerCase(), r.name] as const)));
 
 /** Canonical registry name for a caller's spelling, or null when the service does not know it. */
 export function canonicalRegistry(name: string): string | null {

@@ -44,18 +44,8 @@ const HECTARES_PER_ACRE = 0.40468564224;
 /** Units of area as registries write them (lower case); none means hectares. */
 const HECTARE_UNITS = new Set(['', 'hectare', 'hectares', 'ha', 'has', 'ha.', 'has.']);
 const ACRE_UNITS = new Set(['acre', 'acres', 'ac', 'ac.']);
-const KM2_UNITS = new Set([
-  'km2',
-  'km²',
-  'sqkm',
-  'sq km',
-  'sq.km',
-  'sq. km',
-  'square kilometre',
-  'square kilometres',
-  'square kilometer',
-  'square kilometers',
-]);
+const SQUARE_KILOMETRES = ['kilometre', 'kilometres', 'kilometer', 'kilometers'].map((w) => `square ${w}`);
+const KM2_UNITS = new Set(['km2', 'km²', 'sqkm', 'sq km', 'sq.km', 'sq. km', ...SQUARE_KILOMETRES]);
 
 /**
  * An area in hectares from "6545 Hectares", "1,950.5 ha" or a bare number (hectares assumed). Verra writes
@@ -79,23 +69,32 @@ export function parseHectares(value: string | undefined | null): number | null {
 export function isValidDate(d: CalendarDate): boolean {
   if (!Number.isInteger(d.year) || !Number.isInteger(d.month) || !Number.isInteger(d.day)) return false;
   if (d.year < MIN_YEAR || d.year > MAX_YEAR || d.month < 1 || d.month > 12 || d.day < 1) return false;
-  return d.day <= daysInMonth(d.year, d.month);
+  // Date.UTC rolls a day past the month's end over into the next month.
+  return new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDate() === d.day;
+}
+
+/** The date of three numerals, or null when it is impossible. */
+function validDate(year: string | undefined, month: string | undefined, day: string | undefined): CalendarDate | null {
+  const d = { year: Number(year), month: Number(month), day: Number(day) };
+  return isValidDate(d) ? d : null;
 }
 
 /** dd/mm/yyyy (also d/m/yyyy, with - or . as separator), the registry's form. Null for impossible dates. */
 export function parseDayMonthYear(value: string): CalendarDate | null {
   const m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(value.trim());
-  if (!m) return null;
-  const d = { day: Number(m[1]), month: Number(m[2]), year: Number(m[3]) };
-  return isValidDate(d) ? d : null;
+  return m ? validDate(m[3], m[2], m[1]) : null;
 }
 
 /** yyyy-mm-dd, optionally followed by an ISO time ("2023-01-12T06:54:02.97Z"): the calendar date as written. */
 export function parseIsoDate(value: string): CalendarDate | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value.trim());
-  if (!m) return null;
-  const d = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
-  return isValidDate(d) ? d : null;
+  return m ? validDate(m[1], m[2], m[3]) : null;
+}
+
+/** US-style m/d/yyyy (ACR, CAR exports), optionally followed by a time ("1/21/2022 6:27:06 PM"). */
+export function parseUsDate(value: string): CalendarDate | null {
+  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s.*)?$/.exec(value.trim());
+  return m ? validDate(m[3], m[1], m[2]) : null;
 }
 
 /** A registry date in either form; null when it is neither or impossible (31/02/2020). */
@@ -104,16 +103,9 @@ export function parseRegistryDate(value: string | undefined | null): CalendarDat
   return parseDayMonthYear(value) ?? parseIsoDate(value);
 }
 
-export function formatDayMonthYear(d: CalendarDate): string {
-  return `${String(d.day).padStart(2, '0')}/${String(d.month).padStart(2, '0')}/${String(d.year).padStart(4, '0')}`;
-}
-
-export function isLeapYear(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
-
-export function daysInMonth(year: number, month: number): number {
-  return [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+/** dd/mm/yyyy, the cleaned record's form; null for no date. */
+export function formatDayMonthYear(d: CalendarDate | null): string | null {
+  return d && `${String(d.day).padStart(2, '0')}/${String(d.month).padStart(2, '0')}/${String(d.year).padStart(4, '0')}`;
 }
 
 /** Days since 1970-01-01 (UTC calendar arithmetic, so no time zone or DST can shift a day). */

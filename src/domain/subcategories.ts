@@ -5,64 +5,54 @@ import { distinct } from './enrichment.js';
  * project categories and their activity types (VCS Standard and AFOLU Requirements), used as the
  * `metadata.reduction_activity` fallback until documents name the activities.
  */
-const SUBCATEGORY_NAMES: Readonly<Record<string, string>> = {
+const SUBCATEGORIES: ReadonlyArray<readonly [string, readonly string[]]> = [
   // AFOLU project categories
-  ARR: 'Afforestation, Reforestation and Revegetation',
-  ALM: 'Agricultural Land Management',
-  IFM: 'Improved Forest Management',
-  REDD: 'Reducing Emissions from Deforestation and Forest Degradation',
-  'REDD+': 'Reducing Emissions from Deforestation and Forest Degradation',
-  APD: 'Avoided Planned Deforestation',
-  AUDD: 'Avoided Unplanned Deforestation and/or Degradation',
-  AUD: 'Avoided Unplanned Deforestation',
-  AUFDD: 'Avoided Unplanned Frontier Deforestation and Degradation',
-  AUMDD: 'Avoided Unplanned Mosaic Deforestation and Degradation',
-  ACOGS: 'Avoided Conversion of Grasslands and Shrublands',
-  APC: 'Avoided Planned Conversion',
-  AUC: 'Avoided Unplanned Conversion',
-  WRC: 'Wetlands Restoration and Conservation',
-  RWE: 'Restoring Wetland Ecosystems',
-  CIW: 'Conservation of Intact Wetlands',
+  ['Afforestation, Reforestation and Revegetation', ['ARR']],
+  ['Agricultural Land Management', ['ALM']],
+  ['Improved Forest Management', ['IFM']],
+  ['Reducing Emissions from Deforestation and Forest Degradation', ['REDD', 'REDD+']],
+  ['Avoided Planned Deforestation', ['APD']],
+  ['Avoided Unplanned Deforestation and/or Degradation', ['AUDD']],
+  ['Avoided Unplanned Deforestation', ['AUD']],
+  ['Avoided Unplanned Frontier Deforestation and Degradation', ['AUFDD']],
+  ['Avoided Unplanned Mosaic Deforestation and Degradation', ['AUMDD']],
+  ['Avoided Conversion of Grasslands and Shrublands', ['ACOGS']],
+  ['Avoided Planned Conversion', ['APC']],
+  ['Avoided Unplanned Conversion', ['AUC']],
+  ['Wetlands Restoration and Conservation', ['WRC']],
+  ['Restoring Wetland Ecosystems', ['RWE']],
+  ['Conservation of Intact Wetlands', ['CIW']],
   // IFM activity types
-  RIL: 'Reduced Impact Logging',
-  'IFM-RIL': 'Reduced Impact Logging',
-  LTPF: 'Logged to Protected Forest',
-  'IFM-LTPF': 'Logged to Protected Forest',
-  ERA: 'Extended Rotation Age',
-  'IFM-ERA': 'Extended Rotation Age',
-  LTHP: 'Low-Productive to High-Productive Forest',
-  'IFM-LTHP': 'Low-Productive to High-Productive Forest',
+  ['Reduced Impact Logging', ['RIL', 'IFM-RIL']],
+  ['Logged to Protected Forest', ['LTPF', 'IFM-LTPF']],
+  ['Extended Rotation Age', ['ERA', 'IFM-ERA']],
+  ['Low-Productive to High-Productive Forest', ['LTHP', 'IFM-LTHP']],
   // ALM activity types
-  ICM: 'Improved Cropland Management',
-  IGM: 'Improved Grassland Management',
-  CGLC: 'Cropland and Grassland Land-use Conversions',
-  CGC: 'Cropland and Grassland Land-use Conversions',
+  ['Improved Cropland Management', ['ICM']],
+  ['Improved Grassland Management', ['IGM']],
+  ['Cropland and Grassland Land-use Conversions', ['CGLC', 'CGC']],
   // Non-AFOLU categories Verra abbreviates
-  AFOLU: 'Agriculture, Forestry and Other Land Use',
-  CCS: 'Carbon Capture and Storage',
-  CDR: 'Carbon Dioxide Removal',
-  BECCS: 'Bioenergy with Carbon Capture and Storage',
-  DACCS: 'Direct Air Capture with Carbon Storage',
-  JNR: 'Jurisdictional and Nested REDD+',
-};
+  ['Agriculture, Forestry and Other Land Use', ['AFOLU']],
+  ['Carbon Capture and Storage', ['CCS']],
+  ['Carbon Dioxide Removal', ['CDR']],
+  ['Bioenergy with Carbon Capture and Storage', ['BECCS']],
+  ['Direct Air Capture with Carbon Storage', ['DACCS']],
+  ['Jurisdictional and Nested REDD+', ['JNR']],
+];
+const SUBCATEGORY_NAMES = new Map(SUBCATEGORIES.flatMap(([name, codes]) => codes.map((code) => [code, name] as const)));
 
 /** Splits "ARR; WRC", "ARR, IFM" or "REDD/ALM" into codes; "REDD+" keeps its plus. */
 export function splitSubcategoryCodes(values: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const value of values) {
-    if (typeof value !== 'string') continue;
-    for (const part of value.split(/[;,/|\n]|\s+and\s+|\s+&\s+/)) {
-      const code = part.trim();
-      if (code !== '') out.push(code);
-    }
-  }
-  return out;
+  return values
+    .filter((value) => typeof value === 'string')
+    .flatMap((value) => value.split(/[;,/|\n]|\s+and\s+|\s+&\s+/).map((part) => part.trim()))
+    .filter((code) => code !== '');
 }
 
 /** The name of one code, case-insensitively ("ACoGS"); an unknown code is returned as written, never dropped. */
 export function subcategoryName(code: string): string {
   const trimmed = code.trim();
-  return SUBCATEGORY_NAMES[trimmed.toUpperCase()] ?? trimmed;
+  return SUBCATEGORY_NAMES.get(trimmed.toUpperCase()) ?? trimmed;
 }
 
 /** Names of all codes in PROJECT_SUBCATERGORY_NAMES values, in order, without repeats. */

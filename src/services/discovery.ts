@@ -1,14 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  FACETS,
-  MAX_SEARCH_WORDS,
-  normaliseValue,
-  positionProblem,
-  searchWords,
-  type CataloguePosition,
-  type Facet,
-  type ProjectListing,
-} from '../domain/project-catalogue.js';
+import { FACETS, MAX_SEARCH_WORDS, normaliseValue, positionProblem, searchWords } from '../domain/project-catalogue.js';
+import type { CataloguePosition, Facet, ProjectListing } from '../domain/project-catalogue.js';
 import { projectKey } from '../domain/project-ref.js';
 import { canonicalRegistry, knownRegistryNames } from '../domain/registries.js';
 import { AppError } from '../errors.js';
@@ -68,9 +60,11 @@ function encodeCursor(print: string, p: CataloguePosition): string {
   return Buffer.from(JSON.stringify([1, print, p.tier, p.sortKey, p.registry, p.projectId]), 'utf8').toString('base64url');
 }
 
-function badCursor(message: string): AppError {
-  return new AppError('invalid_request', `cursor: ${message}`, { details: [{ path: 'cursor', message }] });
+function invalidRequest(path: string, detail: string, message = `${path}: ${detail}`): AppError {
+  return new AppError('invalid_request', message, { details: [{ path, message: detail }] });
 }
+
+const badCursor = (detail: string): AppError => invalidRequest('cursor', detail);
 
 const NOT_OURS = 'is not a cursor this service gave out; pass nextCursor from the previous page unchanged';
 
@@ -98,9 +92,8 @@ export function createDiscoveryService(opts: DiscoveryServiceOptions): Discovery
     async search(request) {
       const limit = request.limit ?? DEFAULT_DISCOVERY_LIMIT;
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DISCOVERY_LIMIT) {
-        throw new AppError('invalid_request', `limit must be an integer from 1 to ${MAX_DISCOVERY_LIMIT} (got ${limit})`, {
-          details: [{ path: 'limit', message: `must be an integer from 1 to ${MAX_DISCOVERY_LIMIT}` }],
-        });
+        const detail = `must be an integer from 1 to ${MAX_DISCOVERY_LIMIT}`;
+        throw invalidRequest('limit', detail, `limit ${detail} (got ${limit})`);
       }
       const registries: string[] = [];
       for (const name of request.registry ?? []) {
@@ -120,9 +113,8 @@ export function createDiscoveryService(opts: DiscoveryServiceOptions): Discovery
       const text = request.query ?? '';
       const words = [...new Set(searchWords(text))];
       if (words.length > MAX_SEARCH_WORDS) {
-        throw new AppError('invalid_request', `query: at most ${MAX_SEARCH_WORDS} distinct words are searched (got ${words.length})`, {
-          details: [{ path: 'query', message: `at most ${MAX_SEARCH_WORDS} distinct words` }],
-        });
+        const detail = `at most ${MAX_SEARCH_WORDS} distinct words`;
+        throw invalidRequest('query', detail, `query: ${detail} are searched (got ${words.length})`);
       }
       const print = fingerprint(words, registries, facets);
       const after = request.cursor !== undefined ? decodeCursor(request.cursor, print) : undefined;

@@ -1,20 +1,15 @@
 import type { ProjectEnrichment } from '../domain/cleaned-record.js';
-import { parseCreditPeriods, spreadAnnualEstimate, type CreditPeriod } from '../domain/credit-period.js';
+import { spreadAnnualEstimate } from '../domain/credit-period.js';
+import { registryFields } from '../domain/derive-cleaned.js';
+import { exportRowFields } from '../domain/derive-from-export.js';
 import { findEmissionTable, tableSum } from '../domain/emission-table.js';
-import {
-  documentRank,
-  firstSentences,
-  isDescriptionDocument,
-  stripMarkers,
-  summaryPassages,
-  type DocText,
-} from '../domain/project-summary.js';
+import { documentRank, firstSentences, isDescriptionDocument, stripMarkers, summaryPassages } from '../domain/project-summary.js';
+import type { DocText } from '../domain/project-summary.js';
 import { parseRawRecordLeniently } from '../domain/lenient-raw-record.js';
 import { projectKey, type ProjectRef } from '../domain/project-ref.js';
-import { attributeValues, firstAttribute } from '../domain/raw-record.js';
+import { attributeValues } from '../domain/raw-record.js';
 import { reductionActivities } from '../domain/reduction-activity.js';
-import { exportMappingForFormat } from '../domain/registry-exports/index.js';
-import { parseRegistryNumber } from '../domain/registry-values.js';
+import type { ExportFields } from '../domain/registry-exports/index.js';
 import { withoutTableRows } from '../domain/tables.js';
 import type { Logger } from '../logger.js';
 import type { CountryLookup } from '../ports/country-lookup.js';
@@ -48,43 +43,18 @@ const SUMMARY_QUESTION =
   'and the emission reductions or removals it expects.';
 const SUMMARY_MAX_CHARS = 1200;
 
-interface ProjectFacts {
-  annualEstimate: number;
-  periods: CreditPeriod[];
-  subcategoryCodes: string[];
-  activityNames: string[];
-  category: string;
-}
+/** The registry fields the enrichment reads: an export row's activities as it names them, a registry record's codes. */
+type ProjectFacts = Pick<ExportFields, 'reductions' | 'creditPeriods' | 'type' | 'reductionActivity'> & { subcategoryCodes: string[] };
 
-const NO_FACTS: ProjectFacts = { annualEstimate: 0, periods: [], subcategoryCodes: [], activityNames: [], category: '' };
+const NO_FACTS: ProjectFacts = { reductions: 0, creditPeriods: [], type: '', reductionActivity: [], subcategoryCodes: [] };
 
 function projectFacts(stored: StoredProject, countries: CountryLookup): ProjectFacts {
-  const mapping = exportMappingForFormat(stored.format);
   if (stored.format.startsWith('csv:')) {
-    if (!mapping) return NO_FACTS;
-    const row: Record<string, string> = {};
-    for (const [k, v] of Object.entries(stored.raw)) if (typeof v === 'string') row[k] = v;
-    try {
-      const f = mapping.fields(row, countries);
-      return {
-        annualEstimate: f.reductions,
-        periods: f.creditPeriods,
-        subcategoryCodes: [],
-        activityNames: f.reductionActivity,
-        category: f.type,
-      };
-    } catch {
-      return NO_FACTS;
-    }
+    const fields = exportRowFields(stored, countries);
+    return fields ? { ...fields, subcategoryCodes: [] } : NO_FACTS;
   }
   const raw = parseRawRecordLeniently(stored.raw, stored.ref);
-  return {
-    annualEstimate: parseRegistryNumber(firstAttribute(raw, 'EST_ANNUAL_EMISSION_REDCT')) ?? 0,
-    periods: parseCreditPeriods(attributeValues(raw, 'CREDIT_PERIOD_INFO')),
-    subcategoryCodes: attributeValues(raw, 'PROJECT_SUBCATERGORY_NAMES'),
-    activityNames: [],
-    category: (firstAttribute(raw, 'PRIMARY_PROJECT_CATEGORY_NAME') ?? '').trim(),
-  };
+  return { ...registryFields(raw, countries), reductionActivity: [], subcategoryCodes: attributeValues(raw, 'PROJECT_SUBCATERGORY_NAMES') };
 }
 
 /**
@@ -92,8 +62,8 @@ function projectFacts(stored: StoredProject, countries: CountryLookup): ProjectF
  * its current estimate when read; for an estimate of 0, one 0 per crediting year rather than no data.
  */
 function estimateByYear(facts: ProjectFacts): Record<string, number> {
-  if (facts.annualEstimate !== 0 || facts.periods.length === 0) return {};
-  const years = Object.keys(spreadAnnualEstimate(1, facts.periods));
+  if (facts.reductions !== 0 || facts.creditPeriods.length === 0) return {};
+  const years = Object.keys(spreadAnnualEstimate(1, facts.creditPeriods));
   return Object.fromEntries(years.map((y) => [y, 0]));
 }
 
@@ -118,7 +88,7 @@ type Reductions = Required<Pick<ProjectEnrichment, 'emissionsReductions' | 'emis
 /** emissions_reductions: the first description document with a table, else the estimate spread over the years. */
 function emissionsReductions(descriptions: DocText<DocumentState>[], facts: ProjectFacts, log: Logger | undefined): Reductions {
   for (const d of descriptions) {
-    const table = findEmissionTable(d.pages, { annualEstimate: facts.annualEstimate });
+    const table = findEmissionTable(d.pages, { annualEstimate: facts.reductions });
     if (table === null) continue;
     const sum = tableSum(table);
     const mismatch = table.total !== null && Math.abs(sum - table.total) > Math.max(1, Math.abs(table.total) * 0.01);
@@ -130,7 +100,7 @@ function emissionsReductions(descriptions: DocText<DocumentState>[], facts: Proj
     return { emissionsReductions: table.values, emissionsReductionsSource: 'document' };
   }
   log?.info(
-    { field: 'emissions_reductions', source: 'estimate', annualEstimate: facts.annualEstimate, descriptionDocuments: descriptions.length },
+    { field: 'emissions_reductions', source: 'estimate', annualEstimate: facts.reductions, descriptionDocuments: descriptions.length },
     'no emission table found; the annual estimate is spread over the crediting period when the record is read',
   );
   return { emissionsReductions: estimateByYear(facts), emissionsReductionsSource: 'estimate' };
@@ -172,8 +142,8 @@ export async function enrichProject(input: EnrichProjectInput): Promise<ProjectE
   const enrichment: ProjectEnrichment = emissionsReductions(descriptions, facts, log);
   const activities = reductionActivities({
     subcategoryCodes: facts.subcategoryCodes,
-    activityNames: facts.activityNames,
-    category: facts.category,
+    activityNames: facts.reductionActivity,
+    category: facts.type,
     descriptionPages: descriptions[0]?.pages ?? [],
   });
   if (activities.length > 0) enrichment.reductionActivity = activities;

@@ -14,16 +14,14 @@ export type ProjectView = CleanedRecord | Record<string, unknown>;
 export interface MetadataService {
   /** The project's record, or null when the service does not hold it. */
   getOne(project: RequestedProject, opts: { raw: boolean }): Promise<ProjectView | null>;
+  /** getOne's record as JSON text, serialised once per record version (what the HTTP route sends). */
+  getOneJson(project: RequestedProject, opts: { raw: boolean }): Promise<string | null>;
   /**
-   * One entry per distinct project id, in request order, keyed by the id as a string; null for a project the
-   * service does not hold. Entries are a list, not an object: JavaScript objects order integer-like keys
+   * One entry per distinct project id, in request order: the id as a string and the record as JSON text ('null' for a
+   * project the service does not hold). Entries are a list, not an object: JavaScript objects order integer-like keys
    * numerically, which would lose the request order. Callers reject one id under two registries beforehand
    * (`ambiguous_project_id`); if they do not, the first occurrence of an id wins.
    */
-  getBatch(projects: readonly RequestedProject[], opts: { raw: boolean }): Promise<Array<[string, ProjectView | null]>>;
-  /** getOne's record as JSON text, serialised once per record version (what the HTTP route sends). */
-  getOneJson(project: RequestedProject, opts: { raw: boolean }): Promise<string | null>;
-  /** getBatch's entries as JSON text ('null' for a project the service does not hold). */
   getBatchJson(projects: readonly RequestedProject[], opts: { raw: boolean }): Promise<Array<[string, string]>>;
 }
 
@@ -89,10 +87,6 @@ async function readStored(records: RecordStore, refs: ProjectRef[]): Promise<Map
   return new Map(stored === null ? [] : [[projectKey(stored.ref), stored]]);
 }
 
-function distinctIds(projects: readonly RequestedProject[]): RequestedProject[] {
-  return distinctBy(projects, (p) => String(p.ref.projectId));
-}
-
 /**
  * Records as the API serves them. The cleaned record is derived from the stored project (raw record, enrichment,
  * hidden) and the caller's registry spelling only, so its JSON text is derived and serialised once per record version
@@ -149,7 +143,7 @@ export function createMetadataService(opts: MetadataServiceOptions): MetadataSer
     },
 
     async getBatchJson(projects, { raw }) {
-      const wanted = distinctIds(projects);
+      const wanted = distinctBy(projects, (p) => String(p.ref.projectId));
       if (wanted.length === 0) return [];
       const texts = await serialised(wanted, raw);
       return wanted.map((p, i): [string, string] => [String(p.ref.projectId), texts[i] ?? 'null']);
@@ -158,15 +152,6 @@ export function createMetadataService(opts: MetadataServiceOptions): MetadataSer
     async getOne(project, { raw }) {
       const stored = await records.get(project.ref);
       return stored === null ? null : view(stored, project.requestedRegistry, raw);
-    },
-
-    async getBatch(projects, { raw }) {
-      const wanted = distinctIds(projects);
-      const found = wanted.length === 0 ? new Map<string, StoredProject>() : await records.getMany(wanted.map((p) => p.ref));
-      return wanted.map((p): [string, ProjectView | null] => {
-        const stored = found.get(projectKey(p.ref));
-        return [String(p.ref.projectId), stored === undefined ? null : view(stored, p.requestedRegistry, raw)];
-      });
     },
   };
 }

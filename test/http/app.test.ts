@@ -49,9 +49,6 @@ describe('404 and 500', () => {
       async getOne() {
         throw new Error('secret detail: disk sector 7');
       },
-      async getBatch() {
-        throw new RangeError('boom in batch');
-      },
       async getOneJson() {
         throw new Error('secret detail: disk sector 7');
       },

@@ -4,7 +4,7 @@ import { createCountryLookup } from '../../src/adapters/geo/country-lookup.js';
 import { openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
 import { createSqliteRecordStore } from '../../src/adapters/sqlite/record-store.js';
 import type { RecordStore } from '../../src/ports/record-store.js';
-import { createMetadataService, type MetadataService } from '../../src/services/metadata.js';
+import { createMetadataService, type MetadataService, type RequestedProject } from '../../src/services/metadata.js';
 import { EVAL_RECORDS } from '../http/fixture.js';
 
 let db: SqliteDatabase;
@@ -32,26 +32,29 @@ describe('metadata service (real SQLite store)', () => {
     expect(await service.getOne(verra(1), { raw: false })).toBeNull();
   });
 
-  it('getBatch: one entry per distinct id, in request order, null for unknown projects', async () => {
-    const entries = await service.getBatch([cdm(547), verra(5533), verra(77), cdm(547), cdm(1)], { raw: false });
+  const getBatch = async (projects: RequestedProject[], opts: { raw: boolean }) =>
+    (await service.getBatchJson(projects, opts)).map(([k, v]) => [k, JSON.parse(v) as unknown]);
+
+  it('getBatchJson: one entry per distinct id, in request order, null for unknown projects', async () => {
+    const entries = await getBatch([cdm(547), verra(5533), verra(77), cdm(547), cdm(1)], { raw: false });
     expect(entries.map(([k]) => k)).toEqual(['547', '5533', '77', '1']);
     expect(entries[2]?.[1]).toBeNull();
     expect(entries[0]?.[1]).toMatchObject({ resourceIdentifier: 547, registry: 'cdm' });
   });
 
-  it('getBatch: the first occurrence wins when a caller did not reject an ambiguous id', async () => {
-    const entries = await service.getBatch([cdm(1), verra(1)], { raw: true });
+  it('getBatchJson: the first occurrence wins when a caller did not reject an ambiguous id', async () => {
+    const entries = await getBatch([cdm(1), verra(1)], { raw: true });
     expect(entries).toHaveLength(1);
     expect(entries[0]?.[1]).toMatchObject({ registry: 'CDM', resourceIdentifier: '1' });
   });
 
-  it('getBatch: an empty list gives an empty result', async () => {
-    expect(await service.getBatch([], { raw: false })).toEqual([]);
+  it('getBatchJson: an empty list gives an empty result', async () => {
+    expect(await service.getBatchJson([], { raw: false })).toEqual([]);
   });
 });
 
 describe('serialised records, kept per record version (issue 16.14)', () => {
-  it('are the records getOne and getBatch give, as JSON text', async () => {
+  it('are the records getOne gives, as JSON text', async () => {
     const later = createMetadataService({ records, countries: createCountryLookup(), now: () => Date.now() + 60_000 });
     for (const raw of [false, true]) {
       for (let round = 0; round < 2; round++) {
@@ -62,9 +65,10 @@ describe('serialised records, kept per record version (issue 16.14)', () => {
           JSON.stringify(await service.getOne(verra(5533, 'verra'), { raw })),
         );
       }
-      const batch = await later.getBatchJson([cdm(547), verra(77), verra(5533)], { raw });
-      const objects = await service.getBatch([cdm(547), verra(77), verra(5533)], { raw });
-      expect(batch).toEqual(objects.map(([k, v]) => [k, JSON.stringify(v)]));
+      const projects = [cdm(547), verra(77), verra(5533)];
+      const objects = await Promise.all(projects.map((p) => service.getOne(p, { raw })));
+      const batch = await later.getBatchJson(projects, { raw });
+      expect(batch).toEqual(projects.map((p, i) => [String(p.ref.projectId), JSON.stringify(objects[i])]));
     }
     expect(await later.getOneJson(verra(1), { raw: false })).toBeNull();
   });

@@ -1,7 +1,9 @@
 import type { CountryLookup } from '../country-lookup.js';
-import type { CreditPeriod } from '../credit-period.js';
+import { periodBetween, type CreditPeriod } from '../credit-period.js';
 import { countryNameForCode, countryNamed, isCountryCodeShape } from '../countries.js';
-import { type CalendarDate, dayNumber, formatDayMonthYear, isValidDate, parseIsoDate, parseRegistryNumber } from '../registry-values.js';
+import { distinct } from '../enrichment.js';
+import { formatDayMonthYear, parseIsoDate, parseRegistryDate, parseRegistryNumber } from '../registry-values.js';
+import type { CalendarDate } from '../registry-values.js';
 import { squashSpaces } from '../text.js';
 
 /** One row of a registry's CSV export, keyed by its header (trimmed). Stored as-is as the project's raw record. */
@@ -44,6 +46,31 @@ export interface RegistryExportMapping {
   fields(row: ExportRow, countries: CountryLookup): ExportFields;
 }
 
+/** What a mapping reads from a row: at least these fields; exportFields gives the others their fallbacks. */
+export type ReadFields = Pick<ExportFields, 'name' | 'location' | 'methodology' | 'proponent' | 'status' | 'type'> & Partial<ExportFields>;
+
+/** The fields few exports carry, at their fallbacks (activities: the project type), under those read from a row. */
+export function exportFields(read: ReadFields): ExportFields {
+  const fallbacks = { description: '', reductions: 0, registration: null, creditPeriods: [], sizeHectares: 0 };
+  // A value a row does not hold (optionalNumberCell's undefined) leaves its field out.
+  const given = Object.fromEntries(Object.entries(read).filter(([, v]) => v !== undefined)) as ReadFields;
+  return { ...fallbacks, reductionActivity: distinct([read.type]), ...given };
+}
+
+type MappingSpec = Omit<RegistryExportMapping, 'projectId' | 'fields'> & {
+  projectId?: RegistryExportMapping['projectId'];
+  fields(row: ExportRow, countries: CountryLookup): ReadFields;
+};
+
+/** A mapping whose project id is the number in its id column unless it says otherwise, its fields under exportFields' fallbacks. */
+export function exportMapping(spec: MappingSpec): RegistryExportMapping {
+  return {
+    projectId: (row) => numericProjectId(cell(row, spec.idColumn)),
+    ...spec,
+    fields: (row, countries) => exportFields(spec.fields(row, countries)),
+  };
+}
+
 /** A cell by column name; headers are matched ignoring surrounding spaces ("Total ... Registered " in ACR). */
 export function cell(row: ExportRow, column: string): string {
   let v: unknown = row[column];
@@ -74,24 +101,14 @@ export function optionalNumberCell(row: ExportRow, column: string): number | und
   return parseRegistryNumber(v) ?? undefined;
 }
 
-/** US-style m/d/yyyy (ACR, CAR), optionally followed by a time ("1/21/2022 6:27:06 PM"). */
-export function parseUsDate(value: string): CalendarDate | null {
-  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s.*)?$/.exec(value.trim());
-  if (!m) return null;
-  const d = { month: Number(m[1]), day: Number(m[2]), year: Number(m[3]) };
-  return isValidDate(d) ? d : null;
+/** A date cell read by `parse` (dd/mm/yyyy or ISO by default), as dd/mm/yyyy; null when it is not a date. */
+export function dateCell(row: ExportRow, column: string, parse: (value: string) => CalendarDate | null = parseRegistryDate): string | null {
+  return formatDayMonthYear(parse(cell(row, column)));
 }
 
-export function formatDate(d: CalendarDate | null): string | null {
-  return d ? formatDayMonthYear(d) : null;
-}
-
-export function period(start: CalendarDate | null, end: CalendarDate | null): CreditPeriod[] {
-  return start && end && dayNumber(end) >= dayNumber(start) ? [{ start, end }] : [];
-}
-
-export function isoPeriod(row: ExportRow, startColumn: string, endColumn: string): CreditPeriod[] {
-  return period(parseIsoDate(cell(row, startColumn)), parseIsoDate(cell(row, endColumn)));
+/** The crediting period between two date columns read by `parse`; none unless both are dates, in order. */
+export function datePeriod(row: ExportRow, startColumn: string, endColumn: string, parse = parseIsoDate): CreditPeriod[] {
+  return periodBetween(parse(cell(row, startColumn)), parse(cell(row, endColumn)));
 }
 
 /** A country cell holding a name or an ISO alpha-2 code ("US"); the short English name, else the cell as written. */
@@ -107,5 +124,3 @@ export function humanize(value: string): string {
   const words = squashSpaces(value.trim().replace(/[_-]+/g, ' '));
   return words === '' ? '' : words.charAt(0).toUpperCase() + words.slice(1);
 }
-
-export { distinct } from '../enrichment.js';

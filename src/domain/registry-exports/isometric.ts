@@ -1,14 +1,6 @@
 import type { CountryLookup } from '../country-lookup.js';
-import {
-  cell,
-  countryCell,
-  distinct,
-  humanize,
-  isoPeriod,
-  optionalNumberCell,
-  type ExportRow,
-  type RegistryExportMapping,
-} from './common.js';
+import { distinct } from '../enrichment.js';
+import { cell, countryCell, datePeriod, exportMapping, humanize, optionalNumberCell, type ExportRow } from './common.js';
 
 /**
  * Isometric has no numeric project ids ("prj_1K3VWSDS61S0QKV7") but a short code ("TS26"); the service's numeric id
@@ -34,15 +26,13 @@ function location(row: ExportRow, countries: CountryLookup): string {
   return cell(row, 'country_code');
 }
 
-export const isometricExport: RegistryExportMapping = {
+export const isometricExport = exportMapping({
   source: 'isometric',
   registry: 'Isometric',
   idColumn: 'short_code',
   requiredColumns: ['id', 'name', 'status', 'short_code'],
   projectId: (row) => isometricProjectId(cell(row, 'short_code')),
   fields(row, countries) {
-    const issued = optionalNumberCell(row, 'issued_credits_total.credits');
-    const retired = optionalNumberCell(row, 'retired_credits_total.credits');
     const pathway = humanize(cell(row, 'pathway'));
     const protocol = cell(row, 'protocol_slug');
     return {
@@ -51,15 +41,12 @@ export const isometricExport: RegistryExportMapping = {
       location: location(row, countries),
       methodology: protocol,
       proponent: cell(row, 'supplier.organisation.name'),
-      reductions: 0,
-      registration: null,
       status: humanize(cell(row, 'status')),
       type: pathway,
-      creditPeriods: isoPeriod(row, 'crediting_period_start', 'crediting_period_end'),
-      sizeHectares: 0,
-      ...(issued !== undefined ? { issuances: issued } : {}),
-      ...(retired !== undefined ? { retirements: retired } : {}),
+      creditPeriods: datePeriod(row, 'crediting_period_start', 'crediting_period_end'),
+      issuances: optionalNumberCell(row, 'issued_credits_total.credits'),
+      retirements: optionalNumberCell(row, 'retired_credits_total.credits'),
       reductionActivity: distinct([pathway, humanize(protocol)]),
     };
   },
-};
+});

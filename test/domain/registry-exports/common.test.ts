@@ -6,9 +6,9 @@ import {
   numberCell,
   numericProjectId,
   optionalNumberCell,
-  parseUsDate,
-  period,
+  datePeriod,
 } from '../../../src/domain/registry-exports/common.js';
+import { parseUsDate } from '../../../src/domain/registry-values.js';
 
 describe('export cells', () => {
   it('finds a column whose header has stray spaces, trims the value, and reads a missing one as empty', () => {
@@ -43,9 +43,11 @@ describe('export cells', () => {
   it('makes a crediting period only from two dates in order', () => {
     const a = { year: 2020, month: 1, day: 15 };
     const b = { year: 2040, month: 1, day: 14 };
-    expect(period(a, b)).toEqual([{ start: a, end: b }]);
-    expect(period(b, a)).toEqual([]);
-    expect(period(a, null)).toEqual([]);
+    const row = { start: '2020-01-15', end: '2040-01-14', us: '1/14/2040', none: '' };
+    expect(datePeriod(row, 'start', 'end')).toEqual([{ start: a, end: b }]);
+    expect(datePeriod(row, 'start', 'us', parseUsDate)).toEqual([]);
+    expect(datePeriod(row, 'end', 'start')).toEqual([]);
+    expect(datePeriod(row, 'start', 'none')).toEqual([]);
   });
 
   it('names a country from its code or its spelling, and keeps what it does not know', () => {
