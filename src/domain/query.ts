@@ -64,7 +64,12 @@ export function textSearchQuery(question: string): string {
 
 /** Letters-and-digits runs, lower-cased, with plural/possessive endings removed; codes and numbers untouched. */
 export function normalizedTerms(text: string): string[] {
-  return tokenize(text).flatMap((w) => normalizedWord(w) ?? []);
+  const terms: string[] = [];
+  for (const w of tokenize(text)) {
+    const term = normalizedWord(w);
+    if (term !== null) terms.push(term);
+  }
+  return terms;
 }
 
 function normalizedWord(w: string): string | null {

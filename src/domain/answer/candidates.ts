@@ -172,19 +172,29 @@ const SHORT_WORDS = new Set(
  */
 export function garbledFrom(text: string, from = 0, to = text.length): number | null {
   const words: { at: number; fragment: boolean }[] = [];
+  let inWindow = 0;
   for (const m of text.slice(from, to).matchAll(/\S+/gu)) {
-    const bare = m[0].replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-    const initial = /^\p{Lu}\.,?$/u.test(m[0]);
-    const fragment = /^\p{L}$/u.test(bare) ? !/^[aAI]$/u.test(bare) && !initial : /^\p{Ll}{2}$/u.test(bare) && !SHORT_WORDS.has(bare);
+    const fragment = isFragment(m[0]);
     words.push({ at: from + m.index, fragment });
-  }
-  for (let i = 0; i + GARBLE_WINDOW <= words.length; i++) {
-    const window = words.slice(i, i + GARBLE_WINDOW);
-    if (window.filter((w) => w.fragment).length < GARBLE_FRAGMENTS) continue;
-    const first = window.find((w) => w.fragment)?.at ?? from;
+    if (fragment) inWindow++;
+    if (words.length > GARBLE_WINDOW && words[words.length - 1 - GARBLE_WINDOW]?.fragment) inWindow--;
+    if (words.length < GARBLE_WINDOW || inWindow < GARBLE_FRAGMENTS) continue;
+    // The first window of eight words holding six fragments: the formula starts at its first fragment.
+    const first = words.slice(-GARBLE_WINDOW).find((w) => w.fragment)?.at ?? from;
     let letters = 0;
     for (const ch of text.slice(from, first)) if (isLetter(ch)) letters++;
     return letters >= 20 ? first : null;
   }
   return null;
+}
+
+const PLAIN_WORD = /^[A-Za-z0-9]+$/u;
+
+/** A lone letter (not "a", "I" or an initial) or two lower-case letters that are no English word, once trimmed of punctuation. */
+function isFragment(word: string): boolean {
+  // Most words are plain (ASCII letters and digits: nothing to trim), and one of three or more is no fragment.
+  if (word.length > 2 && PLAIN_WORD.test(word)) return false;
+  const bare = word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+  if (/^\p{L}$/u.test(bare)) return !/^[aAI]$/u.test(bare) && !/^\p{Lu}\.,?$/u.test(word);
+  return /^\p{Ll}{2}$/u.test(bare) && !SHORT_WORDS.has(bare);
 }

@@ -53,6 +53,19 @@ describe('candidatesOf', () => {
     expect(garbledFrom(garbled)).toBe(garbled.indexOf('dc DW'));
     expect(texts(garbled)).toEqual(['The carbon stock in dead wood is estimated as follows']);
   });
+
+  it('counts as fragments lone letters and unknown two-letter words, trimmed of punctuation, but not initials or longer words', () => {
+    const lead = 'The baseline emissions of the project are calculated with';
+    // Punctuation around a fragment is trimmed; "a", "I", "of" and an initial ("J.") are words, not fragments.
+    expect(garbledFrom(`${lead} (dc), DW; ti sp l. SDW ti sp`)).toBe(lead.length + 1);
+    expect(garbledFrom(`${lead} a I of J. dc ti sp l`)).toBeNull();
+    // Six fragments must fall within eight words in a row.
+    expect(garbledFrom(`${lead} dc ti sp wood soil stock DW l SDW ti`)).toBeNull();
+    // Fewer than 20 letters before it: the text is the formula.
+    expect(garbledFrom('Where dc DW ti sp l SDW ti sp l')).toBeNull();
+    // A mathematical italic letter pair is two lower-case letters too.
+    expect(garbledFrom(`${lead} \u{1D465}\u{1D466} ti sp l dc DW ti`)).toBe(lead.length + 1);
+  });
 });
 
 describe('readable', () => {
