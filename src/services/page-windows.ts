@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ChunkRecord } from '../ports/vector-index.js';
 import type { DocumentTextStore } from '../ports/document-text-store.js';
+import type { Candidate } from '../domain/answer/candidates.js';
 import { runningLineShapes } from '../domain/page-furniture.js';
 import { normalizedTerms } from '../domain/query.js';
 
@@ -11,6 +12,8 @@ export interface PageTexts {
   running: ReadonlySet<string>;
   /** Whether a page uses a word that normalises to `term` (query.ts normalizedTerms); worked out once a term. */
   usesWord(term: string): boolean;
+  /** Its windows' quotable sentences, as read so far (answer/candidates.ts candidatesOf). */
+  readings: Map<string, readonly Candidate[]>;
 }
 
 /** A passage's page window: where its quote is looked for, so a sentence cut by the chunk's edge is read whole. */
@@ -44,7 +47,11 @@ export function createPageTextCache(texts: DocumentTextStore) {
       if (hit) return hit;
       const pages = texts
         .get(chunk, chunk.documentId)
-        .then((read) => (read ? { pages: read, running: runningLineShapes(read), usesWord: wordUse(read) } : null));
+        .then((read) =>
+          read
+            ? { pages: read, running: runningLineShapes(read), usesWord: wordUse(read), readings: new Map<string, readonly Candidate[]>() }
+            : null,
+        );
       entries.set(key, pages);
       pages.catch(() => entries.delete(key));
       return pages;

@@ -18,6 +18,11 @@ export interface AnswerPassage {
   usesWord?: (term: string) => boolean;
   /** The rest of the page lines the passage starts and ends in, when it is cut from them mid-line. */
   line?: { head: string; tail: string };
+  /**
+   * Its document's candidates already read, by window (`candidatesOf` fills it): reading a passage does not depend on
+   * the question, so a window read while the query embeds, or by an earlier search, is not read again.
+   */
+  readings?: Map<string, readonly Candidate[]>;
 }
 
 /** A sentence (or group of a form's or table's lines) that may be quoted. */
@@ -42,6 +47,18 @@ const NO_LINES: ReadonlySet<string> = new Set();
  * those that read as words (`readable`).
  */
 export function candidatesOf(passage: AnswerPassage, tuning: LineTuning): Candidate[] {
+  const { readings, line } = passage;
+  if (!readings) return readCandidates(passage, tuning);
+  const key = `${tuning.longSentenceChars} ${tuning.lineGroupChars}\u0000${line?.head ?? ''}\u0000${line?.tail ?? ''}\u0000${passage.text}`;
+  let read = readings.get(key);
+  if (!read) {
+    read = readCandidates(passage, tuning);
+    readings.set(key, read);
+  }
+  return read.map((c) => (c.passageId === passage.id ? c : { ...c, passageId: passage.id }));
+}
+
+function readCandidates(passage: AnswerPassage, tuning: LineTuning): Candidate[] {
   const { text } = passage;
   const furniture = furnitureLines(text, passage.running ?? NO_LINES, passage.line ?? { head: '', tail: '' });
   const out: Candidate[] = [];

@@ -1,4 +1,4 @@
-import type { AnswerPassage } from '../../domain/answer/candidates.js';
+import { candidatesOf, type AnswerPassage } from '../../domain/answer/candidates.js';
 import type { Quote } from '../../domain/answer/quotes.js';
 import { NO_COUNTRIES } from '../../domain/country-lookup.js';
 import { deriveCleaned } from '../../domain/derive-cleaned.js';
@@ -6,7 +6,8 @@ import { projectKey } from '../../domain/project-ref.js';
 import type { ReadResult } from '../../ports/reader.js';
 import type { StoredProject } from '../../ports/record-store.js';
 import type { ScoredChunk } from '../../ports/vector-index.js';
-import { lineContext, pageWindow, type PageWindow } from '../page-windows.js';
+import { normalizedTerms } from '../../domain/query.js';
+import { lineContext, pageWindow, type PageTexts, type PageWindow } from '../page-windows.js';
 import type { SearchContext, SearchSettings } from './settings.js';
 import type { Citation } from './types.js';
 
@@ -15,9 +16,8 @@ export interface ReadPassage {
   citation: Citation;
   chunk: ScoredChunk;
   window: PageWindow | null;
-  running?: ReadonlySet<string>;
-  /** Whether its document uses a word (page-windows.ts PageTexts). */
-  usesWord?: (term: string) => boolean;
+  /** Its document's pages, when at hand. */
+  doc?: PageTexts;
 }
 
 /** How the answer names a project: its registry as requested and its id ("Verra 5533"). */
@@ -25,35 +25,70 @@ export function projectLabel(p: { registry: string; projectId: number }): string
   return `${p.registry} ${p.projectId}`;
 }
 
+/** A chunk's document's pages (across projects), or null when they are unavailable. */
+function documentOf(s: SearchSettings, chunk: ScoredChunk): Promise<PageTexts | null> {
+  if (!s.pageTexts) return Promise.resolve(null);
+  return s.pageTexts.get(chunk, `${projectKey(chunk)}\u0000${chunk.documentId}`).catch((err: unknown) => {
+    s.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'page text unavailable; passage cited as indexed');
+    return null;
+  });
+}
+
 /** Each citation's page window, read from its document's pages (none when the page text is unavailable). */
 export async function readWindows(s: SearchSettings, citations: Citation[], chunks: ScoredChunk[]): Promise<ReadPassage[]> {
-  const { pageTexts, log } = s;
   return Promise.all(
     citations.map(async (citation, i) => {
       const chunk = chunks[i] as ScoredChunk;
-      if (!pageTexts) return { citation, chunk, window: null };
-      // A chunk's document, across projects.
-      const doc = await pageTexts.get(chunk, `${projectKey(chunk)}\u0000${chunk.documentId}`).catch((err: unknown) => {
-        log.warn({ err: err instanceof Error ? err.message : String(err) }, 'page text unavailable; passage cited as indexed');
-        return null;
-      });
-      const window = doc ? pageWindow(doc, chunk) : null;
-      return { citation, chunk, window, ...(doc ? { running: doc.running, usesWord: doc.usesWord } : {}) };
+      const doc = await documentOf(s, chunk);
+      return doc ? { citation, chunk, window: pageWindow(doc, chunk), doc } : { citation, chunk, window: null };
     }),
   );
 }
 
+/** A passage as the reader reads it: its page window (or its text as indexed), with what its document tells. */
+function answerPassage(
+  id: number,
+  text: string,
+  score: number,
+  project: string,
+  window: PageWindow | null,
+  doc?: PageTexts,
+): AnswerPassage {
+  return {
+    id,
+    text: window ? window.page.slice(window.start, window.end) : text,
+    score,
+    project,
+    ...(doc ? { running: doc.running, usesWord: doc.usesWord, readings: doc.readings } : {}),
+    ...(window ? { line: lineContext(window.page, window.start, window.end) } : {}),
+  };
+}
+
 /** The reader's passages: each citation's page window (or its text as indexed), named by its project. */
 function answerPassages(read: readonly ReadPassage[]): AnswerPassage[] {
-  return read.map(({ citation: c, window: w, running, usesWord }) => ({
-    id: c.id,
-    text: w ? w.page.slice(w.start, w.end) : c.text,
-    score: c.score,
-    project: projectLabel(c),
-    ...(running ? { running } : {}),
-    ...(usesWord ? { usesWord } : {}),
-    ...(w ? { line: lineContext(w.page, w.start, w.end) } : {}),
-  }));
+  return read.map(({ citation: c, window, doc }) => answerPassage(c.id, c.text, c.score, projectLabel(c), window, doc));
+}
+
+/**
+ * While the query embeds, the main thread is idle (the model runs in its worker): the likely citations' pages and
+ * quotable sentences are read then, best first, one passage a macrotask so the embedding's reply is let in between,
+ * stopping once the vector is there. What the full-text list ranks first is mostly what is cited.
+ */
+export async function readAhead(s: SearchSettings, query: string, chunks: readonly ScoredChunk[], until: Promise<unknown>): Promise<void> {
+  let arrived = false;
+  until.then(
+    () => (arrived = true),
+    () => (arrived = true),
+  );
+  const terms = normalizedTerms(query);
+  for (const chunk of chunks) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (arrived) return;
+    const doc = await documentOf(s, chunk);
+    if (!doc || arrived) continue;
+    candidatesOf(answerPassage(0, chunk.text, 0, '', pageWindow(doc, chunk), doc), s.tuning);
+    for (const t of terms) doc.usesWord(t);
+  }
 }
 
 /** What a project's record calls it, derived once per record version. */

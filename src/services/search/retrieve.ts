@@ -4,6 +4,7 @@ import { projectKey, type ProjectRef, type RequestedProject } from '../../domain
 import { textSearchQuery } from '../../domain/query.js';
 import { DependencyError } from '../../errors.js';
 import type { ChunkFilter, ScoredChunk } from '../../ports/vector-index.js';
+import { readAhead } from './read.js';
 import type { SearchContext, SearchSettings } from './settings.js';
 import type { Citation, SearchMode } from './types.js';
 
@@ -62,6 +63,7 @@ async function retrieve(
   if (mode !== 'vector') {
     const items = opts.index.searchText(textSearchQuery(query), refs, candidates, filter);
     lists.push(items.then((i) => ({ name: 'text', weight: weights.text, items: i })));
+    if (queryVector) void items.then((i) => readAhead(s, query, i.slice(0, topK), queryVector)).catch(() => undefined);
   }
   if (queryVector) {
     const vectorList = opts.index

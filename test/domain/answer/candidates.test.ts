@@ -66,6 +66,22 @@ describe('candidatesOf', () => {
     // A mathematical italic letter pair is two lower-case letters too.
     expect(garbledFrom(`${lead} \u{1D465}\u{1D466} ti sp l dc DW ti`)).toBe(lead.length + 1);
   });
+
+  it("keeps what it read of a passage in the passage's readings, and reads it again only for other text or tuning", () => {
+    const readings = new Map();
+    const text = 'The project proponent is Gujarat Fluorochemicals Limited. It operates the HCFC-22 plant at Ranjitnagar.';
+    const first = candidatesOf({ id: 1, text, readings }, ANSWER_TUNING);
+    expect(readings.size).toBe(1);
+    const again = candidatesOf({ id: 4, text, readings }, ANSWER_TUNING);
+    expect(readings.size).toBe(1);
+    // The same reading, as the candidates of the passage asked for.
+    expect(again).toEqual(first.map((c) => ({ ...c, passageId: 4 })));
+    expect(again[0]?.terms).toBe(first[0]?.terms);
+    expect(candidatesOf({ id: 4, text, readings }, { ...ANSWER_TUNING, lineGroupChars: 100 })).toEqual(again);
+    expect(readings.size).toBe(2);
+    candidatesOf({ id: 4, text, readings, line: { head: 'See ', tail: '' } }, ANSWER_TUNING);
+    expect(readings.size).toBe(3);
+  });
 });
 
 describe('readable', () => {

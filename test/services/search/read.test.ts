@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExtractiveReader } from '../../../src/adapters/readers/extractive.js';
 import { createSqliteDocumentTextStore } from '../../../src/adapters/sqlite/document-text-store.js';
 import type { Quote } from '../../../src/domain/answer/quotes.js';
+import { projectKey } from '../../../src/domain/project-ref.js';
 import type { DocumentTextStore } from '../../../src/ports/document-text-store.js';
 import type { ReadRequest, Reader } from '../../../src/ports/reader.js';
 import type { ScoredChunk } from '../../../src/ports/vector-index.js';
-import { passageReader, placeQuotes, projectLabel, readWindows, type ReadPassage } from '../../../src/services/search/read.js';
+import { passageReader, placeQuotes, projectLabel, readAhead, readWindows, type ReadPassage } from '../../../src/services/search/read.js';
 import { toCitations } from '../../../src/services/search/retrieve.js';
 import { resolveSettings } from '../../../src/services/search/settings.js';
 import type { SearchServiceOptions } from '../../../src/services/search/types.js';
@@ -69,13 +70,13 @@ describe('readWindows', () => {
     expect(r?.chunk).toBe(chunks[0]);
     expect(r?.citation.id).toBe(1);
     expect(r?.window).toEqual({ page: PAGE, start: 0, end: PAGE.length, chunkStart: 0, chunkEnd: CUT });
-    expect(r?.running).toBeInstanceOf(Set);
+    expect(r?.doc?.running).toBeInstanceOf(Set);
   });
 
   it('has no window without a text store, for a page changed since the chunk was cut, or when the store fails', async () => {
     const citations = () => toCitations(chunks, requested);
     expect((await readWindows(settings(), citations(), chunks))[0]).toMatchObject({ window: null });
-    expect((await readWindows(settings(), citations(), chunks))[0]).not.toHaveProperty('running');
+    expect((await readWindows(settings(), citations(), chunks))[0]).not.toHaveProperty('doc');
 
     const changed = await createSqliteDocumentTextStore({ db: fx.db });
     const other = { registry: 'CDM', projectId: 548 };
@@ -94,6 +95,27 @@ describe('readWindows', () => {
   });
 });
 
+describe('readAhead', () => {
+  it("reads the likely citations' windows while the query embeds, and the search then finds them read", async () => {
+    const s = settings({ texts });
+    const chunk = chunks[0] as ScoredChunk;
+    await readAhead(s, QUESTION, chunks, new Promise(() => undefined));
+    const doc = await s.pageTexts?.get(chunk, `${projectKey(SPECIES)}\u0000pdd`);
+    expect([...(doc?.readings.keys() ?? [])]).toEqual([expect.stringContaining(PAGE)]);
+    const read = await readWindows(s, toCitations(chunks, requested), chunks);
+    expect(read[0]?.doc).toBe(doc);
+    await passageReader(s, contextFor(s, QUESTION, requested))(read);
+    expect(doc?.readings.size).toBe(1);
+  });
+
+  it('stops once the query vector is there', async () => {
+    const s = settings({ texts });
+    await readAhead(s, QUESTION, chunks, Promise.resolve());
+    const doc = await s.pageTexts?.get(chunks[0] as ScoredChunk, `${projectKey(SPECIES)}\u0000pdd`);
+    expect(doc?.readings.size).toBe(0);
+  });
+});
+
 describe('passageReader', () => {
   it('hands the reader each passage as its page window, with its line context and the scope words', async () => {
     const reader = recordingReader();
@@ -105,7 +127,7 @@ describe('passageReader', () => {
     const [request] = reader.requests;
     expect(request?.question).toBe(QUESTION);
     expect(request?.passages).toEqual([
-      expect.objectContaining({ id: 1, text: PAGE, project: 'cdm 547', line: { head: '', tail: '' }, running: read[0]?.running }),
+      expect.objectContaining({ id: 1, text: PAGE, project: 'cdm 547', line: { head: '', tail: '' }, running: read[0]?.doc?.running }),
     ]);
     // Whether its document uses a word.
     expect(request?.passages[0]?.usesWord?.('eucalyptus')).toBe(true);
