@@ -48,13 +48,9 @@ const NO_LINES: ReadonlySet<string> = new Set();
  */
 export function candidatesOf(passage: AnswerPassage, tuning: LineTuning): Candidate[] {
   const { readings, line } = passage;
-  if (!readings) return readCandidates(passage, tuning);
   const key = `${tuning.longSentenceChars} ${tuning.lineGroupChars}\u0000${line?.head ?? ''}\u0000${line?.tail ?? ''}\u0000${passage.text}`;
-  let read = readings.get(key);
-  if (!read) {
-    read = readCandidates(passage, tuning);
-    readings.set(key, read);
-  }
+  const read = readings?.get(key) ?? readCandidates(passage, tuning);
+  readings?.set(key, read);
   return read.map((c) => (c.passageId === passage.id ? c : { ...c, passageId: passage.id }));
 }
 

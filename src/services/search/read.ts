@@ -46,27 +46,19 @@ export async function readWindows(s: SearchSettings, citations: Citation[], chun
 }
 
 /** A passage as the reader reads it: its page window (or its text as indexed), with what its document tells. */
-function answerPassage(
-  id: number,
-  text: string,
-  score: number,
-  project: string,
-  window: PageWindow | null,
-  doc?: PageTexts,
-): AnswerPassage {
+function answerPassage(p: AnswerPassage, window: PageWindow | null, doc?: PageTexts): AnswerPassage {
   return {
-    id,
-    text: window ? window.page.slice(window.start, window.end) : text,
-    score,
-    project,
+    ...p,
+    ...(window ? { text: window.page.slice(window.start, window.end), line: lineContext(window.page, window.start, window.end) } : {}),
     ...(doc ? { running: doc.running, usesWord: doc.usesWord, readings: doc.readings } : {}),
-    ...(window ? { line: lineContext(window.page, window.start, window.end) } : {}),
   };
 }
 
 /** The reader's passages: each citation's page window (or its text as indexed), named by its project. */
 function answerPassages(read: readonly ReadPassage[]): AnswerPassage[] {
-  return read.map(({ citation: c, window, doc }) => answerPassage(c.id, c.text, c.score, projectLabel(c), window, doc));
+  return read.map(({ citation: c, window, doc }) =>
+    answerPassage({ id: c.id, text: c.text, score: c.score, project: projectLabel(c) }, window, doc),
+  );
 }
 
 /**
@@ -86,7 +78,7 @@ export async function readAhead(s: SearchSettings, query: string, chunks: readon
     if (arrived) return;
     const doc = await documentOf(s, chunk);
     if (!doc || arrived) continue;
-    candidatesOf(answerPassage(0, chunk.text, 0, '', pageWindow(doc, chunk), doc), s.tuning);
+    candidatesOf(answerPassage({ id: 0, text: chunk.text, score: 0 }, pageWindow(doc, chunk), doc), s.tuning);
     for (const t of terms) doc.usesWord(t);
   }
 }
