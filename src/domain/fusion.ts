@@ -168,22 +168,14 @@ export function collapseNearDuplicates<T extends ScoredChunk>(ranked: T[], limit
   return kept.map((k) => k.chunk);
 }
 
-export interface PageAggregationOptions {
-  /**
-   * Share of each further chunk's score added to the page's best chunk score: a page with several matching
-   * passages beats a page with one equally good passage. 0 scores a page by its best chunk alone. @default 0.2
-   */
-  bonus?: number;
-}
-
 /**
  * Page-level ranking of fused chunks. A citation is a (document, page), so two chunks of one page are one answer
- * location: each page is represented by its best chunk, scored max + bonus x (sum of its other chunks' scores),
- * and the pages re-ranked. Scores stay in [0, 1] (capped) so they remain comparable with unaggregated ones.
+ * location: each page is represented by its best chunk, scored max + bonus x (sum of its other chunks' scores), so
+ * that a page with several matching passages beats a page with one equally good passage (a bonus of 0 scores a page
+ * by its best chunk alone), and the pages re-ranked. Scores stay in [0, 1] (capped) so they remain comparable with
+ * unaggregated ones. The bonus is the search service's pageBonus, checked to be in [0, 1] there.
  */
-export function aggregateByPage<T extends ScoredChunk>(ranked: T[], opts: PageAggregationOptions = {}): T[] {
-  const bonus = opts.bonus ?? 0.2;
-  if (!(bonus >= 0 && bonus <= 1)) throw new RangeError(`page aggregation bonus must be in [0, 1], got ${bonus}`);
+export function aggregateByPage<T extends ScoredChunk>(ranked: T[], bonus = 0.2): T[] {
   const pages = new Map<string, { best: T; score: number; first: number }>();
   ranked.forEach((chunk, i) => {
     const key = JSON.stringify([chunk.registry, chunk.projectId, chunk.documentId, chunk.page]);

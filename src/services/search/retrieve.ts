@@ -57,7 +57,8 @@ async function retrieve(
   filter?: ChunkFilter,
 ): Promise<ScoredChunk[]> {
   const { opts, weights, log } = s;
-  const candidates = Math.min(500, Math.max(s.minCandidates, topK * s.candidateFactor));
+  // Candidates fetched from each retriever before fusion.
+  const candidates = Math.min(500, Math.max(40, topK * 4));
   const lists: Promise<RankedList>[] = [];
   if (mode !== 'vector') {
     const items = opts.index.searchText(textSearchQuery(query), refs, candidates, filter);
@@ -87,7 +88,7 @@ async function retrieve(
   if (filtered.length !== fused.length) {
     log.error({ dropped: fused.length - filtered.length }, 'vector index returned chunks of unrequested projects');
   }
-  const ranked = demoteNavigation(s.pageBonus === null ? filtered : aggregateByPage(filtered, { bonus: s.pageBonus }));
+  const ranked = demoteNavigation(aggregateByPage(filtered, s.pageBonus));
   // Only as many distinct passages as the reranker looks at: the pairwise comparison is the costly part.
   return collapseNearDuplicates(ranked, Math.max(topK, opts.reranker.window));
 }

@@ -23,8 +23,6 @@ describe('resolveSettings', () => {
       defaultTopK: DEFAULT_TOP_K,
       maxTopK: DEFAULT_MAX_TOP_K,
       maxQueryChars: MAX_QUERY_CHARS,
-      minCandidates: 40,
-      candidateFactor: 4,
       weights: { text: 0.7, vector: 0.3 },
       pageBonus: 0.2,
       pageTexts: null,
@@ -43,8 +41,7 @@ describe('resolveSettings', () => {
     expect(ANSWER_TUNING.hedgedSupport).toBe(0.7);
   });
 
-  it('keeps a null page bonus (chunk-level ranking) and accepts the bounds 0 and 1', () => {
-    expect(settings({ pageBonus: null }).pageBonus).toBeNull();
+  it('accepts the page bonus bounds 0 and 1', () => {
     expect(settings({ pageBonus: 0 }).pageBonus).toBe(0);
     expect(settings({ pageBonus: 1 }).pageBonus).toBe(1);
   });
