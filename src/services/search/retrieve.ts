@@ -29,19 +29,13 @@ function demoteNavigation(items: ScoredChunk[]): ScoredChunk[] {
  * best-scoring head among them; ties go to the earlier group (request order).
  */
 function mergeRankings(groups: ScoredChunk[][]): ScoredChunk[] {
-  if (groups.length === 1) return groups[0] ?? [];
-  const heads = groups.map(() => 0);
+  const queues = groups.map((g) => [...g]);
   const out: ScoredChunk[] = [];
   for (;;) {
-    let best = -1;
-    for (let g = 0; g < groups.length; g++) {
-      const c = groups[g]?.[heads[g] ?? 0];
-      if (c && (best < 0 || c.score > (groups[best]?.[heads[best] ?? 0]?.score ?? -Infinity))) best = g;
-    }
-    if (best < 0) return out;
-    const c = groups[best]?.[heads[best] ?? 0];
-    if (c) out.push(c);
-    heads[best] = (heads[best] ?? 0) + 1;
+    const best = queues.reduce<ScoredChunk[] | undefined>((b, q) => (q[0] && (!b?.[0] || q[0].score > b[0].score) ? q : b), undefined);
+    const next = best?.shift();
+    if (!next) return out;
+    out.push(next);
   }
 }
 
