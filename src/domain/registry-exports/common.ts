@@ -96,9 +96,7 @@ export function numberCell(row: ExportRow, column: string): number {
 
 /** An optional number cell: undefined when the cell is empty or unreadable. */
 export function optionalNumberCell(row: ExportRow, column: string): number | undefined {
-  const v = cell(row, column);
-  if (v === '') return undefined;
-  return parseRegistryNumber(v) ?? undefined;
+  return parseRegistryNumber(cell(row, column)) ?? undefined;
 }
 
 /** A date cell read by `parse` (dd/mm/yyyy or ISO by default), as dd/mm/yyyy; null when it is not a date. */
