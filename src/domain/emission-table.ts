@@ -65,18 +65,12 @@ const CONNECTORS = new Set(['to', '-', '–', '—', 'until', 'till', 'through',
  * Null for anything else, including years written with separators ("2,022" is a quantity, "2022" is too).
  */
 export function parseQuantity(text: string): number | null {
-  let t = text.trim();
-  let negative = false;
-  const paren = /^\((.+)\)$/.exec(t);
-  if (paren?.[1] !== undefined) {
-    negative = true;
-    t = paren[1];
-  }
-  const sign = /^[-−–]\s?(.+)$/.exec(t);
-  if (sign?.[1] !== undefined) {
-    negative = !negative;
-    t = sign[1];
-  }
+  // In parentheses or after a minus sign, a quantity is negative; in both, positive again.
+  const paren = /^\((.+)\)$/.exec(text.trim());
+  const unbracketed = paren?.[1] ?? text.trim();
+  const sign = /^[-−–]\s?(.+)$/.exec(unbracketed);
+  const t = sign?.[1] ?? unbracketed;
+  const negative = (paren !== null) !== (sign !== null);
   // Western (1,234,567) or Indian (12,34,567) grouping, or no grouping; optional decimals.
   if (!/^(\d{1,3}(,\d{3})+|\d{1,3}(,\d{2})*,\d{3}|\d+)(\.\d+)?$/.test(t)) return null;
   const n = Number(t.replaceAll(',', ''));
@@ -252,16 +246,12 @@ function groupRuns(rows: readonly Row[]): Row[][] {
   let current: Row[] = [];
   for (const r of rows) {
     const prev = current.at(-1);
-    if (prev && rowStart(r) - prev.end > ROW_GAP_TOKENS) {
+    // A total row closes its table.
+    if (prev && (prev.total || rowStart(r) - prev.end > ROW_GAP_TOKENS)) {
       runs.push(current);
       current = [];
     }
     current.push(r);
-    if (r.total) {
-      // A total row closes its table.
-      runs.push(current);
-      current = [];
-    }
   }
   if (current.length > 0) runs.push(current);
   return runs;
