@@ -15,8 +15,6 @@ export interface EmissionTableRow {
   value: number;
   /** 1-based page where the row starts. */
   page: number;
-  /** The row's label as read, e.g. "01-Jan-2023 to 31-Dec-2023". */
-  label: string;
 }
 
 export interface EmissionTable {
@@ -27,8 +25,6 @@ export interface EmissionTable {
   pages: number[];
   /** The value of the table's own total row, when it has one. */
   total: number | null;
-  /** Text just before the first row that identified the table (for logs and tests). */
-  header: string;
 }
 
 type Kind = 'year' | 'date' | 'fragment' | 'month' | 'connector' | 'number' | 'total' | 'other';
@@ -331,9 +327,7 @@ function tableOf(run: readonly Row[], words: readonly string[]): EmissionTable |
     const year = rowYear(r.labels);
     const value = r.values.at(-1 - fromEnd);
     const first = r.labels[0];
-    return year === null || value === undefined || !first
-      ? []
-      : [{ year, value, page: first.page, label: r.labels.map((l) => l.text).join(' ') }];
+    return year === null || value === undefined || !first ? [] : [{ year, value, page: first.page }];
   });
   if (!isYearTable(rows)) return null;
   const values: Record<string, number> = {};
@@ -344,7 +338,6 @@ function tableOf(run: readonly Row[], words: readonly string[]): EmissionTable |
     rows,
     pages: [...new Set(rows.map((r) => r.page))].sort((a, b) => a - b),
     total: totalRow ? (totalRow.values.at(-1 - fromEnd) ?? totalRow.values.at(-1) ?? null) : null,
-    header,
   };
 }
 
