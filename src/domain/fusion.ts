@@ -7,19 +7,12 @@ import { figuresIn, wordRuns } from './text.js';
  */
 
 export interface RankedList {
-  /** e.g. `text`, `vector`; reported in FusedChunk.sources. */
+  /** e.g. `text`, `vector` (named in errors). */
   name: string;
   /** Relative trust in this list. @default 1 */
   weight?: number;
   /** Best first. */
   items: ScoredChunk[];
-}
-
-export interface FusedChunk extends ScoredChunk {
-  /** Fused relevance in [0, 1]. */
-  score: number;
-  /** Where the chunk ranked in each list that returned it (1-based) and the score it had there. */
-  sources: { name: string; rank: number; score: number }[];
 }
 
 /**
@@ -28,27 +21,26 @@ export interface FusedChunk extends ScoredChunk {
  * absent from a list gets 0 there. It needs no calibration between BM25 and cosine, which live on unrelated scales,
  * and unlike reciprocal rank fusion it keeps the margins: a passage far ahead in BM25 stays ahead, while near-ties are
  * broken by the other list. A list holding an id twice counts its first rank only; ties keep the order of first
- * appearance (a stable sort of the map's insertion order), so the result is deterministic.
+ * appearance (a stable sort of the map's insertion order), so the result is deterministic. Fused scores are in [0, 1].
  */
-export function convexCombination(lists: RankedList[]): FusedChunk[] {
+export function convexCombination(lists: RankedList[]): ScoredChunk[] {
   const total = lists.reduce((s, l) => s + (l.weight ?? 1), 0);
-  const byId = new Map<string, { chunk: ScoredChunk; score: number; sources: FusedChunk['sources'] }>();
+  const byId = new Map<string, { chunk: ScoredChunk; score: number }>();
   for (const list of lists) {
     const weight = list.weight ?? 1;
     if (!(weight >= 0)) throw new RangeError(`fusion weight of "${list.name}" must be >= 0, got ${weight}`);
     const scores = list.items.map((c) => c.score);
     const [min, max] = [Math.min(...scores), Math.max(...scores)];
     const seen = new Set<string>();
-    list.items.forEach((chunk, i) => {
-      if (seen.has(chunk.id)) return;
+    for (const chunk of list.items) {
+      if (seen.has(chunk.id)) continue;
       seen.add(chunk.id);
-      const entry = byId.get(chunk.id) ?? { chunk, score: 0, sources: [] };
+      const entry = byId.get(chunk.id) ?? { chunk, score: 0 };
       entry.score += (total > 0 ? weight / total : 0) * (max > min ? (chunk.score - min) / (max - min) : 1);
-      entry.sources.push({ name: list.name, rank: i + 1, score: chunk.score });
       byId.set(chunk.id, entry);
-    });
+    }
   }
-  return [...byId.values()].sort((a, b) => b.score - a.score).map((e) => ({ ...e.chunk, score: e.score, sources: e.sources }));
+  return [...byId.values()].sort((a, b) => b.score - a.score).map((e) => ({ ...e.chunk, score: e.score }));
 }
 
 /**

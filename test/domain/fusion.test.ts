@@ -46,10 +46,6 @@ describe('convexCombination', () => {
     // a: 0.7 x 1 + 0.3 x 0 = 0.7; c: 0.7 x 0 + 0.3 x 1 = 0.3; b: 0.7 x 0.1 + 0.3 x 0.25 = 0.145
     expect(fused.map((c) => c.id)).toEqual(['a', 'c', 'b']);
     expect(fused.map((c) => Number(c.score.toFixed(3)))).toEqual([0.7, 0.3, 0.145]);
-    expect(fused[0]?.sources).toEqual([
-      { name: 'text', rank: 1, score: 30 },
-      { name: 'vector', rank: 3, score: 0.4 },
-    ]);
   });
 
   it('lets the dense list decide between near-tied full-text candidates', () => {
@@ -99,9 +95,9 @@ describe('convexCombination ties and repeats', () => {
       { name: 'vector', items: [chunk('b', { score: 0.9 }), chunk('a', { score: 0.1 })] },
     ]);
     // a: 0.5 x 1 + 0.5 x 0 (its second text entry ignored); b: 0.5 x 0.5 + 0.5 x 1
-    expect(fused.map((c) => [c.id, c.sources.map((s) => s.rank)])).toEqual([
-      ['b', [3, 1]],
-      ['a', [1, 2]],
+    expect(fused.map((c) => [c.id, c.score])).toEqual([
+      ['b', 0.75],
+      ['a', 0.5],
     ]);
     const tie = convexCombination([
       { name: 'text', items: [chunk('x')] },
