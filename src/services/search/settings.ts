@@ -1,5 +1,5 @@
 import { ANSWER_TUNING, type AnswerTuning } from '../../domain/answer/tuning.js';
-import { DEFAULT_MAX_TOP_K, DEFAULT_TOP_K, MAX_QUERY_CHARS } from '../../domain/search-limits.js';
+import { DEFAULT_MAX_TOP_K, DEFAULT_TOP_K } from '../../domain/search-limits.js';
 import type { RequestedProject } from '../../domain/project-ref.js';
 import type { StoredProject } from '../../ports/record-store.js';
 import type { Summarizer } from '../../ports/summarizer.js';
@@ -24,7 +24,6 @@ export function resolveSettings(opts: SearchServiceOptions) {
     opts,
     defaultTopK,
     maxTopK,
-    maxQueryChars: opts.maxQueryChars ?? MAX_QUERY_CHARS,
     weights: { text: opts.textWeight ?? 0.7, vector: opts.vectorWeight ?? 0.3 },
     pageBonus,
     tuning,

@@ -102,8 +102,6 @@ export interface SearchServiceOptions {
   defaultTopK?: number;
   /** @default 50 */
   maxTopK?: number;
-  /** Longest accepted query in characters. @default 2000 */
-  maxQueryChars?: number;
   /**
    * The full-text and dense lists are fused as textWeight x minmax(BM25) + vectorWeight x minmax(cosine)
    * (domain/fusion.ts). Dense retrieval alone is far weaker than BM25 on registry documents (bench/README.md,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteDocumentTextStore } from '../../../src/adapters/sqlite/document-text-store.js';
 import { ANSWER_TUNING } from '../../../src/domain/answer/tuning.js';
-import { DEFAULT_MAX_TOP_K, DEFAULT_TOP_K, MAX_QUERY_CHARS } from '../../../src/domain/search-limits.js';
+import { DEFAULT_MAX_TOP_K, DEFAULT_TOP_K } from '../../../src/domain/search-limits.js';
 import { resolveSettings } from '../../../src/services/search/settings.js';
 import type { SearchServiceOptions } from '../../../src/services/search/types.js';
 import { createSearchFixture, searchOptions, type SearchFixture } from '../support/fixtures.js';
@@ -22,7 +22,6 @@ describe('resolveSettings', () => {
     expect(s).toMatchObject({
       defaultTopK: DEFAULT_TOP_K,
       maxTopK: DEFAULT_MAX_TOP_K,
-      maxQueryChars: MAX_QUERY_CHARS,
       weights: { text: 0.7, vector: 0.3 },
       pageBonus: 0.2,
       pageTexts: null,
