@@ -28,8 +28,6 @@ export interface MetadataService {
 export interface MetadataServiceOptions {
   records: RecordStore;
   countries: CountryLookup;
-  /** Projects whose serialised records are kept. @default 2000 */
-  cacheSize?: number;
   /** Clock in ms, for tests. @default Date.now */
   now?: () => number;
 }
@@ -59,14 +57,14 @@ async function readStored(records: RecordStore, refs: ProjectRef[]): Promise<Map
 /**
  * Records as the API serves them. The cleaned record is derived from the stored project (raw record, enrichment,
  * hidden) and the caller's registry spelling only, so its JSON text is derived and serialised once per record version
- * and spelling and kept (`cacheSize` projects, the least recently used dropped first); the store is still read on
+ * and spelling and kept (2000 projects, the least recently used dropped first); the store is still read on
  * every request, so a change by the worker is served at once.
  */
 export function createMetadataService(opts: MetadataServiceOptions): MetadataService {
   const { records, countries } = opts;
   const now = opts.now ?? Date.now;
-  /** Serialised records of at most `cacheSize` projects, the least recently used dropped first. */
-  const cache = new LRUCache<string, CachedProject>({ max: opts.cacheSize ?? 2000 });
+  /** Serialised records of at most 2000 projects, the least recently used dropped first. */
+  const cache = new LRUCache<string, CachedProject>({ max: 2000 });
 
   const view = (stored: StoredProject, requestedRegistry: string, raw: boolean): ProjectView =>
     raw ? stored.raw : deriveCleaned(stored, { requestedRegistry, countries });
