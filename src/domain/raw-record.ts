@@ -48,8 +48,6 @@ export const rawRecordSchema = z
   })
   .passthrough();
 
-export type RawAttribute = z.infer<typeof attributeSchema>;
-export type RawDocument = z.infer<typeof rawDocumentSchema>;
 export type RawDocumentGroup = z.infer<typeof rawDocumentGroupSchema>;
 export type RawRecord = z.infer<typeof rawRecordSchema>;
 
