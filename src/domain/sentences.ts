@@ -135,14 +135,10 @@ function isLabelLine(line: string): boolean {
  */
 function labelCuts(starts: readonly number[], judged: readonly string[]): number[] {
   const cuts: number[] = [];
-  let i = 0;
-  while (i < judged.length) {
+  for (let i = 0; i < judged.length; i++) {
     const before = judged[i - 1]?.trim();
     const opens = before === undefined || before === '' || /[.!?;:]$/.test(before) || isHeadingLine(before);
-    if (!opens || !isLabelLine(judged[i] ?? '')) {
-      i++;
-      continue;
-    }
+    if (!opens || !isLabelLine(judged[i] ?? '')) continue;
     let end = i;
     let widest = 0;
     while (end < judged.length && isLabelLine(judged[end] ?? '')) {
@@ -153,7 +149,8 @@ function labelCuts(starts: readonly number[], judged: readonly string[]): number
     if (end < judged.length && /^["'(\u201C]?\p{Lu}/u.test(field) && field.length >= Math.max(FIELD_LINE_CHARS, 1.5 * widest)) {
       cuts.push(starts[i] ?? 0, starts[end] ?? 0);
     }
-    i = end;
+    // The run's lines are judged: the next to look at is the line after it.
+    i = end - 1;
   }
   return cuts;
 }
