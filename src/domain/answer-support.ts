@@ -83,11 +83,6 @@ function folded(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
 
-/** Digits with thousands separators removed (256,109 and 256 109 -> 256109); decimal points kept. */
-function canonicalNumber(n: string): string {
-  return n.replace(/,(?=\d)/g, '');
-}
-
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -128,7 +123,8 @@ function claimsOf(sentence: string) {
   const words = terms.filter((t) => !hasDigit(t));
   // Digits inside codes are checked with the code; the rest as numbers.
   const withoutCodes = codes.reduce((s, c) => s.split(c).join(' '), bare);
-  const numbers = [...new Set([...withoutCodes.matchAll(NUMBER)].map((m) => canonicalNumber(m[0])))];
+  // Numbers without thousands separators (256,109 -> 256109); decimal points kept.
+  const numbers = [...new Set([...withoutCodes.matchAll(NUMBER)].map((m) => m[0].replace(/,(?=\d)/g, '')))];
   return { words, numbers, codes };
 }
 
