@@ -11,9 +11,8 @@ export interface TextChunk {
   /** 1-based physical page. */
   page: number;
   offset: number;
+  /** At most ChunkOptions.maxTokens estimated tokens (see estimateTokens). */
   text: string;
-  /** Estimated tokens (see estimateTokens); never above ChunkOptions.maxTokens. */
-  tokens: number;
   /** The page's text was read by OCR (a citation says so). */
   ocr?: boolean;
 }
@@ -171,7 +170,7 @@ export function chunkPage(text: string, page: number, opts: ChunkOptions): TextC
     const body = text.slice(t.start, t.end);
     // A chunk of only punctuation or rules (e.g. "-----") carries nothing to search for.
     if (!/[\p{L}\p{N}]/u.test(body)) continue;
-    chunks.push({ page, offset: t.start, text: body, tokens: estimateTokens(body) });
+    chunks.push({ page, offset: t.start, text: body });
   }
   return chunks;
 }
