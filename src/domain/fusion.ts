@@ -78,15 +78,12 @@ function hashTrigram(a: number, b: number, c: number): number {
 function shingles(text: string): Uint32Array {
   const words = wordRuns(text.toLowerCase());
   const hashes = words.map(hashWord);
-  let out: Uint32Array;
-  if (words.length < 3) {
-    out = Uint32Array.from(hashes);
-  } else {
-    out = new Uint32Array(words.length - 2);
-    for (let i = 0; i + 2 < words.length; i++) {
-      out[i] = hashTrigram(hashes[i] as number, hashes[i + 1] as number, hashes[i + 2] as number);
-    }
-  }
+  const out =
+    words.length < 3
+      ? Uint32Array.from(hashes)
+      : Uint32Array.from({ length: words.length - 2 }, (_, i) =>
+          hashTrigram(hashes[i] as number, hashes[i + 1] as number, hashes[i + 2] as number),
+        );
   out.sort();
   let n = 0;
   for (let i = 0; i < out.length; i++) if (n === 0 || out[i] !== out[n - 1]) out[n++] = out[i] as number;
