@@ -69,9 +69,7 @@ function intervalYears(startDay: number, endExclusive: number): number {
  * rounded on its own; 0 when there is no usable period.
  */
 export function reportedPeriodYears(periods: readonly CreditPeriod[]): number {
-  let total = 0;
-  for (const [s, e] of mergedDayIntervals(periods)) total += intervalYears(s, e);
-  return total;
+  return mergedDayIntervals(periods).reduce((total, [s, e]) => total + intervalYears(s, e), 0);
 }
 
 /**
