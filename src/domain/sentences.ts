@@ -174,14 +174,12 @@ export function sentenceSpans(text: string, head = ''): SentenceSpan[] {
   });
   cuts.push(...labelCuts(starts, judged));
   const sorted = [...new Set(cuts.filter((c) => c >= 0 && c <= text.length))].sort((a, b) => a - b);
-  sorted.push(text.length);
-  const spans: SentenceSpan[] = [];
   const firstLineEnd = lines[0]?.length ?? 0;
-  for (let i = 0; i < sorted.length - 1; i++) {
-    const span = trimSpan(text, { start: sorted[i] ?? 0, end: sorted[i + 1] ?? text.length });
-    if (!span) continue;
+  // Each cut to the next (the last to the text's end).
+  return sorted.flatMap((start, i): SentenceSpan[] => {
+    const span = trimSpan(text, { start, end: sorted[i + 1] ?? text.length });
+    if (!span) return [];
     const body = text.slice(span.start, span.end);
-    spans.push({ ...span, heading: !body.includes('\n') && isHeadingLine(span.start < firstLineEnd ? head + body : body) });
-  }
-  return spans;
+    return [{ ...span, heading: !body.includes('\n') && isHeadingLine(span.start < firstLineEnd ? head + body : body) }];
+  });
 }
