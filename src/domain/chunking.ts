@@ -161,16 +161,12 @@ export function chunkPage(text: string, page: number, opts: ChunkOptions): TextC
   const overlapTokens = Math.floor(maxTokens * 0.15);
   const spans = segments(text).flatMap((segment) => segmentSpans(text, segment, maxTokens, overlapTokens));
 
-  const chunks: TextChunk[] = [];
-  for (const s of spans) {
+  return spans.flatMap((s) => {
     const t = trimSpan(text, s);
-    if (!t) continue;
-    const body = text.slice(t.start, t.end);
+    const body = t ? text.slice(t.start, t.end) : '';
     // A chunk of only punctuation or rules (e.g. "-----") carries nothing to search for.
-    if (!/[\p{L}\p{N}]/u.test(body)) continue;
-    chunks.push({ page, offset: t.start, text: body });
-  }
-  return chunks;
+    return t && /[\p{L}\p{N}]/u.test(body) ? [{ page, offset: t.start, text: body }] : [];
+  });
 }
 
 /** A segment of a page cut into chunk spans: pieces merged up to the budget, each after the first overlapping the one before. */
