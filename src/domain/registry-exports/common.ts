@@ -2,8 +2,7 @@ import type { CountryLookup } from '../country-lookup.js';
 import { periodBetween, type CreditPeriod } from '../credit-period.js';
 import { countryNameForCode, countryNamed, isCountryCodeShape } from '../countries.js';
 import { distinct } from '../enrichment.js';
-import { formatDayMonthYear, parseIsoDate, parseRegistryDate, parseRegistryNumber } from '../registry-values.js';
-import type { CalendarDate } from '../registry-values.js';
+import { formatDayMonthYear, parseIsoDate, parseRegistryDate, parseRegistryNumber, type CalendarDate } from '../registry-values.js';
 import { squashSpaces } from '../text.js';
 
 /** One row of a registry's CSV export, keyed by its header (trimmed). Stored as-is as the project's raw record. */
