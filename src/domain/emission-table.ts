@@ -263,14 +263,6 @@ function headerWords(tokens: readonly Token[], run: readonly Row[], window = 80)
   return tokens.slice(Math.max(0, start - window), start).map((t) => t.text);
 }
 
-export interface FindEmissionTableOptions {
-  /**
-   * The registry's estimated annual reductions: when several tables qualify (a VCS PD v4.4 has two), the one whose mean
-   * yearly value is closest to it wins; without it, the one with the most rows, then the first.
-   */
-  annualEstimate?: number;
-}
-
 /** A header word naming a cumulative column, and the words of a table's label column (the columns follow them). */
 const CUMULATIVE = /^(cumulative|accumulated)\b/i;
 const LABEL_COLUMN = new Set(['year', 'years', 'vintage', 'vintages', 'period', 'periods', 'calendar']);
@@ -347,9 +339,12 @@ export function findEmissionTables(pages: readonly string[]): EmissionTable[] {
   return groupRuns(readRows(tokens)).flatMap((run) => tableOf(run, headerWords(tokens, run)) ?? []);
 }
 
-/** The emission-reduction table of a document, or null when none is found. `pages[0]` is page 1. */
-export function findEmissionTable(pages: readonly string[], opts: FindEmissionTableOptions = {}): EmissionTable | null {
-  const estimate = opts.annualEstimate;
+/**
+ * The emission-reduction table of a document, or null when none is found. `pages[0]` is page 1. `estimate` is the
+ * registry's estimated annual reductions: when several tables qualify (a VCS PD v4.4 has two), the one whose mean
+ * yearly value is closest to it wins; without it, the one with the most rows, then the first.
+ */
+export function findEmissionTable(pages: readonly string[], estimate?: number): EmissionTable | null {
   const miss = (t: EmissionTable): number => {
     if (estimate === undefined || !Number.isFinite(estimate) || estimate <= 0) return 0;
     const values = Object.values(t.values);
