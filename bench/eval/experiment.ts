@@ -1,7 +1,7 @@
 /**
  * Fast retrieval experiments on a corpus's cached evaluation index, without re-ingesting: copies the cached DATA_DIR
  * of one embedder (see main.ts) to a scratch folder, embeds each question once, and runs the search service
- * in-process over several settings (fusion, weights, candidates, page aggregation, full-text context weight).
+ * in-process over several settings (fusion weights, page aggregation bonus, full-text context weight).
  *
  *   npx tsx bench/eval/experiment.ts [--corpus ../shared/corpus] [--embedder use] [--qa file.jsonl]
  *     [--variants '[{"name":"text 0.8","textWeight":0.8,"vectorWeight":0.2}]'] (search service

@@ -83,29 +83,16 @@ function folded(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
 
-/** Digits with thousands separators removed (256,109 and 256 109 -> 256109); decimal points kept. */
-function canonicalNumber(n: string): string {
-  return n.replace(/,(?=\d)/g, '');
-}
-
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-interface PreparedPassage {
-  id: number;
-  terms: Set<string>;
-  /** The folded text (codes are looked up in it). */
-  plain: string;
-  /**
-   * Numbers are looked up in these: the text with thousands commas removed (256,109 -> 256109), and with every
-   * separator between digit groups removed (256 109tCO2e -> 256109tco2e, 5,35,052 -> 535052).
-   */
-  unseparated: string;
-  joined: string;
-}
-
-function prepare(p: SupportPassage): PreparedPassage {
+/**
+ * A passage as sentences are checked against it: its words, its folded text (codes are looked up in it), and the two
+ * texts numbers are looked up in: with thousands commas removed (256,109 -> 256109), and with every separator between
+ * digit groups removed (256 109tCO2e -> 256109tco2e, 5,35,052 -> 535052).
+ */
+function prepare(p: SupportPassage) {
   const plain = folded(p.text);
   return {
     id: p.id,
@@ -115,6 +102,8 @@ function prepare(p: SupportPassage): PreparedPassage {
     joined: plain.replace(/(\d)[,\s\u00a0\u202f'](?=\d)/g, '$1'),
   };
 }
+
+type PreparedPassage = ReturnType<typeof prepare>;
 
 /** The number occurs as a whole number in the text: not inside a longer one (20 is not in 2042 nor in 12.20). */
 function holdsNumber(p: PreparedPassage, n: string): boolean {
@@ -126,22 +115,20 @@ function holdsCode(p: PreparedPassage, code: string): boolean {
   return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(code)}(?![\\p{L}\\p{N}])`, 'u').test(p.plain);
 }
 
-interface Claims {
-  words: string[];
-  numbers: string[];
-  codes: string[];
-}
-
-function claimsOf(sentence: string): Claims {
+/** What a sentence states: its content words, and the numbers and codes it gives. */
+function claimsOf(sentence: string) {
   const bare = folded(sentence.replace(MARKER_GROUP, ' '));
   const terms = [...new Set(normalizedTerms(bare))];
   const codes = terms.filter((t) => CODE.test(t));
   const words = terms.filter((t) => !hasDigit(t));
   // Digits inside codes are checked with the code; the rest as numbers.
   const withoutCodes = codes.reduce((s, c) => s.split(c).join(' '), bare);
-  const numbers = [...new Set([...withoutCodes.matchAll(NUMBER)].map((m) => canonicalNumber(m[0])))];
+  // Numbers without thousands separators (256,109 -> 256109); decimal points kept.
+  const numbers = [...new Set([...withoutCodes.matchAll(NUMBER)].map((m) => m[0].replace(/,(?=\d)/g, '')))];
   return { words, numbers, codes };
 }
+
+type Claims = ReturnType<typeof claimsOf>;
 
 function judge(claims: Claims, cited: PreparedPassage[], minShare: number): { share: number; missing: string[]; supported: boolean } {
   const words = claims.words.filter((w) => cited.some((p) => p.terms.has(w))).length;

@@ -11,9 +11,8 @@ export interface TextChunk {
   /** 1-based physical page. */
   page: number;
   offset: number;
+  /** At most ChunkOptions.maxTokens estimated tokens (see estimateTokens). */
   text: string;
-  /** Estimated tokens (see estimateTokens); never above ChunkOptions.maxTokens. */
-  tokens: number;
   /** The page's text was read by OCR (a citation says so). */
   ocr?: boolean;
 }
@@ -21,8 +20,6 @@ export interface TextChunk {
 export interface ChunkOptions {
   /** Hard limit per chunk in estimated tokens; the embedder's `maxInputTokens` minus its special tokens. */
   maxTokens: number;
-  /** Tokens of the previous chunk repeated at the start of the next one on the same page. @default 15% of maxTokens */
-  overlapTokens?: number;
 }
 
 function letterRunTokens(run: string): number {
@@ -119,7 +116,6 @@ function hardSplit(text: string, span: Span, maxTokens: number, out: Span[]): vo
 
 /** Start of the overlap taken from the end of the previous chunk: a piece or word boundary within the budget. */
 function overlapStart(text: string, chunk: Span, pieces: Span[], overlapTokens: number): number | null {
-  if (overlapTokens <= 0) return null;
   for (const p of pieces) {
     if (p.start > chunk.start && p.start < chunk.end && estimateTokens(text.slice(p.start, chunk.end)) <= overlapTokens) {
       return p.start;
@@ -161,19 +157,16 @@ function segments(text: string): Span[] {
 export function chunkPage(text: string, page: number, opts: ChunkOptions): TextChunk[] {
   const maxTokens = Math.floor(opts.maxTokens);
   if (!(maxTokens >= 8)) throw new RangeError(`chunk maxTokens must be at least 8, got ${opts.maxTokens}`);
-  const overlapTokens = Math.max(0, Math.min(Math.floor(opts.overlapTokens ?? maxTokens * 0.15), Math.floor(maxTokens / 2)));
+  // Tokens of the previous chunk repeated at the start of the next one on the same page.
+  const overlapTokens = Math.floor(maxTokens * 0.15);
   const spans = segments(text).flatMap((segment) => segmentSpans(text, segment, maxTokens, overlapTokens));
 
-  const chunks: TextChunk[] = [];
-  for (const s of spans) {
+  return spans.flatMap((s) => {
     const t = trimSpan(text, s);
-    if (!t) continue;
-    const body = text.slice(t.start, t.end);
+    const body = t ? text.slice(t.start, t.end) : '';
     // A chunk of only punctuation or rules (e.g. "-----") carries nothing to search for.
-    if (!/[\p{L}\p{N}]/u.test(body)) continue;
-    chunks.push({ page, offset: t.start, text: body, tokens: estimateTokens(body) });
-  }
-  return chunks;
+    return t && /[\p{L}\p{N}]/u.test(body) ? [{ page, offset: t.start, text: body }] : [];
+  });
 }
 
 /** A segment of a page cut into chunk spans: pieces merged up to the budget, each after the first overlapping the one before. */

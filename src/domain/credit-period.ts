@@ -69,9 +69,7 @@ function intervalYears(startDay: number, endExclusive: number): number {
  * rounded on its own; 0 when there is no usable period.
  */
 export function reportedPeriodYears(periods: readonly CreditPeriod[]): number {
-  let total = 0;
-  for (const [s, e] of mergedDayIntervals(periods)) total += intervalYears(s, e);
-  return total;
+  return mergedDayIntervals(periods).reduce((total, [s, e]) => total + intervalYears(s, e), 0);
 }
 
 /**
@@ -81,8 +79,7 @@ export function reportedPeriodYears(periods: readonly CreditPeriod[]): number {
  * a period or with an estimate of 0.
  */
 export function spreadAnnualEstimate(annual: number, periods: readonly CreditPeriod[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  if (!Number.isFinite(annual) || annual === 0) return out;
+  if (!Number.isFinite(annual) || annual === 0) return {};
   const shares = new Map<number, number>();
   for (const [s, e] of mergedDayIntervals(periods)) {
     const start = fromDayNumber(s);
@@ -100,8 +97,5 @@ export function spreadAnnualEstimate(annual: number, periods: readonly CreditPer
       }
     }
   }
-  for (const year of [...shares.keys()].sort((a, b) => a - b)) {
-    out[String(year)] = roundTo(shares.get(year) ?? 0, 2);
-  }
-  return out;
+  return Object.fromEntries([...shares].sort(([a], [b]) => a - b).map(([year, share]) => [String(year), roundTo(share, 2)]));
 }

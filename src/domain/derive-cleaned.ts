@@ -43,7 +43,7 @@ export function registryFields(raw: RawRecord, countries: CountryLookup): Export
   return {
     name: raw.resourceName,
     description: raw.description,
-    location: projectLocation(raw, countries).country,
+    location: projectLocation(raw, countries),
     methodology: distinct(attributeValues(raw, 'PROTOCOL_NAME')).join(', '),
     proponent: proponents.length > 1 ? MULTIPLE_PROPONENTS : (proponents[0] ?? ''),
     reductions: parseRegistryNumber(firstAttribute(raw, 'EST_ANNUAL_EMISSION_REDCT')) ?? 0,

@@ -15,7 +15,9 @@ import { cell, exportFields } from './registry-exports/common.js';
 export function deriveFromExport(stored: StoredProject, ctx: { requestedRegistry: string; countries: CountryLookup }): CleanedRecord {
   const fields = exportRowFields(stored, ctx.countries) ?? genericFields(toRow(stored.raw));
   // Exports list no documents; the four groups are still present (SPEC 2.3), empty.
-  return cleanedRecord(stored, ctx.requestedRegistry, fields, { documentGroups: cleanDocumentGroups([], programOf(stored.ref.registry)) });
+  return cleanedRecord(stored, ctx.requestedRegistry, fields, {
+    documentGroups: cleanDocumentGroups([], PROGRAMS[stored.ref.registry] ?? stored.ref.registry),
+  });
 }
 
 /**
@@ -66,10 +68,6 @@ const PROGRAMS: Readonly<Record<string, string>> = {
   'American Carbon Registry': 'ACR',
   'Climate Action Reserve': 'CAR',
 };
-
-function programOf(registry: string): string {
-  return PROGRAMS[registry] ?? registry;
-}
 
 function toRow(raw: Record<string, unknown>): ExportRow {
   const row: ExportRow = {};

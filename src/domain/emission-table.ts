@@ -15,8 +15,6 @@ export interface EmissionTableRow {
   value: number;
   /** 1-based page where the row starts. */
   page: number;
-  /** The row's label as read, e.g. "01-Jan-2023 to 31-Dec-2023". */
-  label: string;
 }
 
 export interface EmissionTable {
@@ -27,8 +25,6 @@ export interface EmissionTable {
   pages: number[];
   /** The value of the table's own total row, when it has one. */
   total: number | null;
-  /** Text just before the first row that identified the table (for logs and tests). */
-  header: string;
 }
 
 type Kind = 'year' | 'date' | 'fragment' | 'month' | 'connector' | 'number' | 'total' | 'other';
@@ -65,18 +61,12 @@ const CONNECTORS = new Set(['to', '-', '–', '—', 'until', 'till', 'through',
  * Null for anything else, including years written with separators ("2,022" is a quantity, "2022" is too).
  */
 export function parseQuantity(text: string): number | null {
-  let t = text.trim();
-  let negative = false;
-  const paren = /^\((.+)\)$/.exec(t);
-  if (paren?.[1] !== undefined) {
-    negative = true;
-    t = paren[1];
-  }
-  const sign = /^[-−–]\s?(.+)$/.exec(t);
-  if (sign?.[1] !== undefined) {
-    negative = !negative;
-    t = sign[1];
-  }
+  // In parentheses or after a minus sign, a quantity is negative; in both, positive again.
+  const paren = /^\((.+)\)$/.exec(text.trim());
+  const unbracketed = paren?.[1] ?? text.trim();
+  const sign = /^[-−–]\s?(.+)$/.exec(unbracketed);
+  const t = sign?.[1] ?? unbracketed;
+  const negative = (paren !== null) !== (sign !== null);
   // Western (1,234,567) or Indian (12,34,567) grouping, or no grouping; optional decimals.
   if (!/^(\d{1,3}(,\d{3})+|\d{1,3}(,\d{2})*,\d{3}|\d+)(\.\d+)?$/.test(t)) return null;
   const n = Number(t.replaceAll(',', ''));
@@ -252,16 +242,12 @@ function groupRuns(rows: readonly Row[]): Row[][] {
   let current: Row[] = [];
   for (const r of rows) {
     const prev = current.at(-1);
-    if (prev && rowStart(r) - prev.end > ROW_GAP_TOKENS) {
+    // A total row closes its table.
+    if (prev && (prev.total || rowStart(r) - prev.end > ROW_GAP_TOKENS)) {
       runs.push(current);
       current = [];
     }
     current.push(r);
-    if (r.total) {
-      // A total row closes its table.
-      runs.push(current);
-      current = [];
-    }
   }
   if (current.length > 0) runs.push(current);
   return runs;
@@ -275,14 +261,6 @@ const REDUCTION_WORDS = /reduction|removal|vcus?\b|vers?\b|cers?\b|credits|seque
 function headerWords(tokens: readonly Token[], run: readonly Row[], window = 80): string[] {
   const start = run[0] ? rowStart(run[0]) : 0;
   return tokens.slice(Math.max(0, start - window), start).map((t) => t.text);
-}
-
-export interface FindEmissionTableOptions {
-  /**
-   * The registry's estimated annual reductions: when several tables qualify (a VCS PD v4.4 has two), the one whose mean
-   * yearly value is closest to it wins; without it, the one with the most rows, then the first.
-   */
-  annualEstimate?: number;
 }
 
 /** A header word naming a cumulative column, and the words of a table's label column (the columns follow them). */
@@ -341,9 +319,7 @@ function tableOf(run: readonly Row[], words: readonly string[]): EmissionTable |
     const year = rowYear(r.labels);
     const value = r.values.at(-1 - fromEnd);
     const first = r.labels[0];
-    return year === null || value === undefined || !first
-      ? []
-      : [{ year, value, page: first.page, label: r.labels.map((l) => l.text).join(' ') }];
+    return year === null || value === undefined || !first ? [] : [{ year, value, page: first.page }];
   });
   if (!isYearTable(rows)) return null;
   const values: Record<string, number> = {};
@@ -354,7 +330,6 @@ function tableOf(run: readonly Row[], words: readonly string[]): EmissionTable |
     rows,
     pages: [...new Set(rows.map((r) => r.page))].sort((a, b) => a - b),
     total: totalRow ? (totalRow.values.at(-1 - fromEnd) ?? totalRow.values.at(-1) ?? null) : null,
-    header,
   };
 }
 
@@ -364,9 +339,12 @@ export function findEmissionTables(pages: readonly string[]): EmissionTable[] {
   return groupRuns(readRows(tokens)).flatMap((run) => tableOf(run, headerWords(tokens, run)) ?? []);
 }
 
-/** The emission-reduction table of a document, or null when none is found. `pages[0]` is page 1. */
-export function findEmissionTable(pages: readonly string[], opts: FindEmissionTableOptions = {}): EmissionTable | null {
-  const estimate = opts.annualEstimate;
+/**
+ * The emission-reduction table of a document, or null when none is found. `pages[0]` is page 1. `estimate` is the
+ * registry's estimated annual reductions: when several tables qualify (a VCS PD v4.4 has two), the one whose mean
+ * yearly value is closest to it wins; without it, the one with the most rows, then the first.
+ */
+export function findEmissionTable(pages: readonly string[], estimate?: number): EmissionTable | null {
   const miss = (t: EmissionTable): number => {
     if (estimate === undefined || !Number.isFinite(estimate) || estimate <= 0) return 0;
     const values = Object.values(t.values);

@@ -7,19 +7,12 @@ import { figuresIn, wordRuns } from './text.js';
  */
 
 export interface RankedList {
-  /** e.g. `text`, `vector`; reported in FusedChunk.sources. */
+  /** e.g. `text`, `vector` (named in errors). */
   name: string;
   /** Relative trust in this list. @default 1 */
   weight?: number;
   /** Best first. */
   items: ScoredChunk[];
-}
-
-export interface FusedChunk extends ScoredChunk {
-  /** Fused relevance in [0, 1]. */
-  score: number;
-  /** Where the chunk ranked in each list that returned it (1-based) and the score it had there. */
-  sources: { name: string; rank: number; score: number }[];
 }
 
 /**
@@ -28,27 +21,26 @@ export interface FusedChunk extends ScoredChunk {
  * absent from a list gets 0 there. It needs no calibration between BM25 and cosine, which live on unrelated scales,
  * and unlike reciprocal rank fusion it keeps the margins: a passage far ahead in BM25 stays ahead, while near-ties are
  * broken by the other list. A list holding an id twice counts its first rank only; ties keep the order of first
- * appearance (a stable sort of the map's insertion order), so the result is deterministic.
+ * appearance (a stable sort of the map's insertion order), so the result is deterministic. Fused scores are in [0, 1].
  */
-export function convexCombination(lists: RankedList[]): FusedChunk[] {
+export function convexCombination(lists: RankedList[]): ScoredChunk[] {
   const total = lists.reduce((s, l) => s + (l.weight ?? 1), 0);
-  const byId = new Map<string, { chunk: ScoredChunk; score: number; sources: FusedChunk['sources'] }>();
+  const byId = new Map<string, { chunk: ScoredChunk; score: number }>();
   for (const list of lists) {
     const weight = list.weight ?? 1;
     if (!(weight >= 0)) throw new RangeError(`fusion weight of "${list.name}" must be >= 0, got ${weight}`);
     const scores = list.items.map((c) => c.score);
     const [min, max] = [Math.min(...scores), Math.max(...scores)];
     const seen = new Set<string>();
-    list.items.forEach((chunk, i) => {
-      if (seen.has(chunk.id)) return;
+    for (const chunk of list.items) {
+      if (seen.has(chunk.id)) continue;
       seen.add(chunk.id);
-      const entry = byId.get(chunk.id) ?? { chunk, score: 0, sources: [] };
+      const entry = byId.get(chunk.id) ?? { chunk, score: 0 };
       entry.score += (total > 0 ? weight / total : 0) * (max > min ? (chunk.score - min) / (max - min) : 1);
-      entry.sources.push({ name: list.name, rank: i + 1, score: chunk.score });
       byId.set(chunk.id, entry);
-    });
+    }
   }
-  return [...byId.values()].sort((a, b) => b.score - a.score).map((e) => ({ ...e.chunk, score: e.score, sources: e.sources }));
+  return [...byId.values()].sort((a, b) => b.score - a.score).map((e) => ({ ...e.chunk, score: e.score }));
 }
 
 /**
@@ -86,15 +78,12 @@ function hashTrigram(a: number, b: number, c: number): number {
 function shingles(text: string): Uint32Array {
   const words = wordRuns(text.toLowerCase());
   const hashes = words.map(hashWord);
-  let out: Uint32Array;
-  if (words.length < 3) {
-    out = Uint32Array.from(hashes);
-  } else {
-    out = new Uint32Array(words.length - 2);
-    for (let i = 0; i + 2 < words.length; i++) {
-      out[i] = hashTrigram(hashes[i] as number, hashes[i + 1] as number, hashes[i + 2] as number);
-    }
-  }
+  const out =
+    words.length < 3
+      ? Uint32Array.from(hashes)
+      : Uint32Array.from({ length: words.length - 2 }, (_, i) =>
+          hashTrigram(hashes[i] as number, hashes[i + 1] as number, hashes[i + 2] as number),
+        );
   out.sort();
   let n = 0;
   for (let i = 0; i < out.length; i++) if (n === 0 || out[i] !== out[n - 1]) out[n++] = out[i] as number;
@@ -168,22 +157,14 @@ export function collapseNearDuplicates<T extends ScoredChunk>(ranked: T[], limit
   return kept.map((k) => k.chunk);
 }
 
-export interface PageAggregationOptions {
-  /**
-   * Share of each further chunk's score added to the page's best chunk score: a page with several matching
-   * passages beats a page with one equally good passage. 0 scores a page by its best chunk alone. @default 0.2
-   */
-  bonus?: number;
-}
-
 /**
  * Page-level ranking of fused chunks. A citation is a (document, page), so two chunks of one page are one answer
- * location: each page is represented by its best chunk, scored max + bonus x (sum of its other chunks' scores),
- * and the pages re-ranked. Scores stay in [0, 1] (capped) so they remain comparable with unaggregated ones.
+ * location: each page is represented by its best chunk, scored max + bonus x (sum of its other chunks' scores), so
+ * that a page with several matching passages beats a page with one equally good passage (a bonus of 0 scores a page
+ * by its best chunk alone), and the pages re-ranked. Scores stay in [0, 1] (capped) so they remain comparable with
+ * unaggregated ones. The bonus is the search service's pageBonus, checked to be in [0, 1] there.
  */
-export function aggregateByPage<T extends ScoredChunk>(ranked: T[], opts: PageAggregationOptions = {}): T[] {
-  const bonus = opts.bonus ?? 0.2;
-  if (!(bonus >= 0 && bonus <= 1)) throw new RangeError(`page aggregation bonus must be in [0, 1], got ${bonus}`);
+export function aggregateByPage<T extends ScoredChunk>(ranked: T[], bonus = 0.2): T[] {
   const pages = new Map<string, { best: T; score: number; first: number }>();
   ranked.forEach((chunk, i) => {
     const key = JSON.stringify([chunk.registry, chunk.projectId, chunk.documentId, chunk.page]);

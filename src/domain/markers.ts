@@ -28,8 +28,6 @@ export interface MarkerValidation {
   text: string;
   /** Marker numbers that referred to no citation and were removed. */
   removed: number[];
-  /** Valid marker numbers that remain, in order of first appearance. */
-  kept: number[];
 }
 
 /**
@@ -50,5 +48,5 @@ export function validateMarkers(text: string, validIds: Iterable<number>): Marke
     .replace(/[ \t]{2,}/g, ' ')
     .replace(/[ \t]+$/gm, '')
     .trim();
-  return { text: tidied, removed: [...removed].sort((a, b) => a - b), kept: extractMarkers(tidied) };
+  return { text: tidied, removed: [...removed].sort((a, b) => a - b) };
 }

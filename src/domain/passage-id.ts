@@ -16,13 +16,9 @@ export interface PassageRef extends ProjectRef {
 
 const DOCUMENT_ID = /^[0-9a-f]{32}$/;
 
-/** The registry as an id segment: lower case, spaces as `_` (canonical names hold neither `:` nor `_`). */
-function registrySegment(registry: string): string {
-  return registry.toLowerCase().replaceAll(' ', '_');
-}
-
 export function formatPassageId(ref: PassageRef): string {
-  return [registrySegment(ref.registry), String(ref.projectId), ref.documentId, String(ref.page)].join(':');
+  // The registry in lower case, spaces as `_` (canonical names hold neither `:` nor `_`).
+  return [ref.registry.toLowerCase().replaceAll(' ', '_'), String(ref.projectId), ref.documentId, String(ref.page)].join(':');
 }
 
 /** The passage an id names, or null when the string is not such an id (the registry is canonicalised). */

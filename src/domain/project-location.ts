@@ -6,8 +6,6 @@ import { type RawRecord, attributeOccurrences, attributeValues } from './raw-rec
 const COUNTRY_NAME_CODES = ['COUNTRY', 'COUNTRY_NAME', 'PROJECT_COUNTRY', 'HOST_COUNTRY'];
 const COUNTRY_CODE_CODES = ['COUNTRY_CODE', 'ISO_COUNTRY_CODE'];
 
-export type LocationSource = 'registry' | 'coordinates' | 'state-province' | 'proponent' | 'none';
-
 /**
  * The project's country name (CONTRACT 5), in the order of trust docs/derived-fields.md gives: a country the registry
  * states (spelled as our country table spells it when recognised); the country at its coordinates, (0, 0) being a
@@ -15,30 +13,30 @@ export type LocationSource = 'registry' | 'coordinates' | 'state-province' | 'pr
  * coordinates, one named in the proponent's location strings (the values after its name in PROPONENT_NAME), which
  * say where its office is. '' when none gives a country.
  */
-export function projectLocation(raw: RawRecord, countries: CountryLookup): { country: string; source: LocationSource } {
+export function projectLocation(raw: RawRecord, countries: CountryLookup): string {
   const stated = statedCountry(raw);
-  if (stated !== null) return { country: stated, source: 'registry' };
+  if (stated !== null) return stated;
 
   const point = usableCoordinates(raw);
   if (point) {
     const found = safeCountryAt(countries, point.latitude, point.longitude);
-    if (found !== null && found !== '') return { country: found, source: 'coordinates' };
+    if (found !== null && found !== '') return found;
   }
 
   for (const value of attributeValues(raw, 'STATE_PROVINCE')) {
     const named = countryInText(value);
-    if (named !== null) return { country: named, source: 'state-province' };
+    if (named !== null) return named;
   }
 
   if (!point) {
     for (const values of attributeOccurrences(raw, 'PROPONENT_NAME')) {
       for (const value of values.slice(1)) {
         const named = countryInText(value);
-        if (named !== null) return { country: named, source: 'proponent' };
+        if (named !== null) return named;
       }
     }
   }
-  return { country: '', source: 'none' };
+  return '';
 }
 
 function statedCountry(raw: RawRecord): string | null {

@@ -48,19 +48,13 @@ export const rawRecordSchema = z
   })
   .passthrough();
 
-export type RawAttribute = z.infer<typeof attributeSchema>;
-export type RawDocument = z.infer<typeof rawDocumentSchema>;
 export type RawDocumentGroup = z.infer<typeof rawDocumentGroupSchema>;
 export type RawRecord = z.infer<typeof rawRecordSchema>;
 
 /** Each occurrence of an attribute code (one entry per attribute, with its values), in record order. */
 export function attributeOccurrences(raw: RawRecord, code: string): string[][] {
-  const out: string[][] = [];
-  for (const p of raw.participationSummaries) {
-    for (const a of p.attributes) if (a.code === code) out.push(a.values.map((v) => v.value));
-  }
-  for (const a of raw.attributes) if (a.code === code) out.push(a.values.map((v) => v.value));
-  return out;
+  const attributes = [...raw.participationSummaries.flatMap((p) => p.attributes), ...raw.attributes];
+  return attributes.filter((a) => a.code === code).map((a) => a.values.map((v) => v.value));
 }
 
 /** All values of an attribute code, from the participation summaries first, then the top-level attributes. */

@@ -135,14 +135,10 @@ function isLabelLine(line: string): boolean {
  */
 function labelCuts(starts: readonly number[], judged: readonly string[]): number[] {
   const cuts: number[] = [];
-  let i = 0;
-  while (i < judged.length) {
+  for (let i = 0; i < judged.length; i++) {
     const before = judged[i - 1]?.trim();
     const opens = before === undefined || before === '' || /[.!?;:]$/.test(before) || isHeadingLine(before);
-    if (!opens || !isLabelLine(judged[i] ?? '')) {
-      i++;
-      continue;
-    }
+    if (!opens || !isLabelLine(judged[i] ?? '')) continue;
     let end = i;
     let widest = 0;
     while (end < judged.length && isLabelLine(judged[end] ?? '')) {
@@ -153,7 +149,8 @@ function labelCuts(starts: readonly number[], judged: readonly string[]): number
     if (end < judged.length && /^["'(\u201C]?\p{Lu}/u.test(field) && field.length >= Math.max(FIELD_LINE_CHARS, 1.5 * widest)) {
       cuts.push(starts[i] ?? 0, starts[end] ?? 0);
     }
-    i = end;
+    // The run's lines are judged: the next to look at is the line after it.
+    i = end - 1;
   }
   return cuts;
 }
@@ -177,14 +174,12 @@ export function sentenceSpans(text: string, head = ''): SentenceSpan[] {
   });
   cuts.push(...labelCuts(starts, judged));
   const sorted = [...new Set(cuts.filter((c) => c >= 0 && c <= text.length))].sort((a, b) => a - b);
-  sorted.push(text.length);
-  const spans: SentenceSpan[] = [];
   const firstLineEnd = lines[0]?.length ?? 0;
-  for (let i = 0; i < sorted.length - 1; i++) {
-    const span = trimSpan(text, { start: sorted[i] ?? 0, end: sorted[i + 1] ?? text.length });
-    if (!span) continue;
+  // Each cut to the next (the last to the text's end).
+  return sorted.flatMap((start, i): SentenceSpan[] => {
+    const span = trimSpan(text, { start, end: sorted[i + 1] ?? text.length });
+    if (!span) return [];
     const body = text.slice(span.start, span.end);
-    spans.push({ ...span, heading: !body.includes('\n') && isHeadingLine(span.start < firstLineEnd ? head + body : body) });
-  }
-  return spans;
+    return [{ ...span, heading: !body.includes('\n') && isHeadingLine(span.start < firstLineEnd ? head + body : body) }];
+  });
 }

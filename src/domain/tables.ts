@@ -312,18 +312,16 @@ export function renderTableRows(table: Pick<PageTable, 'caption' | 'headings' | 
   const { headings, rows } = table;
   if (headings.slice(1).every((h) => h === '')) return [];
   const caption = table.caption ? captionLabel(table.caption) : '';
-  const out: string[] = [];
-  for (const row of rows) {
+  return rows.flatMap((row) => {
     const label = row[0] ?? '';
     const parts = row.flatMap((cell, col) => (col === 0 || cell === '' ? [] : [headings[col] ? `${headings[col]} ${cell}` : cell]));
-    if (parts.length === 0) continue;
+    if (parts.length === 0) return [];
     const labelled = label ? `${headings[0] ? `${headings[0]} ` : ''}${label}` : '';
     const head = [caption, labelled].filter((s) => s !== '').join(', ');
     // Commas, not semicolons, between the cells: a row is one sentence (sentences.ts ends one at a semicolon).
     const line = `${head ? `${head}: ` : ''}${parts.join(', ')}`;
-    out.push(/[.!?]$/u.test(line) ? line : `${line}.`);
-  }
-  return out;
+    return [/[.!?]$/u.test(line) ? line : `${line}.`];
+  });
 }
 
 /**

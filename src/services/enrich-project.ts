@@ -88,7 +88,7 @@ type Reductions = Required<Pick<ProjectEnrichment, 'emissionsReductions' | 'emis
 /** emissions_reductions: the first description document with a table, else the estimate spread over the years. */
 function emissionsReductions(descriptions: DocText<DocumentState>[], facts: ProjectFacts, log: Logger | undefined): Reductions {
   for (const d of descriptions) {
-    const table = findEmissionTable(d.pages, { annualEstimate: facts.reductions });
+    const table = findEmissionTable(d.pages, facts.reductions);
     if (table === null) continue;
     const sum = tableSum(table);
     const mismatch = table.total !== null && Math.abs(sum - table.total) > Math.max(1, Math.abs(table.total) * 0.01);

@@ -28,8 +28,6 @@ export interface MetadataService {
 export interface MetadataServiceOptions {
   records: RecordStore;
   countries: CountryLookup;
-  /** Projects whose serialised records are kept. @default 2000 */
-  cacheSize?: number;
   /** Clock in ms, for tests. @default Date.now */
   now?: () => number;
 }
@@ -49,37 +47,6 @@ const MAX_SPELLINGS = 8;
  */
 const SETTLE_MS = 1000;
 
-/** Serialised records of at most `size` projects, the least recently used dropped first. */
-class RecordTexts {
-  readonly entries: LRUCache<string, CachedProject>;
-  constructor(size: number) {
-    this.entries = new LRUCache({ max: size });
-  }
-
-  /** The kept text of a project at `version` for a spelling (null: raw), if any. */
-  kept(key: string, version: string, spelling: string | null): string | undefined {
-    const entry = this.entries.get(key);
-    return entry?.updatedAt === version ? entry.texts.get(spelling) : undefined;
-  }
-
-  /** The text of the stored project for a spelling (null: raw), made by `serialise` unless kept at its version. */
-  text(stored: StoredProject, spelling: string | null, serialise: () => string): string {
-    const key = projectKey(stored.ref);
-    let entry = this.entries.get(key);
-    if (entry?.updatedAt !== stored.updatedAt) {
-      entry = { updatedAt: stored.updatedAt, texts: new Map() };
-      this.entries.set(key, entry);
-    }
-    let text = entry.texts.get(spelling);
-    if (text === undefined) {
-      if (entry.texts.size >= MAX_SPELLINGS) entry.texts.clear();
-      text = serialise();
-      entry.texts.set(spelling, text);
-    }
-    return text;
-  }
-}
-
 /** The stored projects by key; a single project is read with `get`, the others with one `getMany`. */
 async function readStored(records: RecordStore, refs: ProjectRef[]): Promise<Map<string, StoredProject>> {
   if (refs.length !== 1) return records.getMany(refs);
@@ -90,21 +57,36 @@ async function readStored(records: RecordStore, refs: ProjectRef[]): Promise<Map
 /**
  * Records as the API serves them. The cleaned record is derived from the stored project (raw record, enrichment,
  * hidden) and the caller's registry spelling only, so its JSON text is derived and serialised once per record version
- * and spelling and kept (`cacheSize` projects, the least recently used dropped first); the store is still read on
+ * and spelling and kept (2000 projects, the least recently used dropped first); the store is still read on
  * every request, so a change by the worker is served at once.
  */
 export function createMetadataService(opts: MetadataServiceOptions): MetadataService {
   const { records, countries } = opts;
   const now = opts.now ?? Date.now;
-  const cache = new RecordTexts(opts.cacheSize ?? 2000);
+  /** Serialised records of at most 2000 projects, the least recently used dropped first. */
+  const cache = new LRUCache<string, CachedProject>({ max: 2000 });
 
   const view = (stored: StoredProject, requestedRegistry: string, raw: boolean): ProjectView =>
     raw ? stored.raw : deriveCleaned(stored, { requestedRegistry, countries });
 
   const json = (stored: StoredProject, requestedRegistry: string, raw: boolean): string => {
     const serialise = () => JSON.stringify(view(stored, requestedRegistry, raw));
-    const settled = Date.parse(stored.updatedAt) < now() - SETTLE_MS;
-    return settled ? cache.text(stored, raw ? null : requestedRegistry, serialise) : serialise();
+    // Made once per version and spelling (null: raw), unless the record changed too recently (SETTLE_MS).
+    if (Date.parse(stored.updatedAt) >= now() - SETTLE_MS) return serialise();
+    const key = projectKey(stored.ref);
+    const spelling = raw ? null : requestedRegistry;
+    let entry = cache.get(key);
+    if (entry?.updatedAt !== stored.updatedAt) {
+      entry = { updatedAt: stored.updatedAt, texts: new Map() };
+      cache.set(key, entry);
+    }
+    let text = entry.texts.get(spelling);
+    if (text === undefined) {
+      if (entry.texts.size >= MAX_SPELLINGS) entry.texts.clear();
+      text = serialise();
+      entry.texts.set(spelling, text);
+    }
+    return text;
   };
 
   /**
@@ -114,14 +96,16 @@ export function createMetadataService(opts: MetadataServiceOptions): MetadataSer
   const serialised = async (wanted: readonly RequestedProject[], raw: boolean): Promise<Array<string | null>> => {
     const out: Array<string | null> = wanted.map(() => null);
     let toRead = wanted.map((_, i) => i);
-    if (records.versions !== undefined && cache.entries.size > 0) {
+    if (records.versions !== undefined && cache.size > 0) {
       const versions = await records.versions(wanted.map((p) => p.ref));
       toRead = [];
       wanted.forEach((p, i) => {
         const key = projectKey(p.ref);
         const version = versions.get(key);
         if (version === undefined) return; // not held
-        const text = cache.kept(key, version, raw ? null : p.requestedRegistry);
+        // The text kept at the project's current version, for its spelling (null: raw).
+        const entry = cache.get(key);
+        const text = entry?.updatedAt === version ? entry.texts.get(raw ? null : p.requestedRegistry) : undefined;
         if (text === undefined) toRead.push(i);
         else out[i] = text;
       });

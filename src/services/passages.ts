@@ -1,6 +1,6 @@
 import { documentIdFor } from '../domain/chunking.js';
 import { formatPassageId, pageLink, parsePassageId } from '../domain/passage-id.js';
-import { distinctRefs, type ProjectRef } from '../domain/project-ref.js';
+import { distinctRefs } from '../domain/project-ref.js';
 import { AppError } from '../errors.js';
 import type { DocumentStateStore } from '../ports/document-state-store.js';
 import type { DocumentTextStore } from '../ports/document-text-store.js';
@@ -53,15 +53,11 @@ function passageTitle(p: { documentTitle: string; page: number; registry: string
 }
 
 export function createPassageService(opts: PassageServiceOptions): PassageService {
-  /** Every project with an indexed document: the scope of a search over all projects. */
-  async function indexedProjects(): Promise<ProjectRef[]> {
-    const states = await opts.documents.list({ status: 'indexed' });
-    return distinctRefs(states.map((s) => ({ registry: s.registry, projectId: s.projectId })));
-  }
-
   return {
     async search(query, limit, signal) {
-      const refs = await indexedProjects();
+      // Every project with an indexed document: the scope of a search over all projects.
+      const states = await opts.documents.list({ status: 'indexed' });
+      const refs = distinctRefs(states.map((s) => ({ registry: s.registry, projectId: s.projectId })));
       if (refs.length === 0) return [];
       const result = await opts.search.search({
         projects: refs.map((ref) => ({ ref, requestedRegistry: ref.registry })),

@@ -5,6 +5,7 @@
  */
 import { distinctProjects, projectKey, type RequestedProject } from '../domain/project-ref.js';
 import { withoutExclusions } from '../domain/query.js';
+import { MAX_QUERY_CHARS } from '../domain/search-limits.js';
 import { AppError } from '../errors.js';
 import { nothingIndexed, writeAnswer } from './search/answer.js';
 import { passageReader, placeQuotes, readWindows } from './search/read.js';
@@ -23,13 +24,13 @@ function embedQuery(s: SearchSettings, query: string): Promise<Float32Array[]> {
 }
 
 /** Why search() refuses a (trimmed) question, or null; prepare() skips the same questions. */
-function queryProblem(s: SearchSettings, query: string): { message: string; detail: string } | null {
+function queryProblem(query: string): { message: string; detail: string } | null {
   if (query === '') return { message: 'query must not be empty', detail: 'empty' };
   if (!/[\p{L}\p{N}]/u.test(query)) return { message: 'query must contain a word', detail: 'no letter or digit' };
-  if (query.length > s.maxQueryChars) {
+  if (query.length > MAX_QUERY_CHARS) {
     return {
-      message: `query is longer than ${s.maxQueryChars} characters (got ${query.length})`,
-      detail: `at most ${s.maxQueryChars} characters`,
+      message: `query is longer than ${MAX_QUERY_CHARS} characters (got ${query.length})`,
+      detail: `at most ${MAX_QUERY_CHARS} characters`,
     };
   }
   return null;
@@ -38,7 +39,7 @@ function queryProblem(s: SearchSettings, query: string): { message: string; deta
 /** The request's question (trimmed) and topK, checked; a bad one is the caller's error (CONTRACT 3). */
 function checkRequest(s: SearchSettings, request: SearchRequest): { query: string; topK: number } {
   const query = request.query.trim();
-  const problem = queryProblem(s, query);
+  const problem = queryProblem(query);
   if (problem !== null) {
     throw new AppError('invalid_request', problem.message, { details: [{ path: 'query', message: problem.detail }] });
   }
@@ -126,7 +127,7 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
     prepare(question: string, mode: SearchMode = 'hybrid'): PreparedQuery | undefined {
       if (mode === 'text' || typeof question !== 'string') return undefined;
       const query = question.trim();
-      if (queryProblem(s, query) !== null) return undefined;
+      if (queryProblem(query) !== null) return undefined;
       let embedding: Promise<Float32Array[]>;
       try {
         embedding = embedQuery(s, query);

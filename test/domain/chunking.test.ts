@@ -44,7 +44,7 @@ describe('normalizePageText', () => {
 describe('chunkPage', () => {
   it('keeps a page that fits as one chunk with offset 0', () => {
     const chunks = chunkPage('Short page about VM0007.', 3, { maxTokens: 100 });
-    expect(chunks).toEqual([{ page: 3, offset: 0, text: 'Short page about VM0007.', tokens: estimateTokens('Short page about VM0007.') }]);
+    expect(chunks).toEqual([{ page: 3, offset: 0, text: 'Short page about VM0007.' }]);
   });
 
   it('never exceeds maxTokens, and every chunk is the page text at its offset', () => {
@@ -53,48 +53,48 @@ describe('chunkPage', () => {
       const chunks = chunkPage(text, 1, { maxTokens });
       expect(chunks.length).toBeGreaterThan(1);
       for (const c of chunks) {
-        expect(c.tokens).toBeLessThanOrEqual(maxTokens);
-        expect(estimateTokens(c.text)).toBe(c.tokens);
+        expect(estimateTokens(c.text)).toBeLessThanOrEqual(maxTokens);
         expect(text.slice(c.offset, c.offset + c.text.length)).toBe(c.text);
       }
     }
   });
 
-  it('covers the whole page: every word appears in some chunk, in order', () => {
+  it('covers the whole page: chunks in order, with nothing but blanks between two of them', () => {
     const text = [paragraph(0, 30), paragraph(30, 30)].join('\n\n');
-    const chunks = chunkPage(text, 1, { maxTokens: 60, overlapTokens: 0 });
-    // Without overlap, chunks tile the text: joined they give the words back exactly.
-    const words = (s: string): string[] => s.split(/\s+/).filter(Boolean);
-    expect(chunks.flatMap((c) => words(c.text))).toEqual(words(text));
+    const chunks = chunkPage(text, 1, { maxTokens: 60 });
+    expect(chunks[0]?.offset).toBe(0);
+    const last = chunks.at(-1);
+    expect(last && last.offset + last.text.length).toBe(text.length);
     for (let i = 1; i < chunks.length; i++) {
       const prev = chunks[i - 1];
       const cur = chunks[i];
       if (!prev || !cur) continue;
-      expect(cur.offset).toBeGreaterThanOrEqual(prev.offset + prev.text.length);
+      expect(cur.offset).toBeGreaterThan(prev.offset);
+      expect(text.slice(prev.offset + prev.text.length, cur.offset).trim()).toBe('');
     }
   });
 
   it('cuts at sentence ends rather than mid-sentence when sentences fit', () => {
     const text = paragraph(0, 40);
-    const chunks = chunkPage(text, 1, { maxTokens: 80, overlapTokens: 0 });
-    for (const c of chunks) {
-      expect(c.text.startsWith('Sentence number')).toBe(true);
-      expect(c.text.endsWith('detail.')).toBe(true);
-    }
+    const chunks = chunkPage(text, 1, { maxTokens: 80 });
+    // (A chunk after the first starts with the previous one's last words: the overlap.)
+    expect(chunks[0]?.text.startsWith('Sentence number')).toBe(true);
+    for (const c of chunks) expect(c.text.endsWith('detail.')).toBe(true);
   });
 
   it('prefers paragraph breaks: two paragraphs that each fit are not mixed', () => {
     const a = paragraph(0, 4);
     const b = paragraph(100, 4);
     const text = `${a}\n\n${b}`;
-    const budget = Math.max(estimateTokens(a), estimateTokens(b)) + 5;
-    const chunks = chunkPage(text, 1, { maxTokens: budget, overlapTokens: 0 });
+    // No room for an overlap before the second paragraph.
+    const budget = Math.max(estimateTokens(a), estimateTokens(b));
+    const chunks = chunkPage(text, 1, { maxTokens: budget });
     expect(chunks.map((c) => c.text)).toEqual([a, b]);
   });
 
   it('repeats the end of a chunk at the start of the next one (overlap within the budget)', () => {
     const text = paragraph(0, 40);
-    const chunks = chunkPage(text, 1, { maxTokens: 80, overlapTokens: 20 });
+    const chunks = chunkPage(text, 1, { maxTokens: 80 });
     expect(chunks.length).toBeGreaterThan(2);
     for (let i = 1; i < chunks.length; i++) {
       const prev = chunks[i - 1];
@@ -102,30 +102,31 @@ describe('chunkPage', () => {
       if (!prev || !cur) continue;
       expect(cur.offset).toBeLessThan(prev.offset + prev.text.length);
       const shared = text.slice(cur.offset, prev.offset + prev.text.length);
-      expect(estimateTokens(shared)).toBeLessThanOrEqual(20);
-      expect(cur.tokens).toBeLessThanOrEqual(80);
+      expect(estimateTokens(shared)).toBeLessThanOrEqual(12);
+      expect(estimateTokens(cur.text)).toBeLessThanOrEqual(80);
     }
   });
 
   it('splits a table-like run of lines at line breaks, and a run without spaces by characters', () => {
     const table = Array.from({ length: 60 }, (_, i) => `Year ${2000 + i} | 26752 | 535052`).join('\n');
-    const chunks = chunkPage(table, 2, { maxTokens: 50, overlapTokens: 0 });
+    const chunks = chunkPage(table, 2, { maxTokens: 50 });
     expect(chunks.length).toBeGreaterThan(10);
     for (const c of chunks) {
-      expect(c.tokens).toBeLessThanOrEqual(50);
-      expect(c.text.startsWith('Year ')).toBe(true);
+      expect(estimateTokens(c.text)).toBeLessThanOrEqual(50);
+      // Whole lines, after the previous chunk's last cell (the overlap).
+      expect(c.text.endsWith('535052')).toBe(true);
     }
     const blob = 'x'.repeat(1000);
-    const hard = chunkPage(blob, 1, { maxTokens: 20, overlapTokens: 0 });
+    const hard = chunkPage(blob, 1, { maxTokens: 20 });
     expect(hard.map((c) => c.text).join('')).toBe(blob);
-    for (const c of hard) expect(c.tokens).toBeLessThanOrEqual(20);
+    for (const c of hard) expect(estimateTokens(c.text)).toBeLessThanOrEqual(20);
   });
 
   it("keeps a page's list of contents apart from its other text, so that no chunk holds both", () => {
     const contents = Array.from({ length: 4 }, (_, i) => `Figure ${i + 1} - Monitoring Period Net SOCS Change ......... ${i + 2}`);
     const glossary = 'List of Terms\nSoil Organic Carbon (SOC) is the organic carbon component of the total carbon content of soil.';
     const page = ['List of Figures', ...contents, glossary].join('\n');
-    const chunks = chunkPage(page, 5, { maxTokens: 200, overlapTokens: 30 });
+    const chunks = chunkPage(page, 5, { maxTokens: 200 });
     expect(chunks.map((c) => c.text)).toEqual([['List of Figures', ...contents].join('\n'), glossary]);
     // A page without contents lines is cut as before: one chunk within the budget.
     expect(chunkPage(glossary, 5, { maxTokens: 200 }).map((c) => c.text)).toEqual([glossary]);
@@ -164,7 +165,7 @@ describe('chunkPages', () => {
     const text = normalizePageText(readFileSync(corpusPath('SOURCES.md'), 'utf8'));
     const chunks = chunkPage(text, 1, { maxTokens: 254 });
     expect(chunks.length).toBeGreaterThan(5);
-    for (const c of chunks) expect(c.tokens).toBeLessThanOrEqual(254);
+    for (const c of chunks) expect(estimateTokens(c.text)).toBeLessThanOrEqual(254);
   });
 });
 

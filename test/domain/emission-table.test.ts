@@ -53,7 +53,7 @@ describeWithService(
     });
 
     it('reads the section 1.11 table (calendar years, the registry estimate) when the estimate is given', () => {
-      const table = findEmissionTable(pages, { annualEstimate: 26752 });
+      const table = findEmissionTable(pages, 26752);
       expect(table).not.toBeNull();
       if (!table) return;
       expect(Object.keys(table.values)).toEqual(Array.from({ length: 21 }, (_, i) => String(2022 + i)));
@@ -87,15 +87,15 @@ describeWithService(
     });
 
     it('reads the same table from the text as the ingest pipeline stores it (normalised pages)', () => {
-      const table = findEmissionTable(pages.map(normalizePageText), { annualEstimate: 26752 });
+      const table = findEmissionTable(pages.map(normalizePageText), 26752);
       expect(table?.pages).toEqual([9, 10]);
       expect(table?.values['2022']).toBe(7281);
       expect(table?.total).toBe(535052);
     });
 
     it('prefers the table closest to the annual estimate', () => {
-      expect(findEmissionTable(pages, { annualEstimate: 22000 })?.pages).toEqual([48, 49, 50]);
-      expect(findEmissionTable(pages, { annualEstimate: 26752 })?.pages).toEqual([9, 10]);
+      expect(findEmissionTable(pages, 22000)?.pages).toEqual([48, 49, 50]);
+      expect(findEmissionTable(pages, 26752)?.pages).toEqual([9, 10]);
     });
   },
 );

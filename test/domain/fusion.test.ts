@@ -46,10 +46,6 @@ describe('convexCombination', () => {
     // a: 0.7 x 1 + 0.3 x 0 = 0.7; c: 0.7 x 0 + 0.3 x 1 = 0.3; b: 0.7 x 0.1 + 0.3 x 0.25 = 0.145
     expect(fused.map((c) => c.id)).toEqual(['a', 'c', 'b']);
     expect(fused.map((c) => Number(c.score.toFixed(3)))).toEqual([0.7, 0.3, 0.145]);
-    expect(fused[0]?.sources).toEqual([
-      { name: 'text', rank: 1, score: 30 },
-      { name: 'vector', rank: 3, score: 0.4 },
-    ]);
   });
 
   it('lets the dense list decide between near-tied full-text candidates', () => {
@@ -99,9 +95,9 @@ describe('convexCombination ties and repeats', () => {
       { name: 'vector', items: [chunk('b', { score: 0.9 }), chunk('a', { score: 0.1 })] },
     ]);
     // a: 0.5 x 1 + 0.5 x 0 (its second text entry ignored); b: 0.5 x 0.5 + 0.5 x 1
-    expect(fused.map((c) => [c.id, c.sources.map((s) => s.rank)])).toEqual([
-      ['b', [3, 1]],
-      ['a', [1, 2]],
+    expect(fused.map((c) => [c.id, c.score])).toEqual([
+      ['b', 0.75],
+      ['a', 0.5],
     ]);
     const tie = convexCombination([
       { name: 'text', items: [chunk('x')] },
@@ -193,7 +189,7 @@ describe('aggregateByPage', () => {
       chunk('p1b', { page: 1, offset: 500, score: 0.1 }),
       chunk('p3a', { page: 3, score: 0.85 }),
     ];
-    const out = aggregateByPage(ranked, { bonus: 0.2 });
+    const out = aggregateByPage(ranked, 0.2);
     // p1: 0.9 + 0.2 x 0.1 = 0.92; p2: 0.8 + 0.2 x 0.5 = 0.9 overtakes p3 (0.85, one chunk).
     expect(out.map((c) => c.id)).toEqual(['p1a', 'p2a', 'p3a']);
     const scores = out.map((c) => c.score);
@@ -209,7 +205,7 @@ describe('aggregateByPage', () => {
     ];
     expect(aggregateByPage(ranked).map((c) => c.id)).toEqual(['m1', 'single']);
     // Without a bonus the best chunk alone decides.
-    expect(aggregateByPage(ranked, { bonus: 0 }).map((c) => c.id)).toEqual(['single', 'm1']);
+    expect(aggregateByPage(ranked, 0).map((c) => c.id)).toEqual(['single', 'm1']);
   });
 
   it('treats the same page number of another document, project or registry as another page', () => {
@@ -222,11 +218,9 @@ describe('aggregateByPage', () => {
     expect(aggregateByPage(ranked).map((c) => c.id)).toEqual(['a', 'b', 'c', 'd']);
   });
 
-  it('caps scores at 1 and rejects a bonus outside [0, 1]', () => {
+  it('caps scores at 1 (the search settings check the bonus)', () => {
     const ranked = [chunk('a', { score: 1 }), chunk('b', { offset: 100, score: 1 })];
-    expect(aggregateByPage(ranked, { bonus: 1 })[0]?.score).toBe(1);
-    expect(() => aggregateByPage(ranked, { bonus: -0.1 })).toThrow(RangeError);
-    expect(() => aggregateByPage(ranked, { bonus: Number.NaN })).toThrow(RangeError);
+    expect(aggregateByPage(ranked, 1)[0]?.score).toBe(1);
     expect(aggregateByPage([])).toEqual([]);
   });
 });

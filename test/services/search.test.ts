@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLlmSummarizer } from '../../src/adapters/summarizers/llm.js';
 import { createOpenAIChatModel } from '../../src/adapters/summarizers/openai.js';
 import { extractMarkers } from '../../src/domain/markers.js';
+import { MAX_QUERY_CHARS } from '../../src/domain/search-limits.js';
 import { AppError, DependencyError } from '../../src/errors.js';
 import { createOpenAIEmbedder } from '../../src/adapters/embedders/openai.js';
 import type { VectorIndex } from '../../src/ports/vector-index.js';
@@ -149,11 +150,11 @@ describe('search service', () => {
   });
 
   it('rejects an empty, wordless or overlong query and a topK outside 1..max with invalid_request naming the field', async () => {
-    const s = service({ maxTopK: 50, maxQueryChars: 100 });
+    const s = service({ maxTopK: 50 });
     const cases: [Parameters<typeof s.search>[0], string][] = [
       [{ projects: [asRequested(A)], query: '   ' }, 'query'],
       [{ projects: [asRequested(A)], query: '?! ... --' }, 'query'],
-      [{ projects: [asRequested(A)], query: 'x'.repeat(101) }, 'query'],
+      [{ projects: [asRequested(A)], query: 'x'.repeat(MAX_QUERY_CHARS + 1) }, 'query'],
       [{ projects: [asRequested(A)], query: 'q', topK: 0 }, 'topK'],
       [{ projects: [asRequested(A)], query: 'q', topK: 51 }, 'topK'],
       [{ projects: [asRequested(A)], query: 'q', topK: 2.5 }, 'topK'],

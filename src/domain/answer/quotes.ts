@@ -42,10 +42,7 @@ export function quotesOf(
   const quotes: Quote[] = [];
   for (const [id, cands] of byPassage) {
     const text = passageText.get(id) ?? '';
-    let bestAt = 0;
-    cands.forEach((c, i) => {
-      if (c.score > (cands[bestAt]?.score ?? -Infinity)) bestAt = i;
-    });
+    const bestAt = cands.reduce((at, c, i) => (c.score > (cands[at]?.score ?? -Infinity) ? i : at), 0);
     const best = cands[bestAt];
     if (!best) continue;
     const joins = (other: ScoredCandidate | undefined): other is ScoredCandidate => {

@@ -2,8 +2,7 @@ import type { CountryLookup } from '../country-lookup.js';
 import { periodBetween, type CreditPeriod } from '../credit-period.js';
 import { countryNameForCode, countryNamed, isCountryCodeShape } from '../countries.js';
 import { distinct } from '../enrichment.js';
-import { formatDayMonthYear, parseIsoDate, parseRegistryDate, parseRegistryNumber } from '../registry-values.js';
-import type { CalendarDate } from '../registry-values.js';
+import { formatDayMonthYear, parseIsoDate, parseRegistryDate, parseRegistryNumber, type CalendarDate } from '../registry-values.js';
 import { squashSpaces } from '../text.js';
 
 /** One row of a registry's CSV export, keyed by its header (trimmed). Stored as-is as the project's raw record. */
@@ -96,9 +95,7 @@ export function numberCell(row: ExportRow, column: string): number {
 
 /** An optional number cell: undefined when the cell is empty or unreadable. */
 export function optionalNumberCell(row: ExportRow, column: string): number | undefined {
-  const v = cell(row, column);
-  if (v === '') return undefined;
-  return parseRegistryNumber(v) ?? undefined;
+  return parseRegistryNumber(cell(row, column)) ?? undefined;
 }
 
 /** A date cell read by `parse` (dd/mm/yyyy or ISO by default), as dd/mm/yyyy; null when it is not a date. */
@@ -114,7 +111,6 @@ export function datePeriod(row: ExportRow, startColumn: string, endColumn: strin
 /** A country cell holding a name or an ISO alpha-2 code ("US"); the short English name, else the cell as written. */
 export function countryCell(value: string): string {
   const v = value.trim();
-  if (v === '') return '';
   if (isCountryCodeShape(v)) return countryNameForCode(v) ?? v;
   return countryNamed(v) ?? v;
 }

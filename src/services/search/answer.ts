@@ -135,9 +135,7 @@ export async function writeAnswer(
 ): Promise<WrittenAnswer> {
   let written: WrittenAnswer;
   if (read.length === 0) {
-    const text = ctx.documentTypes
-      ? 'The indexed documents of the requested types contain no passage that matches the question.'
-      : 'The indexed documents of the requested projects contain no passage that matches the question.';
+    const text = `The indexed documents of the requested ${ctx.documentTypes ? 'types' : 'projects'} contain no passage that matches the question.`;
     written = { text, model: s.opts.fallbackSummarizer.model, answered: false };
   } else if (ctx.perProject) {
     written = await writePerProject(s, ctx, read, readOf);

@@ -30,19 +30,13 @@ function demoteNavigation(items: ScoredChunk[]): ScoredChunk[] {
  * best-scoring head among them; ties go to the earlier group (request order).
  */
 function mergeRankings(groups: ScoredChunk[][]): ScoredChunk[] {
-  if (groups.length === 1) return groups[0] ?? [];
-  const heads = groups.map(() => 0);
+  const queues = groups.map((g) => [...g]);
   const out: ScoredChunk[] = [];
   for (;;) {
-    let best = -1;
-    for (let g = 0; g < groups.length; g++) {
-      const c = groups[g]?.[heads[g] ?? 0];
-      if (c && (best < 0 || c.score > (groups[best]?.[heads[best] ?? 0]?.score ?? -Infinity))) best = g;
-    }
-    if (best < 0) return out;
-    const c = groups[best]?.[heads[best] ?? 0];
-    if (c) out.push(c);
-    heads[best] = (heads[best] ?? 0) + 1;
+    const best = queues.reduce<ScoredChunk[] | undefined>((b, q) => (q[0] && (!b?.[0] || q[0].score > b[0].score) ? q : b), undefined);
+    const next = best?.shift();
+    if (!next) return out;
+    out.push(next);
   }
 }
 
@@ -58,7 +52,8 @@ async function retrieve(
   filter?: ChunkFilter,
 ): Promise<ScoredChunk[]> {
   const { opts, weights, log } = s;
-  const candidates = Math.min(500, Math.max(s.minCandidates, topK * s.candidateFactor));
+  // Candidates fetched from each retriever before fusion.
+  const candidates = Math.min(500, Math.max(40, topK * 4));
   const lists: Promise<RankedList>[] = [];
   if (mode !== 'vector') {
     const items = opts.index.searchText(textSearchQuery(query), refs, candidates, filter);
@@ -89,7 +84,7 @@ async function retrieve(
   if (filtered.length !== fused.length) {
     log.error({ dropped: fused.length - filtered.length }, 'vector index returned chunks of unrequested projects');
   }
-  const ranked = demoteNavigation(s.pageBonus === null ? filtered : aggregateByPage(filtered, { bonus: s.pageBonus }));
+  const ranked = demoteNavigation(aggregateByPage(filtered, s.pageBonus));
   // Only as many distinct passages as the reranker looks at: the pairwise comparison is the costly part.
   return collapseNearDuplicates(ranked, Math.max(topK, opts.reranker.window));
 }

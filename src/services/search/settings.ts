@@ -1,5 +1,5 @@
 import { ANSWER_TUNING, type AnswerTuning } from '../../domain/answer/tuning.js';
-import { DEFAULT_MAX_TOP_K, DEFAULT_TOP_K, MAX_QUERY_CHARS } from '../../domain/search-limits.js';
+import { DEFAULT_MAX_TOP_K, DEFAULT_TOP_K } from '../../domain/search-limits.js';
 import type { RequestedProject } from '../../domain/project-ref.js';
 import type { StoredProject } from '../../ports/record-store.js';
 import type { Summarizer } from '../../ports/summarizer.js';
@@ -12,10 +12,10 @@ export type SearchSettings = ReturnType<typeof resolveSettings>;
 export function resolveSettings(opts: SearchServiceOptions) {
   const defaultTopK = opts.defaultTopK ?? DEFAULT_TOP_K;
   const maxTopK = opts.maxTopK ?? DEFAULT_MAX_TOP_K;
-  const pageBonus = opts.pageBonus === undefined ? 0.2 : opts.pageBonus;
+  const pageBonus = opts.pageBonus ?? 0.2;
   const tuning: AnswerTuning = { ...ANSWER_TUNING, ...opts.tuning };
-  if (pageBonus !== null && !(pageBonus >= 0 && pageBonus <= 1)) {
-    throw new RangeError(`search pageBonus must be in [0, 1] or null, got ${pageBonus}`);
+  if (!(pageBonus >= 0 && pageBonus <= 1)) {
+    throw new RangeError(`search pageBonus must be in [0, 1], got ${pageBonus}`);
   }
   if (!(defaultTopK >= 1 && defaultTopK <= maxTopK)) {
     throw new RangeError(`search defaultTopK must be in 1..maxTopK (${maxTopK}), got ${defaultTopK}`);
@@ -24,9 +24,6 @@ export function resolveSettings(opts: SearchServiceOptions) {
     opts,
     defaultTopK,
     maxTopK,
-    maxQueryChars: opts.maxQueryChars ?? MAX_QUERY_CHARS,
-    minCandidates: opts.minCandidates ?? 40,
-    candidateFactor: opts.candidateFactor ?? 4,
     weights: { text: opts.textWeight ?? 0.7, vector: opts.vectorWeight ?? 0.3 },
     pageBonus,
     tuning,

@@ -102,11 +102,6 @@ export interface SearchServiceOptions {
   defaultTopK?: number;
   /** @default 50 */
   maxTopK?: number;
-  /** Longest accepted query in characters. @default 2000 */
-  maxQueryChars?: number;
-  /** Candidates fetched from each retriever before fusion: max(minCandidates, topK x candidateFactor). @default 40, 4 */
-  minCandidates?: number;
-  candidateFactor?: number;
   /**
    * The full-text and dense lists are fused as textWeight x minmax(BM25) + vectorWeight x minmax(cosine)
    * (domain/fusion.ts). Dense retrieval alone is far weaker than BM25 on registry documents (bench/README.md,
@@ -116,9 +111,9 @@ export interface SearchServiceOptions {
   vectorWeight?: number;
   /**
    * Page-level ranking (domain/fusion.ts aggregateByPage): one candidate per page, scored by its best chunk plus
-   * this share of its other chunks' fused scores; null keeps chunk-level ranking. @default 0.2
+   * this share of its other chunks' fused scores, in [0, 1]. @default 0.2
    */
-  pageBonus?: number | null;
+  pageBonus?: number;
   /** The answer path's constants (domain/answer/tuning.ts), any of them overridden. */
   tuning?: Partial<AnswerTuning>;
   /** Told how long each stage of a search took, in seconds (the API's metrics). */

@@ -44,7 +44,7 @@ function item(n: number): DocumentWorkItem {
     documentType: 'Other',
     uploadDate: null,
     previous: null,
-    chunks: Array.from({ length: n }, (_, i) => ({ page: 1, offset: i * 10, text: 'x'.repeat(i + 1), tokens: 1 })),
+    chunks: Array.from({ length: n }, (_, i) => ({ page: 1, offset: i * 10, text: 'x'.repeat(i + 1) })),
   };
 }
 
@@ -70,7 +70,7 @@ describe('embed stage', () => {
       'A single sentence about the project area of the forest.',
       'First sentence of the third passage. Second sentence, somewhat longer than the first one.',
     ];
-    const doc = { ...item(0), chunks: texts.map((text, i) => ({ page: 1, offset: i * 100, text, tokens: 10 })) };
+    const doc = { ...item(0), chunks: texts.map((text, i) => ({ page: 1, offset: i * 100, text })) };
     const out = await embed(doc, { ...ctx(e), sentenceVectors: true });
     // Vectors are filled with their text's length, so each can be traced to its text.
     const lengths = (vs: Float32Array[] | undefined) => vs?.map((v) => v[0]);
@@ -89,7 +89,7 @@ describe('embed stage', () => {
   it('embeds chunks alone when sentence vectors are turned off', async () => {
     const e = embedderThat({});
     const text = 'The plant destroys HFC23 by incineration. The oxidation temperature is at least 1,200 degrees.';
-    const doc = { ...item(0), chunks: [{ page: 1, offset: 0, text, tokens: 10 }] };
+    const doc = { ...item(0), chunks: [{ page: 1, offset: 0, text }] };
     const out = await embed(doc, { ...ctx(e), sentenceVectors: false });
     expect(e.batches).toEqual([[text]]);
     expect(out.sentenceVectors).toEqual([[]]);

@@ -37,7 +37,7 @@ function item(words: string, n: number, offset: number, hash: string): DocumentW
     previous: null,
     content: { bytes: Buffer.from('%PDF'), contentType: 'application/pdf', contentHash: hash, finalUrl: 'x' },
     pages,
-    chunks: pages.map((text, i) => ({ page: i + 1, offset, text, tokens: 5 })),
+    chunks: pages.map((text, i) => ({ page: i + 1, offset, text })),
     vectors: pages.map(() => randomUnitVector(rand)),
   };
 }

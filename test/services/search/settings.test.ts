@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteDocumentTextStore } from '../../../src/adapters/sqlite/document-text-store.js';
 import { ANSWER_TUNING } from '../../../src/domain/answer/tuning.js';
-import { DEFAULT_MAX_TOP_K, DEFAULT_TOP_K, MAX_QUERY_CHARS } from '../../../src/domain/search-limits.js';
+import { DEFAULT_MAX_TOP_K, DEFAULT_TOP_K } from '../../../src/domain/search-limits.js';
 import { resolveSettings } from '../../../src/services/search/settings.js';
 import type { SearchServiceOptions } from '../../../src/services/search/types.js';
 import { createSearchFixture, searchOptions, type SearchFixture } from '../support/fixtures.js';
@@ -22,9 +22,6 @@ describe('resolveSettings', () => {
     expect(s).toMatchObject({
       defaultTopK: DEFAULT_TOP_K,
       maxTopK: DEFAULT_MAX_TOP_K,
-      maxQueryChars: MAX_QUERY_CHARS,
-      minCandidates: 40,
-      candidateFactor: 4,
       weights: { text: 0.7, vector: 0.3 },
       pageBonus: 0.2,
       pageTexts: null,
@@ -43,8 +40,7 @@ describe('resolveSettings', () => {
     expect(ANSWER_TUNING.hedgedSupport).toBe(0.7);
   });
 
-  it('keeps a null page bonus (chunk-level ranking) and accepts the bounds 0 and 1', () => {
-    expect(settings({ pageBonus: null }).pageBonus).toBeNull();
+  it('accepts the page bonus bounds 0 and 1', () => {
     expect(settings({ pageBonus: 0 }).pageBonus).toBe(0);
     expect(settings({ pageBonus: 1 }).pageBonus).toBe(1);
   });
