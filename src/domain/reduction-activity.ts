@@ -23,58 +23,34 @@ const LABELLED = [
 /**
  * Vocabulary of activities: each description with the phrases that name it in a document, written as the words a
  * document's text splits into (lower case; "HFC-23" and "HFC23" are the words "hfc 23", "multi-paddock" is "multi
- * paddock"; "the" is left out).
+ * paddock"; "the" is left out). "a|b" is either word: "cover crop|crops" is "cover crop" or "cover crops".
  */
 const VOCABULARY: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['Afforestation', ['afforestation']],
   ['Reforestation', ['reforestation']],
   ['Revegetation', ['revegetation']],
   ['Agroforestry', ['agroforestry']],
-  ['Mangrove restoration', ['mangrove restoration', 'mangrove planting', 'mangrove rehabilitation']],
+  ['Mangrove restoration', ['mangrove restoration|planting|rehabilitation']],
   ['Improved forest management', ['improved forest management']],
-  [
-    'Avoided deforestation',
-    ['avoided deforestation', 'avoided planned deforestation', 'avoided unplanned deforestation', 'reducing emissions from deforestation'],
-  ],
-  ['HFC-23 destruction', ['thermal oxidation of hfc 23', 'incineration of hfc 23', 'destruction of hfc 23', 'decomposition of hfc 23']],
+  ['Avoided deforestation', ['avoided deforestation', 'avoided planned|unplanned deforestation', 'reducing emissions from deforestation']],
+  ['HFC-23 destruction', ['thermal oxidation of hfc 23', 'incineration|destruction|decomposition of hfc 23']],
   ['Landfill gas capture', ['landfill gas']],
   ['Biogas recovery', ['biogas']],
-  ['Methane recovery', ['methane recovery', 'methane capture', 'methane avoidance', 'methane destruction']],
-  [
-    'Water management in rice cultivation',
-    [
-      'intermittent flood',
-      'intermittent flooding',
-      'intermittent flooded',
-      'intermittently flood',
-      'intermittently flooding',
-      'intermittently flooded',
-      'alternate wetting and drying',
-    ],
-  ],
-  [
-    'Improved cookstoves',
-    [
-      'improved cookstove',
-      'improved cookstoves',
-      'improved cook stove',
-      'improved cook stoves',
-      'improved cooking stove',
-      'improved cooking stoves',
-    ],
-  ],
-  ['Safe drinking water supply', ['water filter', 'water filters', 'water purifier', 'water purification']],
+  ['Methane recovery', ['methane recovery|capture|avoidance|destruction']],
+  ['Water management in rice cultivation', ['intermittent|intermittently flood|flooding|flooded', 'alternate wetting and drying']],
+  ['Improved cookstoves', ['improved cookstove|cookstoves', 'improved cook|cooking stove|stoves']],
+  ['Safe drinking water supply', ['water filter|filters|purifier|purification']],
   ['Biochar production', ['biochar']],
   ['Soil organic carbon sequestration', ['soil organic carbon']],
-  ['Cover cropping', ['cover crop', 'cover crops', 'cover cropping']],
-  ['Reduced tillage', ['reduced till', 'reduced tillage', 'minimum till', 'minimum tillage', 'no till', 'no tillage']],
-  ['Improved grazing management', ['rotational grazing', 'managed grazing', 'adaptive multi paddock grazing']],
-  ['Solar power generation', ['solar power', 'solar pv', 'solar photovoltaic', 'photovoltaic power', 'photovoltaic plant']],
-  ['Wind power generation', ['wind power', 'wind farm', 'wind turbine', 'wind turbines', 'wind energy']],
-  ['Hydropower generation', ['hydropower', 'hydro power', 'hydroelectric', 'hydro electric']],
+  ['Cover cropping', ['cover crop|crops|cropping']],
+  ['Reduced tillage', ['reduced|minimum|no till|tillage']],
+  ['Improved grazing management', ['rotational|managed grazing', 'adaptive multi paddock grazing']],
+  ['Solar power generation', ['solar power|pv|photovoltaic', 'photovoltaic power|plant']],
+  ['Wind power generation', ['wind power|farm|turbine|turbines|energy']],
+  ['Hydropower generation', ['hydropower', 'hydro power|electric', 'hydroelectric']],
   ['Energy efficiency', ['energy efficiency']],
-  ['Fuel switching', ['fuel switch', 'fuel switching']],
-  ['Wetland restoration', ['wetland restoration', 'wetland rewetting', 'rewetting']],
+  ['Fuel switching', ['fuel switch|switching']],
+  ['Wetland restoration', ['wetland restoration|rewetting', 'rewetting']],
   ['Direct air capture', ['direct air capture']],
   ['Enhanced weathering', ['enhanced weathering', 'enhanced rock weathering']],
 ];
@@ -82,15 +58,12 @@ const VOCABULARY: ReadonlyArray<readonly [string, readonly string[]]> = [
 const MAX_FROM_VOCABULARY = 5;
 const MAX_LABEL_CHARS = 120;
 
-function clean(value: string): string {
-  return (
-    squashSpaces(value)
-      // Footnote markers glued to the end of a value ("Afforestation2").
-      .replace(/(\p{L})\d{1,2}$/u, '$1')
-      .replace(/[.;:,]+$/, '')
-      .trim()
-  );
-}
+/** A value with its spaces squashed, without a footnote marker glued to its end ("Afforestation2") or end punctuation. */
+const clean = (value: string): string =>
+  squashSpaces(value)
+    .replace(/(\p{L})\d{1,2}$/u, '$1')
+    .replace(/[.;:,]+$/, '')
+    .trim();
 
 /** Values of labelled activity lines ("Project activity type Afforestation") in page texts. */
 export function labelledActivities(pages: readonly string[]): string[] {
@@ -109,14 +82,14 @@ function phraseWords(text: string): string[] {
 }
 
 /** Mentions of any of the phrases, read left to right without overlaps (the first phrase listed wins at a word). */
-function mentions(words: readonly string[], phrases: readonly (readonly string[])[]): number {
+function mentions(words: readonly string[], phrases: readonly string[]): number {
+  const alternatives = phrases.map((p) => p.split(' ').map((w) => w.split('|')));
   let n = 0;
-  for (let i = 0; i < words.length; i++) {
-    const hit = phrases.find((p) => p.every((w, k) => words[i + k] === w));
-    if (hit) {
-      n++;
-      i += hit.length - 1;
-    }
+  for (let i = 0; i < words.length;) {
+    const hit = alternatives.find((p) => p.every((w, k) => w.includes(words[i + k] ?? '')));
+    if (hit) n++;
+    // Past the phrase found, or on to the next word.
+    i += hit?.length ?? 1;
   }
   return n;
 }
@@ -125,7 +98,7 @@ function mentions(words: readonly string[], phrases: readonly (readonly string[]
 export function namedActivities(pages: readonly string[], minMentions = 2): string[] {
   // A word broken over a line with a hyphen ("oxi-\ndation") is one word.
   const words = phraseWords(pages.join('\n').replace(/-\s*\n\s*/g, ''));
-  const counts = VOCABULARY.map(([name, phrases]) => ({ name, n: mentions(words, phrases.map(phraseWords)) }));
+  const counts = VOCABULARY.map(([name, phrases]) => ({ name, n: mentions(words, phrases) }));
   // A stable sort: equally mentioned activities stay in vocabulary order.
   const named = counts.filter((c) => c.n >= minMentions).sort((a, b) => b.n - a.n);
   return distinct(named.map((c) => c.name)).slice(0, MAX_FROM_VOCABULARY);
