@@ -16,8 +16,7 @@ import { hasLetter, oneLine, squashSpaces } from './text.js';
 
 const LABELLED = [
   /^project activity type\s*[:\-–]?\s*(.+)$/i,
-  /^(?:type of (?:the )?project activity|project activity type\(s\)|activity type)\s*[:\-–]\s*(.+)$/i,
-  /^(?:type and category\(ies\)[^:]*|technology\/measure)\s*[:\-–]\s*(.+)$/i,
+  /^(?:type of (?:the )?project activity|project activity type\(s\)|activity type|type and category\(ies\)[^:]*|technology\/measure)\s*[:\-–]\s*(.+)$/i,
 ];
 
 /**
