@@ -42,7 +42,6 @@ interface Token {
 interface Row {
   labels: Token[];
   values: number[];
-  total: boolean;
   /** Index after the row's last quantity. */
   end: number;
 }
@@ -103,9 +102,7 @@ function classify(text: string): Kind {
 function contentLines(pages: readonly string[]): { text: string; page: number }[] {
   const perPage = pages.map((p) => p.split('\n').map(oneLine).filter(Boolean));
   const seenOn = new Map<string, number>();
-  for (const lines of perPage) {
-    for (const l of new Set(lines)) seenOn.set(l, (seenOn.get(l) ?? 0) + 1);
-  }
+  for (const l of perPage.flatMap((lines) => [...new Set(lines)])) seenOn.set(l, (seenOn.get(l) ?? 0) + 1);
   const threshold = Math.max(3, Math.ceil(pages.length * 0.3));
   const isContent = (l: string, j: number, lines: string[], page: number): boolean => {
     const nearEdge = j < 3 || j >= lines.length - 3;
@@ -124,11 +121,9 @@ function tokenize(pages: readonly string[]): Token[] {
   contentLines(pages).forEach((line, n) => {
     for (const text of line.text.split(' ')) {
       const prev = joined.at(-1);
-      if (prev && /[A-Za-z\d][-/]$/.test(prev.text) && classify(prev.text) === 'fragment' && /^([A-Za-z]|(19|20)\d{2}\b)/.test(text)) {
+      if (prev && /[A-Za-z\d][-/]$/.test(prev.text) && classify(prev.text) === 'fragment' && /^([A-Za-z]|(19|20)\d{2}\b)/.test(text))
         prev.text += text;
-      } else {
-        joined.push({ text, page: line.page, line: n });
-      }
+      else joined.push({ text, page: line.page, line: n });
     }
   });
   const tokens: Token[] = joined.map((t, index) => ({ ...t, kind: classify(t.text), index }));
@@ -167,35 +162,9 @@ const LABEL_KINDS = new Set<Kind>(['year', 'date', 'fragment', 'month', 'connect
 /** A total row's label is at most this many tokens ("Total" and its words, e.g. "Total estimated ERs (tCO2e)"). */
 const MAX_TOTAL_LABEL = 14;
 
-const startRow = (first?: Token): Row => ({ labels: first ? [first] : [], values: [], total: first?.kind === 'total', end: 0 });
+const isTotal = (row: Row): boolean => row.labels[0]?.kind === 'total';
 
-const rowStart = (row: Row): number => row.labels[0]?.index ?? 0;
-
-function addValue(row: Row, t: Token): Row {
-  row.values.push(parseQuantity(bareText(t.text)) ?? 0);
-  row.end = t.index + 1;
-  return row;
-}
-
-/** Before a year row's first quantity: label tokens extend its label, a quantity after a year or date starts its cells. */
-function readLabel(row: Row, t: Token): Row {
-  if (LABEL_KINDS.has(t.kind)) {
-    row.labels.push(t);
-    return row;
-  }
-  if (t.kind === 'number' && row.labels.some((l) => l.kind === 'year' || l.kind === 'date')) return addValue(row, t);
-  return startRow(t.kind === 'total' ? t : undefined);
-}
-
-/** After "Total": words of its label, then its quantities (a "2022" among them too); anything else starts anew. */
-function readTotalLabel(row: Row, t: Token): Row {
-  if (t.kind === 'number' || t.kind === 'year') return addValue(row, t);
-  if (t.kind === 'other' && row.labels.length < MAX_TOTAL_LABEL) {
-    row.labels.push(t);
-    return row;
-  }
-  return startRow(t.kind === 'other' ? undefined : t);
-}
+const rowStart = (row?: Row): number => row?.labels[0]?.index ?? 0;
 
 /** Column count of the table being read: the rows just before the one starting at `start`, with no gap between them. */
 function columnCount(rows: readonly Row[], start: number): number {
@@ -204,64 +173,71 @@ function columnCount(rows: readonly Row[], start: number): number {
   for (let k = rows.length - 1; k >= 0 && counts.length < 6; k--) {
     const r = rows[k];
     if (!r || next - r.end > ROW_GAP_TOKENS) break;
-    if (!r.total) counts.push(r.values.length);
+    if (!isTotal(r)) counts.push(r.values.length);
     next = rowStart(r);
   }
   return counts.length === 0 ? 0 : mode(counts);
 }
 
-/** After a row's quantities: a quantity is one more, and so is a bare number such as 2000 while the row is short. */
-function continuesRow(row: Row, t: Token, rows: readonly Row[]): boolean {
-  return t.kind === 'number' || (t.kind === 'year' && !row.total && row.values.length < columnCount(rows, rowStart(row)));
+/** What token `t` is to the row being read (`rows` are those read before it): a label token, a quantity, or its end. */
+function stepOf(row: Row, t: Token, rows: readonly Row[]): 'label' | 'value' | 'end' {
+  const total = isTotal(row);
+  // After a row's quantities: a quantity is one more, and so is a bare number such as 2000 while the row is short.
+  if (row.values.length > 0) {
+    const more = t.kind === 'number' || (t.kind === 'year' && !total && row.values.length < columnCount(rows, rowStart(row)));
+    return more ? 'value' : 'end';
+  }
+  // After "Total": words of its label, then its quantities (a "2022" among them too).
+  if (total) {
+    if (t.kind === 'number' || t.kind === 'year') return 'value';
+    return t.kind === 'other' && row.labels.length < MAX_TOTAL_LABEL ? 'label' : 'end';
+  }
+  // Label tokens make a year row's label ("Total" starts a total row's); a quantity after a year or date starts its cells.
+  if (LABEL_KINDS.has(t.kind) || (t.kind === 'total' && row.labels.length === 0)) return 'label';
+  return t.kind === 'number' && row.labels.some((l) => l.kind === 'year' || l.kind === 'date') ? 'value' : 'end';
 }
 
 /** Splits the token stream into candidate rows (label with a year + quantities, or a total row). */
 function readRows(tokens: readonly Token[]): Row[] {
   const rows: Row[] = [];
-  const finish = (row: Row): void => {
-    if (row.values.length > 0 && (row.total || rowYear(row.labels) !== null)) rows.push(row);
+  let row: Row = { labels: [], values: [], end: 0 };
+  const finish = (): void => {
+    if (row.values.length > 0) rows.push(row);
+    row = { labels: [], values: [], end: 0 };
   };
-  let row = startRow();
   for (const t of tokens) {
-    if (row.values.length === 0) {
-      row = row.total ? readTotalLabel(row, t) : readLabel(row, t);
-    } else if (continuesRow(row, t, rows)) {
-      addValue(row, t);
-    } else {
-      finish(row);
-      row = startRow(t.kind === 'other' ? undefined : t);
+    let step = stepOf(row, t, rows);
+    // The token that ends a row is read again as the first of the next.
+    if (step === 'end') {
+      finish();
+      step = stepOf(row, t, rows);
+    }
+    if (step === 'label') row.labels.push(t);
+    if (step === 'value') {
+      row.values.push(parseQuantity(bareText(t.text)) ?? 0);
+      row.end = t.index + 1;
     }
   }
-  finish(row);
+  finish();
   return rows;
 }
 
 /** Consecutive rows with little text between them (a footnote, a "Table continued" line) form one run. */
 function groupRuns(rows: readonly Row[]): Row[][] {
   const runs: Row[][] = [];
-  let current: Row[] = [];
   for (const r of rows) {
-    const prev = current.at(-1);
+    const run = runs.at(-1);
+    const prev = run?.at(-1);
     // A total row closes its table.
-    if (prev && (prev.total || rowStart(r) - prev.end > ROW_GAP_TOKENS)) {
-      runs.push(current);
-      current = [];
-    }
-    current.push(r);
+    if (run && prev && !isTotal(prev) && rowStart(r) - prev.end <= ROW_GAP_TOKENS) run.push(r);
+    else runs.push([r]);
   }
-  if (current.length > 0) runs.push(current);
   return runs;
 }
 
 /** What the text just before a run must name: estimates of reductions or removals. */
 const ESTIMATE_WORDS = /estimat|ex[- ]ante|expected|projected|annual/i;
 const REDUCTION_WORDS = /reduction|removal|vcus?\b|vers?\b|cers?\b|credits|sequestration|issuance/i;
-
-/** The words before a run's first row (its caption and column headings, and the text before them). */
-function headerWords(tokens: readonly Token[], run: readonly Row[], window = 80): string[] {
-  const start = run[0] ? rowStart(run[0]) : 0;
-  return tokens.slice(Math.max(0, start - window), start).map((t) => t.text);
-}
 
 /** A header word naming a cumulative column, and the words of a table's label column (the columns follow them). */
 const CUMULATIVE = /^(cumulative|accumulated)\b/i;
@@ -288,13 +264,9 @@ function yearlyColumn(headerWords: readonly string[], rows: readonly Row[]): num
   const width = Math.min(...rows.map((r) => r.values.length));
   if (!(width >= 2)) return 0;
   const column = (fromEnd: number): number[] => rows.map((r) => r.values.at(-1 - fromEnd) ?? NaN);
-  for (let cumulative = 0; cumulative < width; cumulative++) {
-    for (let yearly = 0; yearly < width; yearly++) {
-      if (yearly !== cumulative && isRunningSum(column(yearly), column(cumulative))) return yearly;
-    }
-  }
-  const last = columns.at(-1);
-  return last !== undefined && CUMULATIVE.test(last) ? 1 : 0;
+  const indexes = [...Array(width).keys()];
+  const yearly = indexes.flatMap((c) => indexes.filter((y) => y !== c && isRunningSum(column(y), column(c))));
+  return yearly[0] ?? (CUMULATIVE.test(columns.at(-1) ?? '') ? 1 : 0);
 }
 
 /**
@@ -310,8 +282,11 @@ function isYearTable(rows: readonly EmissionTableRow[]): boolean {
 }
 
 /** A run of rows as an emission-reduction table, or null when it is not one. */
-function tableOf(run: readonly Row[], words: readonly string[]): EmissionTable | null {
-  const yearRows = run.filter((r) => !r.total);
+function tableOf(run: readonly Row[], tokens: readonly Token[]): EmissionTable | null {
+  // Its header: the 80 words before its first row (its caption and column headings, and the text before them).
+  const start = rowStart(run[0]);
+  const words = tokens.slice(Math.max(0, start - 80), start).map((t) => t.text);
+  const yearRows = run.filter((r) => !isTotal(r));
   const header = words.join(' ');
   if (yearRows.length < 2 || !ESTIMATE_WORDS.test(header) || !REDUCTION_WORDS.test(header)) return null;
   const fromEnd = yearlyColumn(words, yearRows);
@@ -324,7 +299,7 @@ function tableOf(run: readonly Row[], words: readonly string[]): EmissionTable |
   if (!isYearTable(rows)) return null;
   const values: Record<string, number> = {};
   for (const r of rows) values[String(r.year)] = roundSum((values[String(r.year)] ?? 0) + r.value);
-  const totalRow = run.find((r) => r.total);
+  const totalRow = run.find(isTotal);
   return {
     values,
     rows,
@@ -336,7 +311,7 @@ function tableOf(run: readonly Row[], words: readonly string[]): EmissionTable |
 /** Every emission-reduction table found in a document, in document order. `pages[0]` is page 1. */
 export function findEmissionTables(pages: readonly string[]): EmissionTable[] {
   const tokens = tokenize(pages);
-  return groupRuns(readRows(tokens)).flatMap((run) => tableOf(run, headerWords(tokens, run)) ?? []);
+  return groupRuns(readRows(tokens)).flatMap((run) => tableOf(run, tokens) ?? []);
 }
 
 /**
@@ -350,10 +325,8 @@ export function findEmissionTable(pages: readonly string[], estimate?: number): 
     const values = Object.values(t.values);
     return Math.abs(values.reduce((a, b) => a + b, 0) / values.length - estimate) / estimate;
   };
-  // Lower miss first, then more rows; strict comparison keeps the first of equals.
-  const better = (t: EmissionTable, best: EmissionTable): boolean =>
-    miss(t) < miss(best) || (miss(t) === miss(best) && t.rows.length > best.rows.length);
-  return findEmissionTables(pages).reduce<EmissionTable | null>((best, t) => (!best || better(t, best) ? t : best), null);
+  // Lower miss first, then more rows; the sort is stable, so the first of equals wins.
+  return findEmissionTables(pages).sort((a, b) => miss(a) - miss(b) || b.rows.length - a.rows.length)[0] ?? null;
 }
 
 /** Sums of decimal cells ("12.1" + "0.2") are kept free of binary noise. */
