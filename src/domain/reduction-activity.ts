@@ -87,7 +87,6 @@ function mentions(words: readonly string[], phrases: readonly string[]): number 
   for (let i = 0; i < words.length;) {
     const hit = alternatives.find((p) => p.every((w, k) => w.includes(words[i + k] ?? '')));
     if (hit) n++;
-    // Past the phrase found, or on to the next word.
     i += hit?.length ?? 1;
   }
   return n;
