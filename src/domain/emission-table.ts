@@ -38,12 +38,10 @@ interface Token {
   index: number;
 }
 
-/** A row being read, then read: its label's tokens (a year or period, or "Total ..."), then its quantities. */
+/** A row being read, then read: its label's tokens (a year or period, or "Total ..."), then its cells (quantities). */
 interface Row {
   labels: Token[];
-  values: number[];
-  /** Index after the row's last quantity. */
-  end: number;
+  cells: Token[];
 }
 
 /** Rows of one table are at most this many tokens apart (a footnote, "Table continued", a page header). */
@@ -67,8 +65,7 @@ export function parseQuantity(text: string): number | null {
   const t = sign?.[1] ?? unbracketed;
   const negative = (paren !== null) !== (sign !== null);
   // Western (1,234,567) or Indian (12,34,567) grouping, or no grouping; optional decimals.
-  if (!/^(\d{1,3}(,\d{3})+|\d{1,3}(,\d{2})*,\d{3}|\d+)(\.\d+)?$/.test(t)) return null;
-  const n = Number(t.replaceAll(',', ''));
+  const n = /^(\d{1,3}(,\d{3})+|\d{1,3}(,\d{2})*,\d{3}|\d+)(\.\d+)?$/.test(t) ? Number(t.replaceAll(',', '')) : NaN;
   if (!Number.isFinite(n)) return null;
   return negative && n !== 0 ? -n : n;
 }
@@ -151,12 +148,6 @@ function rowYear(labels: readonly Token[]): number | null {
   return year ? Number(year.text.slice(0, 4)) : null;
 }
 
-/** The most frequent of a few values, the largest of equally frequent ones. */
-function mode(values: number[]): number {
-  const count = (v: number): number => values.filter((x) => x === v).length;
-  return values.reduce((best, v) => (count(v) > count(best) || (count(v) === count(best) && v > best) ? v : best));
-}
-
 /** Kinds of token a row's label is made of: "15-July-2022 to 31-Dec-2022", "2022 - 2023", "Dec-" "2022". */
 const LABEL_KINDS = new Set<Kind>(['year', 'date', 'fragment', 'month', 'connector']);
 /** A total row's label is at most this many tokens ("Total" and its words, e.g. "Total estimated ERs (tCO2e)"). */
@@ -166,57 +157,55 @@ const isTotal = (row: Row): boolean => row.labels[0]?.kind === 'total';
 
 const rowStart = (row?: Row): number => row?.labels[0]?.index ?? 0;
 
+/** Index after the row's last cell. */
+const rowEnd = (row: Row): number => (row.cells.at(-1)?.index ?? 0) + 1;
+
+/** The quantity in a cell ("2022*" is 2022). */
+const quantity = (cell?: Token): number | undefined => cell && (parseQuantity(bareText(cell.text)) ?? 0);
+
 /** Column count of the table being read: the rows just before the one starting at `start`, with no gap between them. */
 function columnCount(rows: readonly Row[], start: number): number {
   const counts: number[] = [];
   let next = start;
   for (let k = rows.length - 1; k >= 0 && counts.length < 6; k--) {
     const r = rows[k];
-    if (!r || next - r.end > ROW_GAP_TOKENS) break;
-    if (!isTotal(r)) counts.push(r.values.length);
+    if (!r || next - rowEnd(r) > ROW_GAP_TOKENS) break;
+    if (!isTotal(r)) counts.push(r.cells.length);
     next = rowStart(r);
   }
-  return counts.length === 0 ? 0 : mode(counts);
+  // Their most frequent count, the largest of equally frequent ones (0 when there are none).
+  const count = (v: number): number => counts.filter((x) => x === v).length;
+  return counts.reduce((best, v) => (count(v) > count(best) || (count(v) === count(best) && v > best) ? v : best), 0);
 }
 
-/** What token `t` is to the row being read (`rows` are those read before it): a label token, a quantity, or its end. */
-function stepOf(row: Row, t: Token, rows: readonly Row[]): 'label' | 'value' | 'end' {
-  const total = isTotal(row);
+/** The part of the row being read that token `t` joins (`rows`: those read before it), or null when it ends the row. */
+function partOf(row: Row, t: Token, rows: readonly Row[]): 'labels' | 'cells' | null {
   // After a row's quantities: a quantity is one more, and so is a bare number such as 2000 while the row is short.
-  if (row.values.length > 0) {
-    const more = t.kind === 'number' || (t.kind === 'year' && !total && row.values.length < columnCount(rows, rowStart(row)));
-    return more ? 'value' : 'end';
+  if (row.cells.length > 0) {
+    const more = t.kind === 'number' || (t.kind === 'year' && !isTotal(row) && row.cells.length < columnCount(rows, rowStart(row)));
+    return more ? 'cells' : null;
   }
   // After "Total": words of its label, then its quantities (a "2022" among them too).
-  if (total) {
-    if (t.kind === 'number' || t.kind === 'year') return 'value';
-    return t.kind === 'other' && row.labels.length < MAX_TOTAL_LABEL ? 'label' : 'end';
-  }
+  if (isTotal(row) && (t.kind === 'number' || t.kind === 'year')) return 'cells';
+  if (isTotal(row)) return t.kind === 'other' && row.labels.length < MAX_TOTAL_LABEL ? 'labels' : null;
   // Label tokens make a year row's label ("Total" starts a total row's); a quantity after a year or date starts its cells.
-  if (LABEL_KINDS.has(t.kind) || (t.kind === 'total' && row.labels.length === 0)) return 'label';
-  return t.kind === 'number' && row.labels.some((l) => l.kind === 'year' || l.kind === 'date') ? 'value' : 'end';
+  if (LABEL_KINDS.has(t.kind) || (t.kind === 'total' && row.labels.length === 0)) return 'labels';
+  return t.kind === 'number' && row.labels.some((l) => l.kind === 'year' || l.kind === 'date') ? 'cells' : null;
 }
 
 /** Splits the token stream into candidate rows (label with a year + quantities, or a total row). */
 function readRows(tokens: readonly Token[]): Row[] {
   const rows: Row[] = [];
-  let row: Row = { labels: [], values: [], end: 0 };
+  let row: Row = { labels: [], cells: [] };
   const finish = (): void => {
-    if (row.values.length > 0) rows.push(row);
-    row = { labels: [], values: [], end: 0 };
+    if (row.cells.length > 0) rows.push(row);
+    row = { labels: [], cells: [] };
   };
   for (const t of tokens) {
-    let step = stepOf(row, t, rows);
     // The token that ends a row is read again as the first of the next.
-    if (step === 'end') {
-      finish();
-      step = stepOf(row, t, rows);
-    }
-    if (step === 'label') row.labels.push(t);
-    if (step === 'value') {
-      row.values.push(parseQuantity(bareText(t.text)) ?? 0);
-      row.end = t.index + 1;
-    }
+    if (partOf(row, t, rows) === null) finish();
+    const part = partOf(row, t, rows);
+    if (part !== null) row[part].push(t);
   }
   finish();
   return rows;
@@ -224,15 +213,10 @@ function readRows(tokens: readonly Token[]): Row[] {
 
 /** Consecutive rows with little text between them (a footnote, a "Table continued" line) form one run. */
 function groupRuns(rows: readonly Row[]): Row[][] {
-  const runs: Row[][] = [];
-  for (const r of rows) {
-    const run = runs.at(-1);
-    const prev = run?.at(-1);
-    // A total row closes its table.
-    if (run && prev && !isTotal(prev) && rowStart(r) - prev.end <= ROW_GAP_TOKENS) run.push(r);
-    else runs.push([r]);
-  }
-  return runs;
+  // A run starts at the first row, after a gap, and after a total row (which closes its table).
+  const opens = (r: Row, prev?: Row): boolean => !prev || isTotal(prev) || rowStart(r) - rowEnd(prev) > ROW_GAP_TOKENS;
+  const starts = rows.flatMap((r, i) => (opens(r, rows[i - 1]) ? [i] : []));
+  return starts.map((start, k) => rows.slice(start, starts[k + 1]));
 }
 
 /** What the text just before a run must name: estimates of reductions or removals. */
@@ -261,9 +245,9 @@ function yearlyColumn(headerWords: readonly string[], rows: readonly Row[]): num
   const labelAt = headerWords.findLastIndex((w) => LABEL_COLUMN.has(w.toLowerCase()));
   const columns = headerWords.slice(labelAt + 1).filter((w) => !/^\(?(tco2e?|tco2-?eq|t|co2e?)\)?[.,;:]?$/i.test(w));
   if (!columns.some((w) => CUMULATIVE.test(w))) return 0;
-  const width = Math.min(...rows.map((r) => r.values.length));
+  const width = Math.min(...rows.map((r) => r.cells.length));
   if (!(width >= 2)) return 0;
-  const column = (fromEnd: number): number[] => rows.map((r) => r.values.at(-1 - fromEnd) ?? NaN);
+  const column = (fromEnd: number): number[] => rows.map((r) => quantity(r.cells.at(-1 - fromEnd)) ?? NaN);
   const indexes = [...Array(width).keys()];
   const yearly = indexes.flatMap((c) => indexes.filter((y) => y !== c && isRunningSum(column(y), column(c))));
   return yearly[0] ?? (CUMULATIVE.test(columns.at(-1) ?? '') ? 1 : 0);
@@ -292,9 +276,8 @@ function tableOf(run: readonly Row[], tokens: readonly Token[]): EmissionTable |
   const fromEnd = yearlyColumn(words, yearRows);
   const rows = yearRows.flatMap((r): EmissionTableRow[] => {
     const year = rowYear(r.labels);
-    const value = r.values.at(-1 - fromEnd);
-    const first = r.labels[0];
-    return year === null || value === undefined || !first ? [] : [{ year, value, page: first.page }];
+    const value = quantity(r.cells.at(-1 - fromEnd));
+    return year === null || value === undefined ? [] : [{ year, value, page: r.labels[0]?.page ?? 1 }];
   });
   if (!isYearTable(rows)) return null;
   const values: Record<string, number> = {};
@@ -304,7 +287,7 @@ function tableOf(run: readonly Row[], tokens: readonly Token[]): EmissionTable |
     values,
     rows,
     pages: [...new Set(rows.map((r) => r.page))].sort((a, b) => a - b),
-    total: totalRow ? (totalRow.values.at(-1 - fromEnd) ?? totalRow.values.at(-1) ?? null) : null,
+    total: totalRow ? (quantity(totalRow.cells.at(-1 - fromEnd) ?? totalRow.cells.at(-1)) ?? null) : null,
   };
 }
 
