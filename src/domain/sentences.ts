@@ -1,4 +1,4 @@
-import { trimSpan, type Span } from './chunking.js';
+import { spansBetween, trimSpan, type Span } from './chunking.js';
 import { endsClause, hasLetter, oneLine } from './text.js';
 
 /**
@@ -173,11 +173,11 @@ export function sentenceSpans(text: string, head = ''): SentenceSpan[] {
     if (isHeadingLine(judged[i] ?? line) && !wrapsOn(line, lines[i + 1])) cuts.push(start, start + line.length + 1);
   });
   cuts.push(...labelCuts(starts, judged));
-  const sorted = [...new Set(cuts.filter((c) => c >= 0 && c <= text.length))].sort((a, b) => a - b);
+  const sorted = cuts.filter((c) => c >= 0 && c <= text.length).sort((a, b) => a - b);
   const firstLineEnd = lines[0]?.length ?? 0;
   // Each cut to the next (the last to the text's end).
-  return sorted.flatMap((start, i): SentenceSpan[] => {
-    const span = trimSpan(text, { start, end: sorted[i + 1] ?? text.length });
+  return spansBetween([...sorted, text.length]).flatMap((between): SentenceSpan[] => {
+    const span = trimSpan(text, between);
     if (!span) return [];
     const body = text.slice(span.start, span.end);
     return [{ ...span, heading: !body.includes('\n') && isHeadingLine(span.start < firstLineEnd ? head + body : body) }];
