@@ -57,21 +57,15 @@ export function candidatesOf(passage: AnswerPassage, tuning: LineTuning): Candid
 function readCandidates(passage: AnswerPassage, tuning: LineTuning): Candidate[] {
   const { text } = passage;
   const furniture = furnitureLines(text, passage.running ?? NO_LINES, passage.line ?? { head: '', tail: '' });
-  const out: Candidate[] = [];
-  for (const s of sentenceSpans(text, passage.line?.head)) {
-    if (s.heading) continue;
-    for (const piece of withoutRanges(text, s, furniture)) {
-      for (const group of lineGroups(text, piece, tuning)) {
-        const garbled = garbledFrom(text, group.start, group.end);
-        const span = trimSpan(text, { start: group.start, end: garbled ?? group.end });
-        if (!span) continue;
-        const body = text.slice(span.start, span.end);
-        if (!readable(body)) continue;
-        out.push({ passageId: passage.id, start: span.start, end: span.end, text: body, terms: normalizedTerms(body) });
-      }
-    }
-  }
-  return out;
+  return sentenceSpans(text, passage.line?.head)
+    .filter((s) => !s.heading)
+    .flatMap((s) => withoutRanges(text, s, furniture))
+    .flatMap((piece) => lineGroups(text, piece, tuning))
+    .flatMap((group) => {
+      const span = trimSpan(text, { start: group.start, end: garbledFrom(text, group.start, group.end) ?? group.end });
+      const body = span ? text.slice(span.start, span.end) : '';
+      return span && readable(body) ? [{ passageId: passage.id, ...span, text: body, terms: normalizedTerms(body) }] : [];
+    });
 }
 
 /**
@@ -184,19 +178,13 @@ const SHORT_WORDS = new Set(
  * when there is none, or when fewer than 20 letters come before it (the text is then the formula: `readable` judges).
  */
 export function garbledFrom(text: string, from = 0, to = text.length): number | null {
-  const words: { at: number; fragment: boolean }[] = [];
-  let inWindow = 0;
-  for (const m of text.slice(from, to).matchAll(/\S+/gu)) {
-    const fragment = isFragment(m[0]);
-    words.push({ at: from + m.index, fragment });
-    if (fragment) inWindow++;
-    if (words.length > GARBLE_WINDOW && words[words.length - 1 - GARBLE_WINDOW]?.fragment) inWindow--;
-    if (words.length < GARBLE_WINDOW || inWindow < GARBLE_FRAGMENTS) continue;
+  const words = [...text.slice(from, to).matchAll(/\S+/gu)].map((m) => ({ at: from + m.index, fragment: isFragment(m[0]) }));
+  for (let end = GARBLE_WINDOW; end <= words.length; end++) {
+    const fragments = words.slice(end - GARBLE_WINDOW, end).filter((w) => w.fragment);
+    if (fragments.length < GARBLE_FRAGMENTS) continue;
     // The first window of eight words holding six fragments: the formula starts at its first fragment.
-    const first = words.slice(-GARBLE_WINDOW).find((w) => w.fragment)?.at ?? from;
-    let letters = 0;
-    for (const ch of text.slice(from, first)) if (isLetter(ch)) letters++;
-    return letters >= 20 ? first : null;
+    const first = fragments[0]?.at ?? from;
+    return [...text.slice(from, first)].filter(isLetter).length >= 20 ? first : null;
   }
   return null;
 }
