@@ -254,6 +254,5 @@ export function repetitionStart(text: string): number | null {
 /** The reply up to where it starts repeating itself (repetitionStart), trimmed; `cut` says whether anything went. */
 export function cutRepetition(text: string): { text: string; cut: boolean } {
   const at = repetitionStart(text);
-  if (at === null) return { text, cut: false };
-  return { text: text.slice(0, at).trimEnd(), cut: true };
+  return at === null ? { text, cut: false } : { text: text.slice(0, at).trimEnd(), cut: true };
 }

@@ -137,18 +137,14 @@ function labelCuts(starts: readonly number[], judged: readonly string[]): number
   const cuts: number[] = [];
   for (let i = 0; i < judged.length; i++) {
     const before = judged[i - 1]?.trim();
-    const opens = before === undefined || before === '' || /[.!?;:]$/.test(before) || isHeadingLine(before);
+    const opens = !before || /[.!?;:]$/.test(before) || isHeadingLine(before);
     if (!opens || !isLabelLine(judged[i] ?? '')) continue;
     let end = i;
-    let widest = 0;
-    while (end < judged.length && isLabelLine(judged[end] ?? '')) {
-      widest = Math.max(widest, (judged[end] ?? '').trim().length);
-      end++;
-    }
+    while (end < judged.length && isLabelLine(judged[end] ?? '')) end++;
+    const widest = Math.max(...judged.slice(i, end).map((l) => l.trim().length));
     const field = (judged[end] ?? '').trim();
-    if (end < judged.length && /^["'(\u201C]?\p{Lu}/u.test(field) && field.length >= Math.max(FIELD_LINE_CHARS, 1.5 * widest)) {
+    if (/^["'(\u201C]?\p{Lu}/u.test(field) && field.length >= Math.max(FIELD_LINE_CHARS, 1.5 * widest))
       cuts.push(starts[i] ?? 0, starts[end] ?? 0);
-    }
     // The run's lines are judged: the next to look at is the line after it.
     i = end - 1;
   }
