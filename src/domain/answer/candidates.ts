@@ -1,4 +1,4 @@
-import { trimSpan, type Span } from '../chunking.js';
+import { spansBetween, trimSpan, type Span } from '../chunking.js';
 import { normalizedTerms } from '../query.js';
 import { isLeaderLine, isRunningLine } from '../page-furniture.js';
 import { isLetter, isTitleCase, sentenceSpans } from '../sentences.js';
@@ -133,17 +133,12 @@ function furnitureLines(text: string, running: ReadonlySet<string>, context: { h
   return out;
 }
 
-/** A span minus the ranges it overlaps, as trimmed pieces. */
+/** A span minus the ranges (ascending, apart) it overlaps, as trimmed pieces: it is cut at their ends, and their insides dropped. */
 function withoutRanges(text: string, span: Span, ranges: readonly Span[]): Span[] {
-  const pieces: Span[] = [];
-  let start = span.start;
-  for (const r of ranges) {
-    if (r.end <= start || r.start >= span.end) continue;
-    if (r.start > start) pieces.push({ start, end: r.start });
-    start = Math.max(start, r.end);
-  }
-  if (start < span.end) pieces.push({ start, end: span.end });
-  return pieces.map((p) => trimSpan(text, p)).filter((p): p is Span => p !== null);
+  const cuts = ranges.flatMap((r) => [r.start, r.end]).map((c) => Math.min(Math.max(c, span.start), span.end));
+  return spansBetween([span.start, ...cuts, span.end])
+    .filter((p) => !ranges.some((r) => r.start <= p.start && p.end <= r.end))
+    .flatMap((p) => trimSpan(text, p) ?? []);
 }
 
 /**
