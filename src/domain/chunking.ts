@@ -152,20 +152,16 @@ export function chunkPage(text: string, page: number, opts: ChunkOptions): TextC
 /** A segment of a page cut into chunk spans: pieces merged up to the budget, each after the first overlapping the one before. */
 function segmentSpans(text: string, segment: Span, maxTokens: number, overlapTokens: number): Span[] {
   const pieces = splitSpan(text, segment, maxTokens);
-  const [first, ...rest] = pieces;
-  if (!first) return [];
   const spans: Span[] = [];
-  let current = { ...first };
-  for (const piece of rest) {
-    if (estimateTokens(text.slice(current.start, piece.end)) <= maxTokens) {
+  for (const piece of pieces) {
+    const current = spans.at(-1);
+    if (current && estimateTokens(text.slice(current.start, piece.end)) <= maxTokens) {
       current.end = piece.end;
       continue;
     }
-    spans.push(current);
-    const ov = overlapStart(text, current, pieces, overlapTokens);
-    current = ov !== null && estimateTokens(text.slice(ov, piece.end)) <= maxTokens ? { start: ov, end: piece.end } : { ...piece };
+    const ov = current ? overlapStart(text, current, pieces, overlapTokens) : null;
+    spans.push(ov !== null && estimateTokens(text.slice(ov, piece.end)) <= maxTokens ? { start: ov, end: piece.end } : { ...piece });
   }
-  spans.push(current);
   return spans;
 }
 
