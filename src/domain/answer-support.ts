@@ -231,9 +231,8 @@ export function checkAnswerSupport(answer: string, passages: readonly SupportPas
  * without a full stop). Small local models fall into such loops at temperature 0. Returns null when there is none.
  */
 export function repetitionStart(text: string): number | null {
-  let cut: number | null = null;
   const periodic = /([\s\S]{8,200}?)\1{2,}/u.exec(text);
-  if (periodic) cut = periodic.index + (periodic[1]?.length ?? 0);
+  const loop = periodic ? periodic.index + (periodic[1]?.length ?? 0) : null;
 
   const seen = new Set<string>();
   const sentence = /[^.!?\n]+(?:[.!?]+|\n|$)(?:\s*\[[\d,\s\u2013-]+\])*/gu;
@@ -242,18 +241,14 @@ export function repetitionStart(text: string): number | null {
       .replace(/[^\p{L}\p{N}]+/gu, ' ')
       .trim();
     if (key.length < 12) continue;
-    if (seen.has(key)) {
-      if (cut === null || m.index < cut) cut = m.index;
-      break;
-    }
+    if (seen.has(key)) return Math.min(m.index, loop ?? m.index);
     seen.add(key);
   }
-  return cut;
+  return loop;
 }
 
 /** The reply up to where it starts repeating itself (repetitionStart), trimmed; `cut` says whether anything went. */
 export function cutRepetition(text: string): { text: string; cut: boolean } {
   const at = repetitionStart(text);
-  if (at === null) return { text, cut: false };
-  return { text: text.slice(0, at).trimEnd(), cut: true };
+  return at === null ? { text, cut: false } : { text: text.slice(0, at).trimEnd(), cut: true };
 }

@@ -74,33 +74,18 @@ export interface Span {
 const SEPARATORS: readonly RegExp[] = [/\n[ ]*\n\s*/g, /(?<=[.!?;:\u3002]["'\u201D\u2019)\]]?)\s+/g, /\n\s*/g, /\s+/g];
 
 /** Splits [start, end) of text into pieces of at most maxTokens each, using the strongest separator that helps. */
-function splitSpan(text: string, span: Span, maxTokens: number, level: number, out: Span[]): void {
-  if (estimateTokens(text.slice(span.start, span.end)) <= maxTokens) {
-    out.push(span);
-    return;
-  }
+function splitSpan(text: string, span: Span, maxTokens: number, level = 0): Span[] {
+  if (estimateTokens(text.slice(span.start, span.end)) <= maxTokens) return [span];
   const sep = SEPARATORS[level];
-  if (sep === undefined) {
-    hardSplit(text, span, maxTokens, out);
-    return;
-  }
-  const pieces: Span[] = [];
-  let pieceStart = span.start;
-  const slice = text.slice(span.start, span.end);
-  for (const m of slice.matchAll(sep)) {
-    const cut = span.start + m.index + m[0].length;
-    if (cut >= span.end) break;
-    if (cut > pieceStart) {
-      pieces.push({ start: pieceStart, end: cut });
-      pieceStart = cut;
-    }
-  }
-  pieces.push({ start: pieceStart, end: span.end });
-  for (const p of pieces) splitSpan(text, p, maxTokens, level + 1, out);
+  if (sep === undefined) return hardSplit(text, span, maxTokens);
+  const cuts = [...text.slice(span.start, span.end).matchAll(sep)].map((m) => span.start + m.index + m[0].length);
+  const pieces = spansBetween([span.start, ...cuts.filter((c) => c < span.end), span.end]);
+  return pieces.flatMap((p) => splitSpan(text, p, maxTokens, level + 1));
 }
 
 /** Last resort for a run without usable separators (a long URL, a hash): cut by characters. */
-function hardSplit(text: string, span: Span, maxTokens: number, out: Span[]): void {
+function hardSplit(text: string, span: Span, maxTokens: number): Span[] {
+  const out: Span[] = [];
   let start = span.start;
   while (start < span.end) {
     let end = start + 1;
@@ -112,21 +97,16 @@ function hardSplit(text: string, span: Span, maxTokens: number, out: Span[]): vo
     out.push({ start, end });
     start = end;
   }
+  return out;
 }
 
 /** Start of the overlap taken from the end of the previous chunk: a piece or word boundary within the budget. */
 function overlapStart(text: string, chunk: Span, pieces: Span[], overlapTokens: number): number | null {
-  for (const p of pieces) {
-    if (p.start > chunk.start && p.start < chunk.end && estimateTokens(text.slice(p.start, chunk.end)) <= overlapTokens) {
-      return p.start;
-    }
-  }
-  const body = text.slice(chunk.start, chunk.end);
-  for (const m of body.matchAll(/\s+/g)) {
-    const pos = chunk.start + m.index + m[0].length;
-    if (pos < chunk.end && estimateTokens(text.slice(pos, chunk.end)) <= overlapTokens) return pos;
-  }
-  return null;
+  const fits = (pos: number) => pos > chunk.start && pos < chunk.end && estimateTokens(text.slice(pos, chunk.end)) <= overlapTokens;
+  const atPiece = pieces.map((p) => p.start).find(fits);
+  if (atPiece !== undefined) return atPiece;
+  const afterBlanks = [...text.slice(chunk.start, chunk.end).matchAll(/\s+/g)].map((m) => chunk.start + m.index + m[0].length);
+  return afterBlanks.find(fits) ?? null;
 }
 
 /** Narrows a span to its non-blank part; null when only blanks remain. */
@@ -137,20 +117,20 @@ export function trimSpan(text: string, span: Span): Span | null {
   return end > start ? { start, end } : null;
 }
 
+/** The spans between consecutive cut points, in order; cuts are ascending, and equal neighbours give no span. */
+export function spansBetween(cuts: readonly number[]): Span[] {
+  return cuts.slice(1).flatMap((end, i) => {
+    const start = cuts[i] as number;
+    return end > start ? [{ start, end }] : [];
+  });
+}
+
 /**
  * The page cut where its runs of contents lines start and end (page-furniture.ts contentsRuns): no chunk holds both
  * a piece of a table of contents and the page's other text.
  */
 function segments(text: string): Span[] {
-  const out: Span[] = [];
-  let at = 0;
-  for (const run of contentsRuns(text)) {
-    if (run.start > at) out.push({ start: at, end: run.start });
-    out.push(run);
-    at = run.end;
-  }
-  if (at < text.length || out.length === 0) out.push({ start: at, end: text.length });
-  return out;
+  return spansBetween([0, ...contentsRuns(text).flatMap((run) => [run.start, run.end]), text.length]);
 }
 
 /** Chunks of one page; `page` is 1-based. Deterministic for the same text and options. */
@@ -171,22 +151,17 @@ export function chunkPage(text: string, page: number, opts: ChunkOptions): TextC
 
 /** A segment of a page cut into chunk spans: pieces merged up to the budget, each after the first overlapping the one before. */
 function segmentSpans(text: string, segment: Span, maxTokens: number, overlapTokens: number): Span[] {
-  const pieces: Span[] = [];
-  splitSpan(text, segment, maxTokens, 0, pieces);
-  const [first, ...rest] = pieces;
-  if (!first) return [];
+  const pieces = splitSpan(text, segment, maxTokens);
   const spans: Span[] = [];
-  let current = { ...first };
-  for (const piece of rest) {
-    if (estimateTokens(text.slice(current.start, piece.end)) <= maxTokens) {
+  for (const piece of pieces) {
+    const current = spans.at(-1);
+    if (current && estimateTokens(text.slice(current.start, piece.end)) <= maxTokens) {
       current.end = piece.end;
       continue;
     }
-    spans.push(current);
-    const ov = overlapStart(text, current, pieces, overlapTokens);
-    current = ov !== null && estimateTokens(text.slice(ov, piece.end)) <= maxTokens ? { start: ov, end: piece.end } : { ...piece };
+    const ov = current ? overlapStart(text, current, pieces, overlapTokens) : null;
+    spans.push(ov !== null && estimateTokens(text.slice(ov, piece.end)) <= maxTokens ? { start: ov, end: piece.end } : { ...piece });
   }
-  spans.push(current);
   return spans;
 }
 
@@ -201,10 +176,8 @@ function sha256Hex(s: string): string {
 
 /** Formats 128 bits of a hash as an RFC 4122 UUID (version 5 layout), the id form every vector store accepts. */
 function uuidFromHex(hex: string): string {
-  const h = hex.slice(0, 32).split('');
-  h[12] = '5';
-  h[16] = ((parseInt(h[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
-  const s = h.join('');
+  const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  const s = `${hex.slice(0, 12)}5${hex.slice(13, 16)}${variant}${hex.slice(17, 32)}`;
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20, 32)}`;
 }
 

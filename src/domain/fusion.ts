@@ -1,5 +1,5 @@
 import type { ScoredChunk } from './chunk-record.js';
-import { figuresIn, wordRuns } from './text.js';
+import { distinctBy, figuresIn, wordRuns } from './text.js';
 
 /**
  * Fusion of several retrieval lists (full text, dense vectors) and collapsing of near-duplicate passages.
@@ -31,10 +31,7 @@ export function convexCombination(lists: RankedList[]): ScoredChunk[] {
     if (!(weight >= 0)) throw new RangeError(`fusion weight of "${list.name}" must be >= 0, got ${weight}`);
     const scores = list.items.map((c) => c.score);
     const [min, max] = [Math.min(...scores), Math.max(...scores)];
-    const seen = new Set<string>();
-    for (const chunk of list.items) {
-      if (seen.has(chunk.id)) continue;
-      seen.add(chunk.id);
+    for (const chunk of distinctBy(list.items, (c) => c.id)) {
       const entry = byId.get(chunk.id) ?? { chunk, score: 0 };
       entry.score += (total > 0 ? weight / total : 0) * (max > min ? (chunk.score - min) / (max - min) : 1);
       byId.set(chunk.id, entry);
@@ -76,18 +73,9 @@ function hashTrigram(a: number, b: number, c: number): number {
  * of passages, can only add one shared element to their similarity.
  */
 function shingles(text: string): Uint32Array {
-  const words = wordRuns(text.toLowerCase());
-  const hashes = words.map(hashWord);
-  const out =
-    words.length < 3
-      ? Uint32Array.from(hashes)
-      : Uint32Array.from({ length: words.length - 2 }, (_, i) =>
-          hashTrigram(hashes[i] as number, hashes[i + 1] as number, hashes[i + 2] as number),
-        );
-  out.sort();
-  let n = 0;
-  for (let i = 0; i < out.length; i++) if (n === 0 || out[i] !== out[n - 1]) out[n++] = out[i] as number;
-  return out.subarray(0, n);
+  const hashes = wordRuns(text.toLowerCase()).map(hashWord);
+  const grams = hashes.length < 3 ? hashes : hashes.slice(2).map((c, i) => hashTrigram(hashes[i] as number, hashes[i + 1] as number, c));
+  return Uint32Array.from(new Set(grams)).sort();
 }
 
 /** A text's figures as written, separators left out ("27,769" -> "27769"). */
@@ -112,14 +100,10 @@ function jaccard(a: Uint32Array, b: Uint32Array, atLeast = 0): number {
   if (Math.min(a.length, b.length) / Math.max(a.length, b.length) < atLeast) return 0;
   let inter = 0;
   for (let i = 0, j = 0; i < a.length && j < b.length;) {
-    const x = a[i] as number;
-    const y = b[j] as number;
-    if (x === y) {
-      inter++;
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
+    const order = (a[i] as number) - (b[j] as number);
+    if (order === 0) inter++;
+    if (order <= 0) i++;
+    if (order >= 0) j++;
   }
   return inter / (a.length + b.length - inter);
 }

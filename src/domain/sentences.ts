@@ -1,4 +1,4 @@
-import { trimSpan, type Span } from './chunking.js';
+import { spansBetween, trimSpan, type Span } from './chunking.js';
 import { endsClause, hasLetter, oneLine } from './text.js';
 
 /**
@@ -137,18 +137,14 @@ function labelCuts(starts: readonly number[], judged: readonly string[]): number
   const cuts: number[] = [];
   for (let i = 0; i < judged.length; i++) {
     const before = judged[i - 1]?.trim();
-    const opens = before === undefined || before === '' || /[.!?;:]$/.test(before) || isHeadingLine(before);
+    const opens = !before || /[.!?;:]$/.test(before) || isHeadingLine(before);
     if (!opens || !isLabelLine(judged[i] ?? '')) continue;
     let end = i;
-    let widest = 0;
-    while (end < judged.length && isLabelLine(judged[end] ?? '')) {
-      widest = Math.max(widest, (judged[end] ?? '').trim().length);
-      end++;
-    }
+    while (end < judged.length && isLabelLine(judged[end] ?? '')) end++;
+    const widest = Math.max(...judged.slice(i, end).map((l) => l.trim().length));
     const field = (judged[end] ?? '').trim();
-    if (end < judged.length && /^["'(\u201C]?\p{Lu}/u.test(field) && field.length >= Math.max(FIELD_LINE_CHARS, 1.5 * widest)) {
+    if (/^["'(\u201C]?\p{Lu}/u.test(field) && field.length >= Math.max(FIELD_LINE_CHARS, 1.5 * widest))
       cuts.push(starts[i] ?? 0, starts[end] ?? 0);
-    }
     // The run's lines are judged: the next to look at is the line after it.
     i = end - 1;
   }
@@ -173,11 +169,11 @@ export function sentenceSpans(text: string, head = ''): SentenceSpan[] {
     if (isHeadingLine(judged[i] ?? line) && !wrapsOn(line, lines[i + 1])) cuts.push(start, start + line.length + 1);
   });
   cuts.push(...labelCuts(starts, judged));
-  const sorted = [...new Set(cuts.filter((c) => c >= 0 && c <= text.length))].sort((a, b) => a - b);
+  const sorted = cuts.filter((c) => c >= 0 && c <= text.length).sort((a, b) => a - b);
   const firstLineEnd = lines[0]?.length ?? 0;
   // Each cut to the next (the last to the text's end).
-  return sorted.flatMap((start, i): SentenceSpan[] => {
-    const span = trimSpan(text, { start, end: sorted[i + 1] ?? text.length });
+  return spansBetween([...sorted, text.length]).flatMap((between): SentenceSpan[] => {
+    const span = trimSpan(text, between);
     if (!span) return [];
     const body = text.slice(span.start, span.end);
     return [{ ...span, heading: !body.includes('\n') && isHeadingLine(span.start < firstLineEnd ? head + body : body) }];

@@ -1,4 +1,4 @@
-import { trimSpan, type Span } from '../chunking.js';
+import { spansBetween, trimSpan, type Span } from '../chunking.js';
 import { normalizedTerms } from '../query.js';
 import { isLeaderLine, isRunningLine } from '../page-furniture.js';
 import { isLetter, isTitleCase, sentenceSpans } from '../sentences.js';
@@ -57,21 +57,15 @@ export function candidatesOf(passage: AnswerPassage, tuning: LineTuning): Candid
 function readCandidates(passage: AnswerPassage, tuning: LineTuning): Candidate[] {
   const { text } = passage;
   const furniture = furnitureLines(text, passage.running ?? NO_LINES, passage.line ?? { head: '', tail: '' });
-  const out: Candidate[] = [];
-  for (const s of sentenceSpans(text, passage.line?.head)) {
-    if (s.heading) continue;
-    for (const piece of withoutRanges(text, s, furniture)) {
-      for (const group of lineGroups(text, piece, tuning)) {
-        const garbled = garbledFrom(text, group.start, group.end);
-        const span = trimSpan(text, { start: group.start, end: garbled ?? group.end });
-        if (!span) continue;
-        const body = text.slice(span.start, span.end);
-        if (!readable(body)) continue;
-        out.push({ passageId: passage.id, start: span.start, end: span.end, text: body, terms: normalizedTerms(body) });
-      }
-    }
-  }
-  return out;
+  return sentenceSpans(text, passage.line?.head)
+    .filter((s) => !s.heading)
+    .flatMap((s) => withoutRanges(text, s, furniture))
+    .flatMap((piece) => lineGroups(text, piece, tuning))
+    .flatMap((group) => {
+      const span = trimSpan(text, { start: group.start, end: garbledFrom(text, group.start, group.end) ?? group.end });
+      const body = span ? text.slice(span.start, span.end) : '';
+      return span && readable(body) ? [{ passageId: passage.id, ...span, text: body, terms: normalizedTerms(body) }] : [];
+    });
 }
 
 /**
@@ -139,17 +133,12 @@ function furnitureLines(text: string, running: ReadonlySet<string>, context: { h
   return out;
 }
 
-/** A span minus the ranges it overlaps, as trimmed pieces. */
+/** A span minus the ranges (ascending, apart) it overlaps, as trimmed pieces: it is cut at their ends, and their insides dropped. */
 function withoutRanges(text: string, span: Span, ranges: readonly Span[]): Span[] {
-  const pieces: Span[] = [];
-  let start = span.start;
-  for (const r of ranges) {
-    if (r.end <= start || r.start >= span.end) continue;
-    if (r.start > start) pieces.push({ start, end: r.start });
-    start = Math.max(start, r.end);
-  }
-  if (start < span.end) pieces.push({ start, end: span.end });
-  return pieces.map((p) => trimSpan(text, p)).filter((p): p is Span => p !== null);
+  const cuts = ranges.flatMap((r) => [r.start, r.end]).map((c) => Math.min(Math.max(c, span.start), span.end));
+  return spansBetween([span.start, ...cuts, span.end])
+    .filter((p) => !ranges.some((r) => r.start <= p.start && p.end <= r.end))
+    .flatMap((p) => trimSpan(text, p) ?? []);
 }
 
 /**
@@ -184,19 +173,13 @@ const SHORT_WORDS = new Set(
  * when there is none, or when fewer than 20 letters come before it (the text is then the formula: `readable` judges).
  */
 export function garbledFrom(text: string, from = 0, to = text.length): number | null {
-  const words: { at: number; fragment: boolean }[] = [];
-  let inWindow = 0;
-  for (const m of text.slice(from, to).matchAll(/\S+/gu)) {
-    const fragment = isFragment(m[0]);
-    words.push({ at: from + m.index, fragment });
-    if (fragment) inWindow++;
-    if (words.length > GARBLE_WINDOW && words[words.length - 1 - GARBLE_WINDOW]?.fragment) inWindow--;
-    if (words.length < GARBLE_WINDOW || inWindow < GARBLE_FRAGMENTS) continue;
+  const words = [...text.slice(from, to).matchAll(/\S+/gu)].map((m) => ({ at: from + m.index, fragment: isFragment(m[0]) }));
+  for (let end = GARBLE_WINDOW; end <= words.length; end++) {
+    const fragments = words.slice(end - GARBLE_WINDOW, end).filter((w) => w.fragment);
+    if (fragments.length < GARBLE_FRAGMENTS) continue;
     // The first window of eight words holding six fragments: the formula starts at its first fragment.
-    const first = words.slice(-GARBLE_WINDOW).find((w) => w.fragment)?.at ?? from;
-    let letters = 0;
-    for (const ch of text.slice(from, first)) if (isLetter(ch)) letters++;
-    return letters >= 20 ? first : null;
+    const first = fragments[0]?.at ?? from;
+    return [...text.slice(from, first)].filter(isLetter).length >= 20 ? first : null;
   }
   return null;
 }

@@ -50,8 +50,7 @@ export function quotesOf(
       const [first, second] = other.start < best.start ? [other, best] : [best, other];
       return text.slice(first.end, second.start).trim() === '' && other.score >= tuning.nextSentenceShare * best.score;
     };
-    const neighbours = [cands[bestAt - 1], cands[bestAt + 1]].filter(joins).sort((a, b) => b.score - a.score);
-    const joined = neighbours[0];
+    const [joined] = [cands[bestAt - 1], cands[bestAt + 1]].filter(joins).sort((a, b) => b.score - a.score);
     const [start, end] = joined ? [Math.min(best.start, joined.start), Math.max(best.end, joined.end)] : [best.start, best.end];
     quotes.push({
       passageId: id,
