@@ -31,20 +31,9 @@ export interface PageTable {
 }
 
 /** A cell's or a column's left and right edges. */
-export interface Span {
-  x0: number;
-  x1: number;
-}
-
-interface Cell extends Span {
-  text: string;
-}
-
-interface Line {
-  y: number;
-  height: number;
-  cells: Cell[];
-}
+export type Span = { x0: number; x1: number };
+type Cell = Span & { text: string };
+type Line = { y: number; height: number; cells: Cell[] };
 
 /** A gap between two items wider than this share of the font size separates cells (a word space is ~0.25-0.3). */
 const CELL_GAP = 0.9;
