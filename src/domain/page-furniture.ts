@@ -53,30 +53,27 @@ export function isLeaderLine(line: string): boolean {
 export function contentsRuns(page: string): { start: number; end: number }[] {
   const runs: { start: number; end: number; leaders: number }[] = [];
   // The lines since the last contents line: a new run starts with those of them that head it ("Table of Contents").
-  let since: { start: number; line: string }[] = [];
-  let pos = 0;
+  let since: { start: number; text: string }[] = [];
+  let end = -1;
   for (const line of page.split('\n')) {
-    const end = pos + line.length;
-    if (LEADERS.test(line)) {
-      const last = runs.at(-1);
-      // (An outline entry without leaders between two entries with them is the contents' too.)
-      if (last && since.filter((l) => !isOutlineLine(l.line.trim())).length <= CONTENTS_GAP_LINES) {
-        last.end = end;
-        last.leaders++;
-      } else {
-        let start = pos;
-        for (const before of since.slice(-CONTENTS_HEAD_LINES).reverse()) {
-          const l = before.line.trim();
-          if (!isListHeading(l) && !isOutlineLine(l)) break;
-          start = before.start;
-        }
-        runs.push({ start, end, leaders: 1 });
-      }
-      since = [];
-    } else if (line.trim() !== '') {
-      since.push({ start: pos, line });
+    const start = end + 1;
+    end = start + line.length;
+    const text = line.trim();
+    if (!LEADERS.test(line)) {
+      if (text !== '') since.push({ start, text });
+      continue;
     }
-    pos = end + 1;
+    const last = runs.at(-1);
+    // (An outline entry without leaders between two entries with them is the contents' too.)
+    if (last && since.filter((l) => !isOutlineLine(l.text)).length <= CONTENTS_GAP_LINES) {
+      last.end = end;
+      last.leaders++;
+    } else {
+      const head = since.slice(-CONTENTS_HEAD_LINES);
+      const from = head.findLastIndex((l) => !isListHeading(l.text) && !isOutlineLine(l.text)) + 1;
+      runs.push({ start: head[from]?.start ?? start, end, leaders: 1 });
+    }
+    since = [];
   }
   return runs.filter((r) => r.leaders >= 2).map(({ start, end }) => ({ start, end }));
 }
