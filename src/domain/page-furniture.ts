@@ -101,8 +101,7 @@ export function runningLineShapes(pages: readonly string[]): Set<string> {
     for (const s of zone) counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   const threshold = Math.max(4, Math.ceil(sample.length * 0.3));
-  const running = [...counts].filter(([shape, n]) => n >= threshold && /[\p{L}\p{N}]/u.test(shape));
-  return new Set(running.map(([shape]) => shape));
+  return new Set([...counts].flatMap(([shape, n]) => (n >= threshold && /[\p{L}\p{N}]/u.test(shape) ? [shape] : [])));
 }
 
 /** A text's lines, trimmed, blank ones left out. */
@@ -173,14 +172,11 @@ export function isContentsText(text: string): boolean {
   const leaders = lines.filter(isLeaderLine).length;
   if (leaders >= 3 || (leaders >= 2 && leaders >= lines.length / 2)) return true;
   const entries = lines.filter((l) => !isPageNumberLine(l));
-  if (leaders > 0 && entries.every((l) => isLeaderLine(l) || isOutlineLine(l))) return true;
+  const isEntry = (l: string): boolean => isLeaderLine(l) || isOutlineLine(l);
+  if (leaders > 0 && entries.every(isEntry)) return true;
   // A piece of a list of tables or figures with its heading: "List of Tables" / "Table 1: SOC Results ....... 2".
-  if (entries.some((l) => LEADERS.test(l)) && entries.every((l) => isLeaderLine(l) || isOutlineLine(l) || isListHeading(l))) {
-    return true;
-  }
-  if (lines.length < 5) return false;
-  const outline = lines.filter(isOutlineLine);
-  return outline.length >= 5 && outline.length >= lines.length * 0.4;
+  if (entries.some((l) => LEADERS.test(l)) && entries.every((l) => isEntry(l) || isListHeading(l))) return true;
+  return lines.filter(isOutlineLine).length >= Math.max(5, lines.length * 0.4);
 }
 
 /**
