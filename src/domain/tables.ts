@@ -11,13 +11,7 @@ import { countDigits, countLetters, hasLetter, oneLine } from './text.js';
  * A run of text at a position on the page, as pdf.js's getTextContent gives it: x its left edge, y its baseline
  * (viewport units: y grows downwards), height its font size (0 for a blank item).
  */
-export interface TextItem {
-  str: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type TextItem = { str: string; x: number; y: number; width: number; height: number };
 
 /** A table read from one page: its caption, one heading per column and each row's cells by column ('' when none). */
 export interface PageTable {
@@ -71,15 +65,13 @@ function linesOf(items: readonly TextItem[]): Line[] {
     const height = Math.max(...row.map((i) => i.height));
     const cells: Cell[] = [];
     for (const item of row) {
-      const cell = cells[cells.length - 1];
+      const cell = cells.at(-1);
       const gap = cell ? item.x - cell.x1 : Infinity;
       if (cell && gap < CELL_GAP * height) {
         // Items of one cell: pdf.js splits a run at a font change, and sometimes between words.
         cell.text += gap > 0.15 * height && !cell.text.endsWith(' ') && !item.str.startsWith(' ') ? ` ${item.str}` : item.str;
         cell.x1 = Math.max(cell.x1, item.x + item.width);
-      } else {
-        cells.push({ text: item.str, x0: item.x, x1: item.x + item.width });
-      }
+      } else cells.push({ text: item.str, x0: item.x, x1: item.x + item.width });
     }
     return { y: row[0]?.y ?? 0, height, cells: cells.map((c) => ({ ...c, text: oneLine(c.text) })).filter((c) => c.text !== '') };
   });
@@ -121,9 +113,8 @@ function columnsFrom(lines: readonly Line[]): Span[] {
 }
 
 /**
- * The next line down continues a table's run of lines: it is close, and either a row line whose cells keep one grid
- * (two columns or more, each cell of a row line in a column of its own) with the run's row lines, or a line of
- * wrapped cells within their columns that is not a caption.
+ * The next line down continues a table's run: it is close, and a row line keeping one grid with the run's row lines (two
+ * columns or more, a column for each cell of a row line), or a line of cells within their columns that is no caption.
  */
 function continues(run: readonly Line[], next: Line): boolean {
   const prev = run.at(-1) as Line;
@@ -197,8 +188,7 @@ function readTable(lines: readonly Line[], start: number, run: readonly Line[], 
 function rowsOf(run: readonly Line[], columns: readonly Span[]): string[][] {
   const rows: string[][] = [];
   run.forEach((line, k) => {
-    const prev = run[k - 1];
-    if (isRowLine(line) || !prev || !wraps(line, prev)) rows.push(columns.map(() => ''));
+    if (k === 0 || isRowLine(line) || !wraps(line, run[k - 1] as Line)) rows.push(columns.map(() => ''));
     const row = rows.at(-1) as string[];
     for (const cell of line.cells) {
       const col = columnsOf(cell, columns)[0];
@@ -282,14 +272,12 @@ function captionLabel(caption: string): string {
 export function renderTableRows({ caption, headings, rows }: Pick<PageTable, 'caption' | 'headings' | 'rows'>): string[] {
   if (headings.slice(1).every((h) => h === '')) return [];
   const name = captionLabel(caption);
-  return rows.flatMap((row) => {
-    const label = row[0] ?? '';
-    const parts = row.flatMap((cell, col) => (col === 0 || cell === '' ? [] : [headings[col] ? `${headings[col]} ${cell}` : cell]));
+  const joined = (sep: string, ...parts: (string | undefined)[]): string => parts.filter((p) => p).join(sep);
+  return rows.flatMap(([label = '', ...cells]) => {
+    const parts = cells.flatMap((cell, k) => (cell === '' ? [] : [joined(' ', headings[k + 1], cell)]));
     if (parts.length === 0) return [];
-    const labelled = label ? `${headings[0] ? `${headings[0]} ` : ''}${label}` : '';
-    const head = [name, labelled].filter((s) => s !== '').join(', ');
     // Commas, not semicolons, between the cells: a row is one sentence (sentences.ts ends one at a semicolon).
-    const line = `${head ? `${head}: ` : ''}${parts.join(', ')}`;
+    const line = joined(': ', joined(', ', name, label && joined(' ', headings[0], label)), parts.join(', '));
     return [/[.!?]$/u.test(line) ? line : `${line}.`];
   });
 }
