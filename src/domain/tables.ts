@@ -155,33 +155,27 @@ export function findTables(items: readonly TextItem[]): PageTable[] {
   const lines = linesOf(items);
   const tables: PageTable[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const run = [lines[i] as Line];
-    if (!isRowLine(run[0] as Line)) continue;
+    const first = lines[i] as Line;
+    if (!isRowLine(first)) continue;
+    const run = [first];
     for (let next = lines[i + 1]; next && continues(run, next); next = lines[i + run.length]) run.push(next);
     // Trailing wrapped lines after the last row line belong to it only when close; trim lines of prose below.
     const stray = (last: Line): boolean => !isRowLine(last) && last.cells.length === 1 && !wraps(last, run.at(-2) as Line);
     while (run.length > 1 && stray(run.at(-1) as Line)) run.pop();
     const columns = columnsFrom(run.filter(isRowLine));
-    if (run.filter(isRowLine).length >= 2 && columns.length >= MIN_COLUMNS && mostlyFigures(run, columns)) {
-      tables.push(readTable(lines, i, run, columns));
-      i += run.length - 1;
-    }
+    if (run.filter(isRowLine).length < 2 || columns.length < MIN_COLUMNS || !mostlyFigures(run, columns)) continue;
+    const above = headingsAbove(lines, i, columns);
+    tables.push({
+      caption: above.caption || captionNear(lines[i + run.length], run.at(-1) as Line, MAX_CAPTION_GAP),
+      headings: above.headings,
+      rows: mergeLeadingLabels(rowsOf(run, columns)),
+      columns,
+      // Above it only the running header, or the wrapped cells of a row begun on the page before.
+      startsPage: first.y - (lines[0]?.y ?? 0) <= TOP_LINES * first.height || lines.slice(1, i).every((l) => inGrid(l, columns)),
+    });
+    i += run.length - 1;
   }
   return tables;
-}
-
-/** A table's rows (wrapped cells merged), headings and caption, from its run of lines starting at `start`. */
-function readTable(lines: readonly Line[], start: number, run: readonly Line[], columns: Span[]): PageTable {
-  const first = run[0] as Line;
-  const above = headingsAbove(lines, start, columns);
-  return {
-    caption: above.caption || captionNear(lines[start + run.length], run.at(-1) as Line, MAX_CAPTION_GAP),
-    headings: above.headings,
-    rows: mergeLeadingLabels(rowsOf(run, columns)),
-    columns,
-    // Above it only the running header, or the wrapped cells of a row begun on the page before.
-    startsPage: first.y - (lines[0]?.y ?? 0) <= TOP_LINES * first.height || lines.slice(1, start).every((l) => inGrid(l, columns)),
-  };
 }
 
 /** The cells of a table's row lines by column; a line that wraps the row line above adds to that row's cells. */
