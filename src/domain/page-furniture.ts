@@ -53,30 +53,27 @@ export function isLeaderLine(line: string): boolean {
 export function contentsRuns(page: string): { start: number; end: number }[] {
   const runs: { start: number; end: number; leaders: number }[] = [];
   // The lines since the last contents line: a new run starts with those of them that head it ("Table of Contents").
-  let since: { start: number; line: string }[] = [];
-  let pos = 0;
+  let since: { start: number; text: string }[] = [];
+  let end = -1;
   for (const line of page.split('\n')) {
-    const end = pos + line.length;
-    if (LEADERS.test(line)) {
-      const last = runs.at(-1);
-      // (An outline entry without leaders between two entries with them is the contents' too.)
-      if (last && since.filter((l) => !isOutlineLine(l.line.trim())).length <= CONTENTS_GAP_LINES) {
-        last.end = end;
-        last.leaders++;
-      } else {
-        let start = pos;
-        for (const before of since.slice(-CONTENTS_HEAD_LINES).reverse()) {
-          const l = before.line.trim();
-          if (!isListHeading(l) && !isOutlineLine(l)) break;
-          start = before.start;
-        }
-        runs.push({ start, end, leaders: 1 });
-      }
-      since = [];
-    } else if (line.trim() !== '') {
-      since.push({ start: pos, line });
+    const start = end + 1;
+    end = start + line.length;
+    const text = line.trim();
+    if (!LEADERS.test(line)) {
+      if (text !== '') since.push({ start, text });
+      continue;
     }
-    pos = end + 1;
+    const last = runs.at(-1);
+    // (An outline entry without leaders between two entries with them is the contents' too.)
+    if (last && since.filter((l) => !isOutlineLine(l.text)).length <= CONTENTS_GAP_LINES) {
+      last.end = end;
+      last.leaders++;
+    } else {
+      const head = since.slice(-CONTENTS_HEAD_LINES);
+      const from = head.findLastIndex((l) => !isListHeading(l.text) && !isOutlineLine(l.text)) + 1;
+      runs.push({ start: head[from]?.start ?? start, end, leaders: 1 });
+    }
+    since = [];
   }
   return runs.filter((r) => r.leaders >= 2).map(({ start, end }) => ({ start, end }));
 }
@@ -104,8 +101,7 @@ export function runningLineShapes(pages: readonly string[]): Set<string> {
     for (const s of zone) counts.set(s, (counts.get(s) ?? 0) + 1);
   }
   const threshold = Math.max(4, Math.ceil(sample.length * 0.3));
-  const running = [...counts].filter(([shape, n]) => n >= threshold && /[\p{L}\p{N}]/u.test(shape));
-  return new Set(running.map(([shape]) => shape));
+  return new Set([...counts].flatMap(([shape, n]) => (n >= threshold && /[\p{L}\p{N}]/u.test(shape) ? [shape] : [])));
 }
 
 /** A text's lines, trimmed, blank ones left out. */
@@ -176,14 +172,11 @@ export function isContentsText(text: string): boolean {
   const leaders = lines.filter(isLeaderLine).length;
   if (leaders >= 3 || (leaders >= 2 && leaders >= lines.length / 2)) return true;
   const entries = lines.filter((l) => !isPageNumberLine(l));
-  if (leaders > 0 && entries.every((l) => isLeaderLine(l) || isOutlineLine(l))) return true;
+  const isEntry = (l: string): boolean => isLeaderLine(l) || isOutlineLine(l);
+  if (leaders > 0 && entries.every(isEntry)) return true;
   // A piece of a list of tables or figures with its heading: "List of Tables" / "Table 1: SOC Results ....... 2".
-  if (entries.some((l) => LEADERS.test(l)) && entries.every((l) => isLeaderLine(l) || isOutlineLine(l) || isListHeading(l))) {
-    return true;
-  }
-  if (lines.length < 5) return false;
-  const outline = lines.filter(isOutlineLine);
-  return outline.length >= 5 && outline.length >= lines.length * 0.4;
+  if (entries.some((l) => LEADERS.test(l)) && entries.every((l) => isEntry(l) || isListHeading(l))) return true;
+  return lines.filter(isOutlineLine).length >= Math.max(5, lines.length * 0.4);
 }
 
 /**

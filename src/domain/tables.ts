@@ -11,13 +11,7 @@ import { countDigits, countLetters, hasLetter, oneLine } from './text.js';
  * A run of text at a position on the page, as pdf.js's getTextContent gives it: x its left edge, y its baseline
  * (viewport units: y grows downwards), height its font size (0 for a blank item).
  */
-export interface TextItem {
-  str: string;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type TextItem = { str: string; x: number; y: number; width: number; height: number };
 
 /** A table read from one page: its caption, one heading per column and each row's cells by column ('' when none). */
 export interface PageTable {
@@ -31,20 +25,9 @@ export interface PageTable {
 }
 
 /** A cell's or a column's left and right edges. */
-export interface Span {
-  x0: number;
-  x1: number;
-}
-
-interface Cell extends Span {
-  text: string;
-}
-
-interface Line {
-  y: number;
-  height: number;
-  cells: Cell[];
-}
+export type Span = { x0: number; x1: number };
+type Cell = Span & { text: string };
+type Line = { y: number; height: number; cells: Cell[] };
 
 /** A gap between two items wider than this share of the font size separates cells (a word space is ~0.25-0.3). */
 const CELL_GAP = 0.9;
@@ -73,9 +56,8 @@ function linesOf(items: readonly TextItem[]): Line[] {
   const visible = items.filter((i) => i.str.trim() !== '' && i.height > 0).sort((a, b) => a.y - b.y || a.x - b.x);
   const rows: TextItem[][] = [];
   for (const item of visible) {
-    const last = rows[rows.length - 1];
-    const ref = last?.[0];
-    if (last && ref && Math.abs(item.y - ref.y) < SAME_LINE * Math.max(ref.height, item.height)) last.push(item);
+    const ref = rows.at(-1)?.[0];
+    if (ref && Math.abs(item.y - ref.y) < SAME_LINE * Math.max(ref.height, item.height)) rows.at(-1)?.push(item);
     else rows.push([item]);
   }
   return rows.map((row) => {
@@ -83,41 +65,40 @@ function linesOf(items: readonly TextItem[]): Line[] {
     const height = Math.max(...row.map((i) => i.height));
     const cells: Cell[] = [];
     for (const item of row) {
-      const cell = cells[cells.length - 1];
+      const cell = cells.at(-1);
       const gap = cell ? item.x - cell.x1 : Infinity;
       if (cell && gap < CELL_GAP * height) {
         // Items of one cell: pdf.js splits a run at a font change, and sometimes between words.
         cell.text += gap > 0.15 * height && !cell.text.endsWith(' ') && !item.str.startsWith(' ') ? ` ${item.str}` : item.str;
         cell.x1 = Math.max(cell.x1, item.x + item.width);
-      } else {
-        cells.push({ text: item.str, x0: item.x, x1: item.x + item.width });
-      }
+      } else cells.push({ text: item.str, x0: item.x, x1: item.x + item.width });
     }
-    for (const c of cells) c.text = oneLine(c.text);
-    return { y: row[0]?.y ?? 0, height, cells: cells.filter((c) => c.text !== '') };
+    return { y: row[0]?.y ?? 0, height, cells: cells.map((c) => ({ ...c, text: oneLine(c.text) })).filter((c) => c.text !== '') };
   });
 }
 
 const overlaps = (c: Span, col: Span): boolean => c.x0 < col.x1 && c.x1 > col.x0;
 
-/** The columns a cell falls into (by overlap, else the nearest within a font size). */
-function columnsOf(cell: Cell, columns: readonly Span[], slack: number): number[] {
+/** The columns a cell falls into (by overlap, else the nearest within `slack`). */
+function columnsOf(cell: Cell, columns: readonly Span[], slack = 0): number[] {
   const hit = columns.flatMap((col, i) => (overlaps(cell, col) ? [i] : []));
   if (hit.length > 0) return hit;
-  let best = -1;
-  let dist = slack;
-  columns.forEach((col, i) => {
-    const d = Math.max(col.x0 - cell.x1, cell.x0 - col.x1);
-    if (d < dist) [best, dist] = [i, d];
-  });
-  return best < 0 ? [] : [best];
+  const dist = (col: Span): number => Math.max(col.x0 - cell.x1, cell.x0 - col.x1);
+  const nearest = columns.reduce((best, col, i) => (dist(col) < best.d ? { i, d: dist(col) } : best), { i: -1, d: slack });
+  return nearest.i < 0 ? [] : [nearest.i];
 }
+
+/** Each of the line's cells falls into exactly one of the columns. */
+const inGrid = (line: Line, columns: readonly Span[]): boolean => line.cells.every((c) => columnsOf(c, columns).length === 1);
 
 /**
  * A row's line: two cells or more, one of them a figure. (A line of words in three or more columns is a heading line
  * above such rows, or a row of a table of words, which is left as the text layer gives it.)
  */
 const isRowLine = (line: Line): boolean => line.cells.length >= 2 && line.cells.some((c) => isNumeric(c.text));
+
+/** A line close enough below the line before to hold the wrapped cells of its row. */
+const wraps = (line: Line, prev: Line): boolean => line.y - prev.y <= 1.6 * line.height;
 
 /** Columns from the cells of a table's row lines: overlapping cells share a column. */
 function columnsFrom(lines: readonly Line[]): Span[] {
@@ -131,12 +112,20 @@ function columnsFrom(lines: readonly Line[]): Span[] {
   return cols;
 }
 
-/** Every row line's cells fall into distinct columns: the lines share one grid. */
-function sharesGrid(lines: readonly Line[], columns: readonly Span[]): boolean {
-  return lines.filter(isRowLine).every((l) => {
-    const used = l.cells.map((c) => columnsOf(c, columns, 0));
-    return used.every((u) => u.length === 1) && new Set(used.map((u) => u[0])).size === l.cells.length;
-  });
+/**
+ * The next line down continues a table's run: it is close, and a row line keeping one grid with the run's row lines (two
+ * columns or more, a column for each cell of a row line), or a line of cells within their columns that is no caption.
+ */
+function continues(run: readonly Line[], next: Line): boolean {
+  const prev = run.at(-1) as Line;
+  if (next.y - prev.y > MAX_ROW_GAP * Math.max(prev.height, next.height)) return false;
+  const rowLines = [...run, next].filter(isRowLine);
+  const columns = columnsFrom(rowLines);
+  if (!isRowLine(next)) return inGrid(next, columns) && !captionText(next);
+  return (
+    columns.length >= 2 &&
+    rowLines.every((l) => inGrid(l, columns) && new Set(l.cells.map((c) => columnsOf(c, columns)[0])).size === l.cells.length)
+  );
 }
 
 /**
@@ -144,14 +133,19 @@ function sharesGrid(lines: readonly Line[], columns: readonly Span[]): boolean {
  * into runs of numbers. (A form of two or three columns of words reads well as the text layer gives it.)
  */
 function mostlyFigures(run: readonly Line[], columns: readonly Span[]): boolean {
-  const cells = run.flatMap((l) => l.cells.filter((c) => (columnsOf(c, columns, 0)[0] ?? 0) > 0));
+  const cells = run.flatMap((l) => l.cells.filter((c) => (columnsOf(c, columns)[0] ?? 0) > 0));
   return cells.filter((c) => isNumeric(c.text)).length * 2 >= cells.length;
 }
 
-const captionText = (line: Line | undefined): string | null => {
-  const text = line?.cells.map((c) => c.text).join(' ') ?? '';
-  return CAPTION.test(text) ? text : null;
+/** The line's text if it is a caption ("Table 4: ..."), else ''. */
+const captionText = (line: Line): string => {
+  const text = line.cells.map((c) => c.text).join(' ');
+  return CAPTION.test(text) ? text : '';
 };
+
+/** The caption on `line`, if it stands at most `gap` of its font sizes from the line `from`. */
+const captionNear = (line: Line | undefined, from: Line, gap: number): string =>
+  line && Math.abs(from.y - line.y) <= gap * line.height ? captionText(line) : '';
 
 /**
  * The tables of a page, top to bottom. A table is a run of two or more row lines (with the lines of their wrapped
@@ -163,70 +157,39 @@ export function findTables(items: readonly TextItem[]): PageTable[] {
   for (let i = 0; i < lines.length; i++) {
     const first = lines[i] as Line;
     if (!isRowLine(first)) continue;
-    // Grow the run while each next line is close and keeps one grid with the run's row lines.
-    let end = i + 1;
-    let columns = columnsFrom([first]);
-    while (end < lines.length) {
-      const next = lines[end] as Line;
-      const prev = lines[end - 1] as Line;
-      if (next.y - prev.y > MAX_ROW_GAP * Math.max(prev.height, next.height)) break;
-      if (isRowLine(next)) {
-        const grown = columnsFrom(lines.slice(i, end + 1).filter(isRowLine));
-        if (grown.length < 2 || !sharesGrid(lines.slice(i, end + 1), grown)) break;
-        columns = grown;
-      } else if (next.cells.some((c) => columnsOf(c, columns, 0).length !== 1) || captionText(next)) {
-        break;
-      }
-      end++;
-    }
-    const run = lines.slice(i, end);
+    const run = [first];
+    for (let next = lines[i + 1]; next && continues(run, next); next = lines[i + run.length]) run.push(next);
     // Trailing wrapped lines after the last row line belong to it only when close; trim lines of prose below.
-    for (let last = run.at(-1); last && run.length > 1 && !isRowLine(last) && last.cells.length === 1; last = run.at(-1)) {
-      if (last.y - (run.at(-2)?.y ?? 0) <= 1.6 * last.height) break;
-      run.pop();
-    }
-    if (run.filter(isRowLine).length >= 2 && columns.length >= MIN_COLUMNS && mostlyFigures(run, columns)) {
-      tables.push(readTable(lines, i, run, columns));
-      i += run.length - 1;
-    }
+    const stray = (last: Line): boolean => !isRowLine(last) && last.cells.length === 1 && !wraps(last, run.at(-2) as Line);
+    while (run.length > 1 && stray(run.at(-1) as Line)) run.pop();
+    const columns = columnsFrom(run.filter(isRowLine));
+    if (run.filter(isRowLine).length < 2 || columns.length < MIN_COLUMNS || !mostlyFigures(run, columns)) continue;
+    const above = headingsAbove(lines, i, columns);
+    tables.push({
+      caption: above.caption || captionNear(lines[i + run.length], run.at(-1) as Line, MAX_CAPTION_GAP),
+      headings: above.headings,
+      rows: mergeLeadingLabels(rowsOf(run, columns)),
+      columns,
+      // Above it only the running header, or the wrapped cells of a row begun on the page before.
+      startsPage: first.y - (lines[0]?.y ?? 0) <= TOP_LINES * first.height || lines.slice(1, i).every((l) => inGrid(l, columns)),
+    });
+    i += run.length - 1;
   }
   return tables;
-}
-
-/** A table's rows (wrapped cells merged), headings and caption, from its run of lines starting at `start`. */
-function readTable(lines: readonly Line[], start: number, run: readonly Line[], columns: Span[]): PageTable {
-  const first = run[0] as Line;
-  const last = run[run.length - 1] as Line;
-  const above = headingsAbove(lines, start, columns);
-  const down = lines[start + run.length];
-  const captionBelow = down && down.y - last.y <= MAX_CAPTION_GAP * down.height ? (captionText(down) ?? '') : '';
-  return {
-    caption: above.caption || captionBelow,
-    headings: above.headings,
-    rows: mergeLeadingLabels(rowsOf(run, columns)),
-    columns,
-    // Above it only the running header, or the wrapped cells of a row begun on the page before.
-    startsPage:
-      first.y - (lines[0]?.y ?? 0) <= TOP_LINES * first.height ||
-      lines.slice(1, start).every((l) => l.cells.every((c) => columnsOf(c, columns, 0).length === 1)),
-  };
 }
 
 /** The cells of a table's row lines by column; a line that wraps the row line above adds to that row's cells. */
 function rowsOf(run: readonly Line[], columns: readonly Span[]): string[][] {
   const rows: string[][] = [];
-  let prev: Line | undefined;
-  for (const line of run) {
-    const wrapped = !isRowLine(line) && prev !== undefined && line.y - prev.y <= 1.6 * line.height;
-    const row = wrapped ? (rows[rows.length - 1] as string[]) : columns.map(() => '');
-    if (!wrapped) rows.push(row);
+  run.forEach((line, k) => {
+    if (k === 0 || isRowLine(line) || !wraps(line, run[k - 1] as Line)) rows.push(columns.map(() => ''));
+    const row = rows.at(-1) as string[];
     for (const cell of line.cells) {
-      const col = columnsOf(cell, columns, 0)[0];
+      const col = columnsOf(cell, columns)[0];
       // A cell wrapped at a hyphen ("01-Jan-" / "2023") reads joined.
       if (col !== undefined) row[col] = row[col] ? `${row[col]}${/[-\u2013/]$/u.test(row[col]) ? '' : ' '}${cell.text}` : cell.text;
     }
-    prev = line;
-  }
+  });
   return rows;
 }
 
@@ -236,37 +199,29 @@ function rowsOf(run: readonly Line[], columns: readonly Span[]): string[][] {
  */
 function headingsAbove(lines: readonly Line[], start: number, columns: readonly Span[]): { headings: string[]; caption: string } {
   const parts: string[][] = columns.map(() => []);
-  let caption = '';
-  let title = '';
-  let stopped = false;
-  let above = start - 1;
+  const read = (caption: string): { headings: string[]; caption: string } => ({ headings: parts.map(headingText), caption });
   let below = lines[start] as Line;
-  for (let n = 0; above >= 0 && n < MAX_HEADING_LINES; n++, above--) {
-    const line = lines[above] as Line;
-    if (below.y - line.y > MAX_HEADING_GAP * Math.max(line.height, below.height)) break;
-    caption = captionText(line) ?? '';
-    if (caption) break;
-    if (line.cells.every((c) => isNumeric(c.text)) || line.cells.some((c) => c.x0 < (columns[0]?.x0 ?? 0) - 2 * line.height)) break;
+  for (let above = start - 1; above >= start - MAX_HEADING_LINES; above--) {
+    const line = lines[above];
+    if (!line || below.y - line.y > MAX_HEADING_GAP * Math.max(line.height, below.height)) {
+      return read(captionNear(line, below, 2 * MAX_CAPTION_GAP));
+    }
     const spans = line.cells.map((c) => columnsOf(c, columns, line.height));
-    if (spans.some((s) => s.length === 0)) break;
+    const farLeft = line.cells.some((c) => c.x0 < (columns[0]?.x0 ?? 0) - 2 * line.height);
+    if (captionText(line) || farLeft || line.cells.every((c) => isNumeric(c.text)) || spans.some((s) => s.length === 0)) {
+      return read(captionText(line));
+    }
     // A cell over three columns or more is the table's title (or prose above it): the headings are below it.
     if (spans.some((s) => s.length >= Math.min(3, columns.length))) {
-      stopped = true;
-      const only = line.cells.length === 1 ? line.cells[0]?.text : undefined;
-      if (only !== undefined && hasLetter(only) && !/[.:;]$/u.test(only)) title = only;
-      break;
+      const only = line.cells.length === 1 ? (line.cells[0]?.text ?? '') : '';
+      return read(captionNear(lines[above - 1], below, 2 * MAX_CAPTION_GAP) || (hasLetter(only) && !/[.:;]$/u.test(only) ? only : ''));
     }
     line.cells.forEach((cell, k) => {
       for (const col of spans[k] ?? []) parts[col]?.unshift(cell.text);
     });
     below = line;
   }
-  if (!caption) {
-    const up = lines[stopped ? above - 1 : above];
-    if (up && below.y - up.y <= MAX_CAPTION_GAP * 2 * up.height) caption = captionText(up) ?? '';
-    caption ||= title;
-  }
-  return { headings: parts.map(headingText), caption };
+  return read(captionNear(lines[start - MAX_HEADING_LINES - 1], below, 2 * MAX_CAPTION_GAP));
 }
 
 /**
@@ -308,18 +263,15 @@ function captionLabel(caption: string): string {
  * 2023: Baseline emissions (tCO2e) 12,345, Net reductions (tCO2e) 9,870." The first column is the row's label. A
  * table with no heading over its figures gives none: its rows would read as they already do.
  */
-export function renderTableRows(table: Pick<PageTable, 'caption' | 'headings' | 'rows'>): string[] {
-  const { headings, rows } = table;
+export function renderTableRows({ caption, headings, rows }: Pick<PageTable, 'caption' | 'headings' | 'rows'>): string[] {
   if (headings.slice(1).every((h) => h === '')) return [];
-  const caption = table.caption ? captionLabel(table.caption) : '';
-  return rows.flatMap((row) => {
-    const label = row[0] ?? '';
-    const parts = row.flatMap((cell, col) => (col === 0 || cell === '' ? [] : [headings[col] ? `${headings[col]} ${cell}` : cell]));
+  const name = captionLabel(caption);
+  const joined = (sep: string, ...parts: (string | undefined)[]): string => parts.filter((p) => p).join(sep);
+  return rows.flatMap(([label = '', ...cells]) => {
+    const parts = cells.flatMap((cell, k) => (cell === '' ? [] : [joined(' ', headings[k + 1], cell)]));
     if (parts.length === 0) return [];
-    const labelled = label ? `${headings[0] ? `${headings[0]} ` : ''}${label}` : '';
-    const head = [caption, labelled].filter((s) => s !== '').join(', ');
     // Commas, not semicolons, between the cells: a row is one sentence (sentences.ts ends one at a semicolon).
-    const line = `${head ? `${head}: ` : ''}${parts.join(', ')}`;
+    const line = joined(': ', joined(', ', name, label && joined(' ', headings[0], label)), parts.join(', '));
     return [/[.!?]$/u.test(line) ? line : `${line}.`];
   });
 }
