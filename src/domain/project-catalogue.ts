@@ -31,6 +31,11 @@ export interface ProjectListing {
   proponent: string;
 }
 
+/** The listing fields of a cleaned record or a search hit, in the listing's order. */
+export function listing({ name, location, methodology, type, status, proponent }: ProjectListing): ProjectListing {
+  return { name, location, methodology, type, status, proponent };
+}
+
 export interface CatalogueEntry extends ProjectListing {
   hidden: boolean;
   /** Normalised words of the name (the best match), of proponent, methodology, location and id, and of the description. */
@@ -74,12 +79,7 @@ export function catalogueEntry(stored: StoredProject, countries: CountryLookup):
   add('type', cleaned.type);
   add('status', cleaned.status);
   return {
-    name: cleaned.name,
-    location: cleaned.location,
-    methodology: cleaned.methodology,
-    type: cleaned.type,
-    status: cleaned.status,
-    proponent: cleaned.proponent,
+    ...listing(cleaned),
     hidden: stored.hidden === true,
     words: {
       name: searchWords(cleaned.name),
