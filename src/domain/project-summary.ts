@@ -65,16 +65,11 @@ function isProse(text: string): boolean {
 /** Sentence-aligned pieces of at most `max` characters (a longer sentence is its own piece). */
 function pieces(text: string, max = PASSAGE_CHARS): string[] {
   const out: string[] = [];
-  let current = '';
   for (const s of splitSentences(text)) {
-    if (current !== '' && current.length + 1 + s.length > max) {
-      out.push(current);
-      current = s;
-    } else {
-      current = current === '' ? s : `${current} ${s}`;
-    }
+    const last = out.at(-1);
+    if (last !== undefined && last.length + 1 + s.length <= max) out[out.length - 1] = `${last} ${s}`;
+    else out.push(s);
   }
-  if (current !== '') out.push(current);
   return out;
 }
 
@@ -102,27 +97,22 @@ export function summaryPassages<S extends { title: string }>(docs: readonly DocT
     if (out.length >= max) break;
     // Pages indexed before the ingest removed page furniture still carry it; removing it again changes nothing.
     const pages = stripPageFurniture(doc.pages);
-    const candidates: { page: number; text: string }[] = [];
+    const numbered = pages.map((text, i) => ({ page: i + 1, text }));
     const start = pages.findIndex((p) => !isContentsText(p) && p.split('\n').some(isHeadingLine));
-    if (start >= 0) {
-      const lines = (pages[start] ?? '').split('\n');
-      candidates.push({ page: start + 1, text: lines.slice(lines.findIndex(isHeadingLine) + 1).join('\n') });
-      const next = pages[start + 1];
-      if (next !== undefined) candidates.push({ page: start + 2, text: next });
-    }
-    for (let i = 0; i < Math.min(pages.length, 10); i++) {
-      if (!isContentsText(pages[i] ?? '')) candidates.push({ page: i + 1, text: pages[i] ?? '' });
-    }
-    const taken = new Set<string>();
-    const perDoc = docs.length > 1 && out.length > 0 ? 2 : max;
-    let fromThis = 0;
+    const lines = (pages[start] ?? '').split('\n');
+    const underHeading = lines.slice(lines.findIndex(isHeadingLine) + 1).join('\n');
+    const candidates = [
+      ...(start >= 0 ? [{ page: start + 1, text: underHeading }, ...numbered.slice(start + 1, start + 2)] : []),
+      ...numbered.slice(0, 10).filter((c) => !isContentsText(c.text)),
+    ];
+    const first = out.length;
+    const perDoc = docs.length > 1 && first > 0 ? 2 : max;
     for (const c of candidates) {
       for (const text of pieces(c.text)) {
-        if (out.length >= max || fromThis >= perDoc) break;
-        if (!isProse(text) || taken.has(text)) continue;
-        taken.add(text);
+        if (out.length >= max || out.length - first >= perDoc) break;
+        // A piece is taken once per document (the page under the heading is also among the first pages).
+        if (!isProse(text) || out.slice(first).some((p) => p.text === text)) continue;
         out.push({ id: out.length + 1, text, documentTitle: doc.state.title, page: c.page });
-        fromThis++;
       }
     }
   }
