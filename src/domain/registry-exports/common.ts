@@ -72,11 +72,8 @@ export function exportMapping(spec: MappingSpec): RegistryExportMapping {
 
 /** A cell by column name; headers are matched ignoring surrounding spaces ("Total ... Registered " in ACR). */
 export function cell(row: ExportRow, column: string): string {
-  let v: unknown = row[column];
-  if (v === undefined) {
-    const key = Object.keys(row).find((k) => k.trim() === column);
-    v = key === undefined ? undefined : row[key];
-  }
+  const key = row[column] !== undefined ? column : Object.keys(row).find((k) => k.trim() === column);
+  const v: unknown = key === undefined ? undefined : row[key];
   return typeof v === 'string' ? v.trim() : '';
 }
 
