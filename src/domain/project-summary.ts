@@ -13,13 +13,8 @@ const DESCRIPTION_TYPES: ReadonlyArray<{ is?: readonly string[]; has?: readonly 
   { is: ['draft project description'], has: ['project plan'], rank: 1 },
   { has: ['project description', 'design document'], rank: 2 },
 ];
-/** Other document types that name the project's documents, each containing one phrase (lower case), by rank. */
-const OTHER_TYPES: ReadonlyArray<readonly [string, number]> = [
-  ['validation report', 10],
-  ['monitoring report', 11],
-  ['verification report', 12],
-  ['registration review', 13],
-];
+/** Other document types that name the project's documents, each containing one phrase (lower case), best first. */
+const OTHER_TYPES = ['validation report', 'monitoring report', 'verification report', 'registration review'];
 /** Titles that give a project description away when its type is generic ("Other"). */
 const DESCRIPTION_TITLE = /proj(?:ect)?[_ -]?desc|project[_ -]?design|\bPDD\b|project[_ -]?plan/i;
 
@@ -32,8 +27,8 @@ export function documentRank(d: { documentType: string; title: string }): number
     if (is.includes(type) || has.some((phrase) => type.includes(phrase))) return rank;
   }
   if (DESCRIPTION_TITLE.test(d.title)) return 3;
-  for (const [phrase, rank] of OTHER_TYPES) if (type.includes(phrase)) return rank;
-  return 20;
+  const other = OTHER_TYPES.findIndex((phrase) => type.includes(phrase));
+  return other >= 0 ? 10 + other : 20;
 }
 
 export function isDescriptionDocument(d: { documentType: string; title: string }): boolean {
