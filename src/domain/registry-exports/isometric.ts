@@ -14,16 +14,11 @@ export function isometricProjectId(shortCode: string): number | null {
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
+/** The country the row names, else the one at its coordinates, else its country code as written. */
 function location(row: ExportRow, countries: CountryLookup): string {
-  const named = countryCell(cell(row, 'location.country_name'));
-  if (named !== '') return named;
-  const lat = Number(cell(row, 'location.latitude'));
-  const lon = Number(cell(row, 'location.longitude'));
-  if (cell(row, 'location.latitude') !== '' && Number.isFinite(lat) && Number.isFinite(lon)) {
-    const found = countries.countryAt(lat, lon);
-    if (found) return found;
-  }
-  return cell(row, 'country_code');
+  const [lat, lon] = [Number(cell(row, 'location.latitude')), Number(cell(row, 'location.longitude'))];
+  const point = cell(row, 'location.latitude') !== '' && Number.isFinite(lat) && Number.isFinite(lon);
+  return countryCell(cell(row, 'location.country_name')) || (point && countries.countryAt(lat, lon)) || cell(row, 'country_code');
 }
 
 export const isometricExport = exportMapping({
