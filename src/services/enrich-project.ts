@@ -111,7 +111,6 @@ function emissionsReductions(descriptions: DocText<DocumentState>[], facts: Proj
  * '' without documents, so that the cleaned record keeps its fallback (the description).
  */
 async function documentSummary(docs: DocText<DocumentState>[], input: EnrichProjectInput, log: Logger | undefined): Promise<string> {
-  if (docs.length === 0) return '';
   const { summarizer, signal } = input;
   // `docs` is in rank order, so the project description's passages come first.
   const passages = summaryPassages(docs);
@@ -124,9 +123,8 @@ async function documentSummary(docs: DocText<DocumentState>[], input: EnrichProj
       if (signal?.aborted) throw err;
       log?.warn({ err: (err as Error).message, model: summarizer.model }, 'summariser failed; using the first passage');
     }
-    if (summary === '') summary = firstSentences(passages[0]?.text ?? '');
   }
-  if (summary === '') summary = firstSentences(docs.flatMap((d) => d.pages).find((p) => p.trim() !== '') ?? '');
+  summary ||= firstSentences(passages[0]?.text ?? '') || firstSentences(docs.flatMap((d) => d.pages).find((p) => p.trim() !== '') ?? '');
   if (summary !== '') {
     const cited = passages.map((p) => `${p.documentTitle} p.${p.page}`);
     log?.info({ field: 'summary', model: summarizer.model, passages: cited }, 'summary generated from documents');
