@@ -51,7 +51,7 @@ export type ReadFields = Pick<ExportFields, 'name' | 'location' | 'methodology' 
 /** The fields few exports carry, at their fallbacks (activities: the project type), under those read from a row. */
 export function exportFields(read: ReadFields): ExportFields {
   const fallbacks = { description: '', reductions: 0, registration: null, creditPeriods: [], sizeHectares: 0 };
-  // A value a row does not hold (optionalNumberCell's undefined) leaves its field out.
+  // A value a row does not hold (numberCell's undefined) leaves its field out.
   const given = Object.fromEntries(Object.entries(read).filter(([, v]) => v !== undefined)) as ReadFields;
   return { ...fallbacks, reductionActivity: distinct([read.type]), ...given };
 }
@@ -85,13 +85,8 @@ export function numericProjectId(value: string): number | null {
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
-/** A number cell ("56,373", "550369.0", ""); 0 when empty or unreadable. */
-export function numberCell(row: ExportRow, column: string): number {
-  return parseRegistryNumber(cell(row, column)) ?? 0;
-}
-
-/** An optional number cell: undefined when the cell is empty or unreadable. */
-export function optionalNumberCell(row: ExportRow, column: string): number | undefined {
+/** A number cell ("56,373", "550369.0"); undefined when empty or unreadable, so that its field keeps its fallback. */
+export function numberCell(row: ExportRow, column: string): number | undefined {
   return parseRegistryNumber(cell(row, column)) ?? undefined;
 }
 

@@ -1,6 +1,6 @@
 import type { CountryLookup } from '../country-lookup.js';
 import { distinct } from '../enrichment.js';
-import { cell, countryCell, datePeriod, exportMapping, humanize, optionalNumberCell, type ExportRow } from './common.js';
+import { cell, countryCell, datePeriod, exportMapping, humanize, numberCell, type ExportRow } from './common.js';
 
 /**
  * Isometric has no numeric project ids ("prj_1K3VWSDS61S0QKV7") but a short code ("TS26"); the service's numeric id
@@ -39,8 +39,8 @@ export const isometricExport = exportMapping({
       status: humanize(cell(row, 'status')),
       type: pathway,
       creditPeriods: datePeriod(row, 'crediting_period_start', 'crediting_period_end'),
-      issuances: optionalNumberCell(row, 'issued_credits_total.credits'),
-      retirements: optionalNumberCell(row, 'retired_credits_total.credits'),
+      issuances: numberCell(row, 'issued_credits_total.credits'),
+      retirements: numberCell(row, 'retired_credits_total.credits'),
       reductionActivity: distinct([pathway, humanize(protocol)]),
     };
   },
