@@ -78,20 +78,14 @@ export function catalogueEntry(stored: StoredProject, countries: CountryLookup):
   for (const m of methodologyValues(cleaned.methodology)) add('methodology', m);
   add('type', cleaned.type);
   add('status', cleaned.status);
+  const proponents = [cleaned.proponent, ...(cleaned.metadata.specific_proponents ?? [])];
+  const about = [...proponents, cleaned.methodology, cleaned.location, String(stored.ref.projectId)];
   return {
     ...listing(cleaned),
     hidden: stored.hidden === true,
     words: {
       name: searchWords(cleaned.name),
-      about: searchWords(
-        [
-          cleaned.proponent,
-          ...(cleaned.metadata.specific_proponents ?? []),
-          cleaned.methodology,
-          cleaned.location,
-          String(stored.ref.projectId),
-        ].join(' '),
-      ),
+      about: searchWords(about.join(' ')),
       description: searchWords(cleaned.description),
     },
     sortKey: normaliseValue(cleaned.name),
