@@ -46,12 +46,11 @@ const SUMMARY_MAX_CHARS = 1200;
 /** The registry fields the enrichment reads: an export row's activities as it names them, a registry record's codes. */
 type ProjectFacts = Pick<ExportFields, 'reductions' | 'creditPeriods' | 'type' | 'reductionActivity'> & { subcategoryCodes: string[] };
 
-const NO_FACTS: ProjectFacts = { reductions: 0, creditPeriods: [], type: '', reductionActivity: [], subcategoryCodes: [] };
-
 function projectFacts(stored: StoredProject, countries: CountryLookup): ProjectFacts {
   if (stored.format.startsWith('csv:')) {
+    // A row its mapping cannot read has no facts.
     const fields = exportRowFields(stored, countries);
-    return fields ? { ...fields, subcategoryCodes: [] } : NO_FACTS;
+    return { reductions: 0, creditPeriods: [], type: '', reductionActivity: [], ...fields, subcategoryCodes: [] };
   }
   const raw = parseRawRecordLeniently(stored.raw, stored.ref);
   return { ...registryFields(raw, countries), reductionActivity: [], subcategoryCodes: attributeValues(raw, 'PROJECT_SUBCATERGORY_NAMES') };
