@@ -34,17 +34,11 @@ export function parseRawRecordLeniently(input: unknown, key: { registry: string;
   }
   const third = rawRecordSchema.safeParse(cleaned);
   if (third.success) return third.data;
-  // Built by hand rather than parsed, so that even an odd store key cannot make this function throw.
+  // The schema's defaults under the key, which is not parsed: even an odd store key cannot make this function throw.
   return {
+    ...rawRecordSchema.parse({ registry: '-', resourceIdentifier: '1' }),
     registry: key.registry,
     resourceIdentifier: String(key.projectId),
-    resourceName: '',
-    description: '',
-    attributes: [],
-    childResources: [],
-    documentGroups: [],
-    inPublicCommentPeriod: false,
-    participationSummaries: [],
   };
 }
 
