@@ -90,10 +90,7 @@ function sanitizeDocuments(x: unknown): unknown[] {
 /** Last path segment of a uri ("…/VCS5533_project_description.pdf"), else the uri itself. */
 export function titleFromUri(uri: string): string {
   const path = uri.split(/[?#]/)[0] ?? '';
-  const last = path
-    .split('/')
-    .filter((s) => s !== '')
-    .pop();
+  const last = path.split('/').findLast((s) => s !== '');
   if (last === undefined || /^[a-z]+:$/i.test(last)) return uri;
   try {
     return decodeURIComponent(last);
