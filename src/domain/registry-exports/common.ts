@@ -103,8 +103,7 @@ export function datePeriod(row: ExportRow, startColumn: string, endColumn: strin
 /** A country cell holding a name or an ISO alpha-2 code ("US"); the short English name, else the cell as written. */
 export function countryCell(value: string): string {
   const v = value.trim();
-  if (isCountryCodeShape(v)) return countryNameForCode(v) ?? v;
-  return countryNamed(v) ?? v;
+  return (isCountryCodeShape(v) ? countryNameForCode(v) : countryNamed(v)) ?? v;
 }
 
 /** "under_validation" -> "Under validation", "biochar-process" -> "Biochar process". */
