@@ -63,7 +63,6 @@ async function readStored(records: RecordStore, refs: ProjectRef[]): Promise<Map
 export function createMetadataService(opts: MetadataServiceOptions): MetadataService {
   const { records, countries } = opts;
   const now = opts.now ?? Date.now;
-  /** Serialised records of at most 2000 projects, the least recently used dropped first. */
   const cache = new LRUCache<string, CachedProject>({ max: 2000 });
 
   const view = (stored: StoredProject, requestedRegistry: string, raw: boolean): ProjectView =>
