@@ -50,11 +50,9 @@ function isHeadingLine(line: string): boolean {
 
 /** Running prose: enough letters, no table-of-contents leaders, not a grid of numbers. */
 function isProse(text: string): boolean {
-  if (text.length < 160) return false;
-  const letters = countLetters(text);
+  if (text.length < 160 || /\.{5,}|…{2,}/.test(text)) return false;
   const digits = text.match(/\d/g)?.length ?? 0;
-  if (/\.{5,}|…{2,}/.test(text)) return false;
-  return letters / text.length > 0.6 && digits / text.length < 0.12;
+  return countLetters(text) / text.length > 0.6 && digits / text.length < 0.12;
 }
 
 /** Sentence-aligned pieces of at most `max` characters (a longer sentence is its own piece). */
