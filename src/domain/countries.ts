@@ -121,9 +121,6 @@ export function countryNamed(text: string): string | null {
  * only whole segments match, so "New Mexico" never reads as Mexico. Null when no segment is a country.
  */
 export function countryInText(text: string): string | null {
-  for (const segment of text.split(/[,;\n]/).reverse()) {
-    const name = countryNamed(segment);
-    if (name !== null) return name;
-  }
-  return null;
+  const segments = text.split(/[,;\n]/).reverse();
+  return segments.map((segment) => countryNamed(segment)).find((name) => name !== null) ?? null;
 }

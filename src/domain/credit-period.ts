@@ -87,14 +87,11 @@ export function spreadAnnualEstimate(annual: number, periods: readonly CreditPer
       const from = addYears(start, k);
       const yearLength = addYears(start, k + 1) - from;
       const to = Math.min(e, from + yearLength);
-      let day = from;
-      while (day < to) {
-        const year = fromDayNumber(day).year;
-        const nextJanuary = dayNumber({ year: year + 1, month: 1, day: 1 });
-        const until = Math.min(to, nextJanuary);
-        shares.set(year, (shares.get(year) ?? 0) + (annual * (until - day)) / yearLength);
-        day = until;
-      }
+      // A period year (366 days at most) falls in at most two calendar years: split at the next 1 January.
+      const year = fromDayNumber(from).year;
+      const split = Math.min(to, dayNumber({ year: year + 1, month: 1, day: 1 }));
+      shares.set(year, (shares.get(year) ?? 0) + (annual * (split - from)) / yearLength);
+      if (to > split) shares.set(year + 1, (shares.get(year + 1) ?? 0) + (annual * (to - split)) / yearLength);
     }
   }
   return Object.fromEntries([...shares].sort(([a], [b]) => a - b).map(([year, share]) => [String(year), roundTo(share, 2)]));

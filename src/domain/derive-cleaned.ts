@@ -68,6 +68,5 @@ export function proponentNames(raw: RawRecord): string[] {
 /** The program code for group names the registry did not send: the record's first program, else VCS for Verra. */
 function defaultProgram(raw: RawRecord, registry: string): string {
   const program = raw.participationSummaries.map((p) => p.programCode.trim()).find((c) => c !== '');
-  if (program !== undefined) return program;
-  return registry === 'Verra' ? 'VCS' : registry;
+  return program ?? (registry === 'Verra' ? 'VCS' : registry);
 }

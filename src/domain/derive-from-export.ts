@@ -69,14 +69,10 @@ const PROGRAMS: Readonly<Record<string, string>> = {
   'Climate Action Reserve': 'CAR',
 };
 
+/** The row's cells as strings (a number or boolean as written); cells of other types are left out. */
 function toRow(raw: Record<string, unknown>): ExportRow {
-  const row: ExportRow = {};
-  if (!raw || typeof raw !== 'object') return row;
-  for (const [k, v] of Object.entries(raw)) {
-    if (typeof v === 'string') row[k] = v;
-    else if (typeof v === 'number' || typeof v === 'boolean') row[k] = String(v);
-  }
-  return row;
+  const cells = Object.entries(raw !== null && typeof raw === 'object' ? raw : {});
+  return Object.fromEntries(cells.filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v)).map(([k, v]) => [k, String(v)]));
 }
 
 /** An export row's fields by its registry's mapping; null for a source without one or a row its mapping cannot read. */

@@ -34,17 +34,11 @@ export function parseRawRecordLeniently(input: unknown, key: { registry: string;
   }
   const third = rawRecordSchema.safeParse(cleaned);
   if (third.success) return third.data;
-  // Built by hand rather than parsed, so that even an odd store key cannot make this function throw.
+  // The schema's defaults under the key, which is not parsed: even an odd store key cannot make this function throw.
   return {
+    ...rawRecordSchema.parse({ registry: '-', resourceIdentifier: '1' }),
     registry: key.registry,
     resourceIdentifier: String(key.projectId),
-    resourceName: '',
-    description: '',
-    attributes: [],
-    childResources: [],
-    documentGroups: [],
-    inPublicCommentPeriod: false,
-    participationSummaries: [],
   };
 }
 
@@ -96,10 +90,7 @@ function sanitizeDocuments(x: unknown): unknown[] {
 /** Last path segment of a uri ("…/VCS5533_project_description.pdf"), else the uri itself. */
 export function titleFromUri(uri: string): string {
   const path = uri.split(/[?#]/)[0] ?? '';
-  const last = path
-    .split('/')
-    .filter((s) => s !== '')
-    .pop();
+  const last = path.split('/').findLast((s) => s !== '');
   if (last === undefined || /^[a-z]+:$/i.test(last)) return uri;
   try {
     return decodeURIComponent(last);

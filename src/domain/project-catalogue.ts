@@ -31,6 +31,11 @@ export interface ProjectListing {
   proponent: string;
 }
 
+/** The listing fields of a cleaned record or a search hit, in the listing's order. */
+export function listing({ name, location, methodology, type, status, proponent }: ProjectListing): ProjectListing {
+  return { name, location, methodology, type, status, proponent };
+}
+
 export interface CatalogueEntry extends ProjectListing {
   hidden: boolean;
   /** Normalised words of the name (the best match), of proponent, methodology, location and id, and of the description. */
@@ -56,42 +61,26 @@ export function facetKey(facet: Facet, value: string): string {
   return `${facet}:${normaliseValue(value)}`;
 }
 
-/** The methodology field lists several codes (`VM0007, VM0015`, or `;` in some exports): each filters on its own too. */
-function methodologyValues(methodology: string): string[] {
-  const parts = methodology.split(/[,;]/).map((p) => p.trim());
-  return [methodology, ...parts].filter((v) => normaliseValue(v) !== '');
-}
-
 /** The discovery entry of a stored project. Total, like deriveCleaned: odd records give empty fields, never a throw. */
 export function catalogueEntry(stored: StoredProject, countries: CountryLookup): CatalogueEntry {
   const cleaned = deriveCleaned(stored, { requestedRegistry: stored.ref.registry, countries });
-  const facets = new Set<string>();
-  const add = (facet: Facet, value: string): void => {
-    if (normaliseValue(value) !== '') facets.add(facetKey(facet, value));
-  };
-  add('country', cleaned.location);
-  for (const m of methodologyValues(cleaned.methodology)) add('methodology', m);
-  add('type', cleaned.type);
-  add('status', cleaned.status);
+  // The methodology field lists several codes (`VM0007, VM0015`, or `;` in some exports): each filters on its own too.
+  const methodologies = [cleaned.methodology, ...cleaned.methodology.split(/[,;]/)].map((m): [Facet, string] => ['methodology', m]);
+  const values: Array<[Facet, string]> = [
+    ['country', cleaned.location],
+    ...methodologies,
+    ['type', cleaned.type],
+    ['status', cleaned.status],
+  ];
+  const facets = new Set(values.filter(([, value]) => normaliseValue(value) !== '').map(([facet, value]) => facetKey(facet, value)));
+  const proponents = [cleaned.proponent, ...(cleaned.metadata.specific_proponents ?? [])];
+  const about = [...proponents, cleaned.methodology, cleaned.location, String(stored.ref.projectId)];
   return {
-    name: cleaned.name,
-    location: cleaned.location,
-    methodology: cleaned.methodology,
-    type: cleaned.type,
-    status: cleaned.status,
-    proponent: cleaned.proponent,
+    ...listing(cleaned),
     hidden: stored.hidden === true,
     words: {
       name: searchWords(cleaned.name),
-      about: searchWords(
-        [
-          cleaned.proponent,
-          ...(cleaned.metadata.specific_proponents ?? []),
-          cleaned.methodology,
-          cleaned.location,
-          String(stored.ref.projectId),
-        ].join(' '),
-      ),
+      about: searchWords(about.join(' ')),
       description: searchWords(cleaned.description),
     },
     sortKey: normaliseValue(cleaned.name),

@@ -14,57 +14,36 @@ const COUNTRY_CODE_CODES = ['COUNTRY_CODE', 'ISO_COUNTRY_CODE'];
  * say where its office is. '' when none gives a country.
  */
 export function projectLocation(raw: RawRecord, countries: CountryLookup): string {
-  const stated = statedCountry(raw);
-  if (stated !== null) return stated;
+  const point = usablePoint(raw);
+  return (
+    statedCountry(raw) ||
+    (point && safeCountryAt(countries, point.latitude, point.longitude)) ||
+    countryInValues(attributeValues(raw, 'STATE_PROVINCE')) ||
+    (point ? null : countryInValues(attributeOccurrences(raw, 'PROPONENT_NAME').flatMap((values) => values.slice(1)))) ||
+    ''
+  );
+}
 
-  const point = usableCoordinates(raw);
-  if (point) {
-    const found = safeCountryAt(countries, point.latitude, point.longitude);
-    if (found !== null && found !== '') return found;
-  }
-
-  for (const value of attributeValues(raw, 'STATE_PROVINCE')) {
-    const named = countryInText(value);
-    if (named !== null) return named;
-  }
-
-  if (!point) {
-    for (const values of attributeOccurrences(raw, 'PROPONENT_NAME')) {
-      for (const value of values.slice(1)) {
-        const named = countryInText(value);
-        if (named !== null) return named;
-      }
-    }
-  }
-  return '';
+/** The country named in the first of `values` that names one (countryInText), or null. */
+function countryInValues(values: readonly string[]): string | null {
+  return values.map((value) => countryInText(value)).find((name) => name !== null) ?? null;
 }
 
 function statedCountry(raw: RawRecord): string | null {
   const topLevel = (raw as Record<string, unknown>).country;
-  const candidates = [
-    ...(typeof topLevel === 'string' ? [topLevel] : []),
-    ...COUNTRY_NAME_CODES.flatMap((code) => attributeValues(raw, code)),
-  ];
-  for (const value of candidates) {
-    const text = value.trim();
-    if (text === '') continue;
-    return countryNamed(text) ?? (isCountryCodeShape(text) ? countryNameForCode(text) : null) ?? text;
-  }
-  for (const value of COUNTRY_CODE_CODES.flatMap((code) => attributeValues(raw, code))) {
-    const name = countryNameForCode(value);
-    if (name !== null) return name;
-  }
-  return null;
+  const names = [...(typeof topLevel === 'string' ? [topLevel] : []), ...COUNTRY_NAME_CODES.flatMap((code) => attributeValues(raw, code))];
+  const text = names.map((value) => value.trim()).find((value) => value !== '');
+  if (text !== undefined) return countryNamed(text) ?? (isCountryCodeShape(text) ? countryNameForCode(text) : null) ?? text;
+  const codes = COUNTRY_CODE_CODES.flatMap((code) => attributeValues(raw, code));
+  return codes.map((code) => countryNameForCode(code)).find((name) => name !== null) ?? null;
 }
 
-function usableCoordinates(raw: RawRecord): { latitude: number; longitude: number } | null {
+/** The record's coordinates, unless they are not a point on Earth or the (0, 0) placeholder. */
+function usablePoint(raw: RawRecord): { latitude: number; longitude: number } | null {
   const loc = raw.location;
-  if (!loc) return null;
-  const { latitude, longitude } = loc;
-  if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
-  if (Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
-  if (latitude === 0 && longitude === 0) return null;
-  return { latitude, longitude };
+  if (!loc || !Number.isFinite(loc.latitude) || !Number.isFinite(loc.longitude)) return null;
+  const onEarth = Math.abs(loc.latitude) <= 90 && Math.abs(loc.longitude) <= 180;
+  return onEarth && (loc.latitude !== 0 || loc.longitude !== 0) ? loc : null;
 }
 
 function safeCountryAt(countries: CountryLookup, latitude: number, longitude: number): string | null {

@@ -13,13 +13,8 @@ const DESCRIPTION_TYPES: ReadonlyArray<{ is?: readonly string[]; has?: readonly 
   { is: ['draft project description'], has: ['project plan'], rank: 1 },
   { has: ['project description', 'design document'], rank: 2 },
 ];
-/** Other document types that name the project's documents, each containing one phrase (lower case), by rank. */
-const OTHER_TYPES: ReadonlyArray<readonly [string, number]> = [
-  ['validation report', 10],
-  ['monitoring report', 11],
-  ['verification report', 12],
-  ['registration review', 13],
-];
+/** Other document types that name the project's documents, each containing one phrase (lower case), best first. */
+const OTHER_TYPES = ['validation report', 'monitoring report', 'verification report', 'registration review'];
 /** Titles that give a project description away when its type is generic ("Other"). */
 const DESCRIPTION_TITLE = /proj(?:ect)?[_ -]?desc|project[_ -]?design|\bPDD\b|project[_ -]?plan/i;
 
@@ -32,8 +27,8 @@ export function documentRank(d: { documentType: string; title: string }): number
     if (is.includes(type) || has.some((phrase) => type.includes(phrase))) return rank;
   }
   if (DESCRIPTION_TITLE.test(d.title)) return 3;
-  for (const [phrase, rank] of OTHER_TYPES) if (type.includes(phrase)) return rank;
-  return 20;
+  const other = OTHER_TYPES.findIndex((phrase) => type.includes(phrase));
+  return other >= 0 ? 10 + other : 20;
 }
 
 export function isDescriptionDocument(d: { documentType: string; title: string }): boolean {
@@ -55,26 +50,19 @@ function isHeadingLine(line: string): boolean {
 
 /** Running prose: enough letters, no table-of-contents leaders, not a grid of numbers. */
 function isProse(text: string): boolean {
-  if (text.length < 160) return false;
-  const letters = countLetters(text);
+  if (text.length < 160 || /\.{5,}|…{2,}/.test(text)) return false;
   const digits = text.match(/\d/g)?.length ?? 0;
-  if (/\.{5,}|…{2,}/.test(text)) return false;
-  return letters / text.length > 0.6 && digits / text.length < 0.12;
+  return countLetters(text) / text.length > 0.6 && digits / text.length < 0.12;
 }
 
 /** Sentence-aligned pieces of at most `max` characters (a longer sentence is its own piece). */
 function pieces(text: string, max = PASSAGE_CHARS): string[] {
   const out: string[] = [];
-  let current = '';
   for (const s of splitSentences(text)) {
-    if (current !== '' && current.length + 1 + s.length > max) {
-      out.push(current);
-      current = s;
-    } else {
-      current = current === '' ? s : `${current} ${s}`;
-    }
+    const last = out.at(-1);
+    if (last !== undefined && last.length + 1 + s.length <= max) out[out.length - 1] = `${last} ${s}`;
+    else out.push(s);
   }
-  if (current !== '') out.push(current);
   return out;
 }
 
@@ -102,27 +90,22 @@ export function summaryPassages<S extends { title: string }>(docs: readonly DocT
     if (out.length >= max) break;
     // Pages indexed before the ingest removed page furniture still carry it; removing it again changes nothing.
     const pages = stripPageFurniture(doc.pages);
-    const candidates: { page: number; text: string }[] = [];
+    const numbered = pages.map((text, i) => ({ page: i + 1, text }));
     const start = pages.findIndex((p) => !isContentsText(p) && p.split('\n').some(isHeadingLine));
-    if (start >= 0) {
-      const lines = (pages[start] ?? '').split('\n');
-      candidates.push({ page: start + 1, text: lines.slice(lines.findIndex(isHeadingLine) + 1).join('\n') });
-      const next = pages[start + 1];
-      if (next !== undefined) candidates.push({ page: start + 2, text: next });
-    }
-    for (let i = 0; i < Math.min(pages.length, 10); i++) {
-      if (!isContentsText(pages[i] ?? '')) candidates.push({ page: i + 1, text: pages[i] ?? '' });
-    }
-    const taken = new Set<string>();
-    const perDoc = docs.length > 1 && out.length > 0 ? 2 : max;
-    let fromThis = 0;
+    const lines = (pages[start] ?? '').split('\n');
+    const underHeading = lines.slice(lines.findIndex(isHeadingLine) + 1).join('\n');
+    const candidates = [
+      ...(start >= 0 ? [{ page: start + 1, text: underHeading }, ...numbered.slice(start + 1, start + 2)] : []),
+      ...numbered.slice(0, 10).filter((c) => !isContentsText(c.text)),
+    ];
+    const first = out.length;
+    const perDoc = docs.length > 1 && first > 0 ? 2 : max;
     for (const c of candidates) {
       for (const text of pieces(c.text)) {
-        if (out.length >= max || fromThis >= perDoc) break;
-        if (!isProse(text) || taken.has(text)) continue;
-        taken.add(text);
+        if (out.length >= max || out.length - first >= perDoc) break;
+        // A piece is taken once per document (the page under the heading is also among the first pages).
+        if (!isProse(text) || out.slice(first).some((p) => p.text === text)) continue;
         out.push({ id: out.length + 1, text, documentTitle: doc.state.title, page: c.page });
-        fromThis++;
       }
     }
   }

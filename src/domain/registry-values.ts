@@ -25,10 +25,10 @@ export const MAX_YEAR = 2200;
 export function parseRegistryNumber(value: string | undefined | null): number | null {
   if (typeof value !== 'string') return null;
   const text = value.trim().replace(/[\u00a0\u202f]/g, ' ');
-  const thousands = /^([+-]?)(\d{1,3}(?:[, ]\d{3})+)(\.\d+)?(?![\d,])/.exec(text);
-  if (thousands) return finite(`${thousands[1] ?? ''}${(thousands[2] ?? '').replace(/[, ]/g, '')}${thousands[3] ?? ''}`);
-  const plain = /^([+-]?)(\d+(?:\.\d+)?|\.\d+)(?![\d,])/.exec(text);
-  if (plain) return finite(`${plain[1] ?? ''}${plain[2] ?? ''}`);
+  // Groups of three digits after a comma or space are thousands ("59,906"); other digits are read as written.
+  const decimalPoint = /^([+-]?)(\d{1,3}(?:[, ]\d{3})+|\d*)(\.\d+)?(?![\d,])/.exec(text);
+  const [, sign = '', digits = '', fraction = ''] = decimalPoint ?? [];
+  if (digits !== '' || fraction !== '') return finite(`${sign}${digits.replace(/[, ]/g, '')}${fraction}`);
   const decimalComma = /^([+-]?)(\d+),(\d+)(?![\d,.])/.exec(text);
   if (decimalComma) return finite(`${decimalComma[1] ?? ''}${decimalComma[2] ?? ''}.${decimalComma[3] ?? ''}`);
   return null;
@@ -73,29 +73,23 @@ export function isValidDate(d: CalendarDate): boolean {
   return new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDate() === d.day;
 }
 
-/** The date of three numerals, or null when it is impossible. */
-function validDate(year: string | undefined, month: string | undefined, day: string | undefined): CalendarDate | null {
-  const d = { year: Number(year), month: Number(month), day: Number(day) };
-  return isValidDate(d) ? d : null;
+/** A parser of the dates `pattern` matches, read from its groups year, month and day; null for impossible dates. */
+function dateParser(pattern: RegExp): (value: string) => CalendarDate | null {
+  return (value) => {
+    const groups = pattern.exec(value.trim())?.groups;
+    const d = { year: Number(groups?.year), month: Number(groups?.month), day: Number(groups?.day) };
+    return groups && isValidDate(d) ? d : null;
+  };
 }
 
 /** dd/mm/yyyy (also d/m/yyyy, with - or . as separator), the registry's form. Null for impossible dates. */
-export function parseDayMonthYear(value: string): CalendarDate | null {
-  const m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(value.trim());
-  return m ? validDate(m[3], m[2], m[1]) : null;
-}
+export const parseDayMonthYear = dateParser(/^(?<day>\d{1,2})[/.-](?<month>\d{1,2})[/.-](?<year>\d{4})$/);
 
 /** yyyy-mm-dd, optionally followed by an ISO time ("2023-01-12T06:54:02.97Z"): the calendar date as written. */
-export function parseIsoDate(value: string): CalendarDate | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(value.trim());
-  return m ? validDate(m[1], m[2], m[3]) : null;
-}
+export const parseIsoDate = dateParser(/^(?<year>\d{4})-(?<month>\d{2})-(?<day>\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/);
 
 /** US-style m/d/yyyy (ACR, CAR exports), optionally followed by a time ("1/21/2022 6:27:06 PM"). */
-export function parseUsDate(value: string): CalendarDate | null {
-  const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:\s.*)?$/.exec(value.trim());
-  return m ? validDate(m[3], m[1], m[2]) : null;
-}
+export const parseUsDate = dateParser(/^(?<month>\d{1,2})\/(?<day>\d{1,2})\/(?<year>\d{4})(?:\s.*)?$/);
 
 /** A registry date in either form; null when it is neither or impossible (31/02/2020). */
 export function parseRegistryDate(value: string | undefined | null): CalendarDate | null {

@@ -41,21 +41,13 @@ const SUBCATEGORIES: ReadonlyArray<readonly [string, readonly string[]]> = [
 ];
 const SUBCATEGORY_NAMES = new Map(SUBCATEGORIES.flatMap(([name, codes]) => codes.map((code) => [code, name] as const)));
 
-/** Splits "ARR; WRC", "ARR, IFM" or "REDD/ALM" into codes; "REDD+" keeps its plus. */
-export function splitSubcategoryCodes(values: readonly string[]): string[] {
-  return values
-    .filter((value) => typeof value === 'string')
-    .flatMap((value) => value.split(/[;,/|\n]|\s+and\s+|\s+&\s+/).map((part) => part.trim()))
-    .filter((code) => code !== '');
-}
-
-/** The name of one code, case-insensitively ("ACoGS"); an unknown code is returned as written, never dropped. */
-export function subcategoryName(code: string): string {
-  const trimmed = code.trim();
-  return SUBCATEGORY_NAMES.get(trimmed.toUpperCase()) ?? trimmed;
-}
-
-/** Names of all codes in PROJECT_SUBCATERGORY_NAMES values, in order, without repeats. */
+/**
+ * Names of all codes in PROJECT_SUBCATERGORY_NAMES values, in order, without repeats. Values such as "ARR; WRC",
+ * "ARR, IFM" or "REDD/ALM" are split into codes ("REDD+" keeps its plus); a code is named case-insensitively
+ * ("ACoGS"), and an unknown one is kept as written, never dropped.
+ */
 export function expandSubcategories(values: readonly string[]): string[] {
-  return distinct(splitSubcategoryCodes(values).map(subcategoryName));
+  const codes = values.filter((value) => typeof value === 'string').flatMap((value) => value.split(/[;,/|\n]|\s+and\s+|\s+&\s+/));
+  // distinct trims the names and drops empty ones.
+  return distinct(codes.map((code) => SUBCATEGORY_NAMES.get(code.trim().toUpperCase()) ?? code));
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FACETS, MAX_SEARCH_WORDS, normaliseValue, positionProblem, searchWords } from '../domain/project-catalogue.js';
+import { FACETS, MAX_SEARCH_WORDS, listing, normaliseValue, positionProblem, searchWords } from '../domain/project-catalogue.js';
 import type { CataloguePosition, Facet, ProjectListing } from '../domain/project-catalogue.js';
 import { projectKey } from '../domain/project-ref.js';
 import { canonicalRegistry, knownRegistryNames } from '../domain/registries.js';
@@ -70,16 +70,15 @@ const NOT_OURS = 'is not a cursor this service gave out; pass nextCursor from th
 
 /** The position a cursor carries, checked to the values a store writes (positionProblem): a forged one is a 400. */
 function decodeCursor(cursor: string, print: string): CataloguePosition {
-  if (!/^[A-Za-z0-9_-]*$/.test(cursor)) throw badCursor(NOT_OURS);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    // Node's base64url decoding skips characters outside the alphabet: such a cursor is refused, not decoded.
+    if (/^[A-Za-z0-9_-]*$/.test(cursor)) parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw badCursor(NOT_OURS);
+    // Not JSON: refused below, like any other cursor this service did not give out.
   }
-  if (!Array.isArray(parsed) || parsed.length !== 6 || parsed[0] !== 1) throw badCursor(NOT_OURS);
-  const [, p, tier, sortKey, registry, projectId] = parsed as unknown[];
-  if (typeof p !== 'string') throw badCursor(NOT_OURS);
+  const [version, p, tier, sortKey, registry, projectId] = Array.isArray(parsed) && parsed.length === 6 ? (parsed as unknown[]) : [];
+  if (version !== 1 || typeof p !== 'string') throw badCursor(NOT_OURS);
   if (p !== print) throw badCursor('belongs to a search with other words or filters; start again without a cursor');
   const position = { tier, sortKey, registry, projectId };
   if (positionProblem(position) !== undefined) throw badCursor(NOT_OURS);
@@ -105,11 +104,8 @@ export function createDiscoveryService(opts: DiscoveryServiceOptions): Discovery
         }
         if (!registries.includes(canonical)) registries.push(canonical);
       }
-      const facets: Partial<Record<Facet, string[]>> = {};
-      for (const facet of FACETS) {
-        const values = request[facet];
-        if (values !== undefined && values.length > 0) facets[facet] = values;
-      }
+      const given = FACETS.map((facet) => [facet, request[facet] ?? []] as const);
+      const facets: Partial<Record<Facet, string[]>> = Object.fromEntries(given.filter(([, values]) => values.length > 0));
       const text = request.query ?? '';
       const words = [...new Set(searchWords(text))];
       if (words.length > MAX_SEARCH_WORDS) {
@@ -126,12 +122,7 @@ export function createDiscoveryService(opts: DiscoveryServiceOptions): Discovery
         projects: page.hits.map((h) => ({
           projectId: h.ref.projectId,
           registry: h.ref.registry,
-          name: h.name,
-          location: h.location,
-          methodology: h.methodology,
-          type: h.type,
-          status: h.status,
-          proponent: h.proponent,
+          ...listing(h),
           indexedDocuments: counts.get(projectKey(h.ref)) ?? 0,
         })),
         nextCursor: page.more && last !== undefined ? encodeCursor(print, last.position) : null,

@@ -46,12 +46,11 @@ const SUMMARY_MAX_CHARS = 1200;
 /** The registry fields the enrichment reads: an export row's activities as it names them, a registry record's codes. */
 type ProjectFacts = Pick<ExportFields, 'reductions' | 'creditPeriods' | 'type' | 'reductionActivity'> & { subcategoryCodes: string[] };
 
-const NO_FACTS: ProjectFacts = { reductions: 0, creditPeriods: [], type: '', reductionActivity: [], subcategoryCodes: [] };
-
 function projectFacts(stored: StoredProject, countries: CountryLookup): ProjectFacts {
   if (stored.format.startsWith('csv:')) {
+    // A row its mapping cannot read has no facts.
     const fields = exportRowFields(stored, countries);
-    return fields ? { ...fields, subcategoryCodes: [] } : NO_FACTS;
+    return { reductions: 0, creditPeriods: [], type: '', reductionActivity: [], ...fields, subcategoryCodes: [] };
   }
   const raw = parseRawRecordLeniently(stored.raw, stored.ref);
   return { ...registryFields(raw, countries), reductionActivity: [], subcategoryCodes: attributeValues(raw, 'PROJECT_SUBCATERGORY_NAMES') };
@@ -111,7 +110,6 @@ function emissionsReductions(descriptions: DocText<DocumentState>[], facts: Proj
  * '' without documents, so that the cleaned record keeps its fallback (the description).
  */
 async function documentSummary(docs: DocText<DocumentState>[], input: EnrichProjectInput, log: Logger | undefined): Promise<string> {
-  if (docs.length === 0) return '';
   const { summarizer, signal } = input;
   // `docs` is in rank order, so the project description's passages come first.
   const passages = summaryPassages(docs);
@@ -124,9 +122,8 @@ async function documentSummary(docs: DocText<DocumentState>[], input: EnrichProj
       if (signal?.aborted) throw err;
       log?.warn({ err: (err as Error).message, model: summarizer.model }, 'summariser failed; using the first passage');
     }
-    if (summary === '') summary = firstSentences(passages[0]?.text ?? '');
   }
-  if (summary === '') summary = firstSentences(docs.flatMap((d) => d.pages).find((p) => p.trim() !== '') ?? '');
+  summary ||= firstSentences(passages[0]?.text ?? '') || firstSentences(docs.flatMap((d) => d.pages).find((p) => p.trim() !== '') ?? '');
   if (summary !== '') {
     const cited = passages.map((p) => `${p.documentTitle} p.${p.page}`);
     log?.info({ field: 'summary', model: summarizer.model, passages: cited }, 'summary generated from documents');

@@ -63,11 +63,16 @@ async function readStored(records: RecordStore, refs: ProjectRef[]): Promise<Map
 export function createMetadataService(opts: MetadataServiceOptions): MetadataService {
   const { records, countries } = opts;
   const now = opts.now ?? Date.now;
-  /** Serialised records of at most 2000 projects, the least recently used dropped first. */
   const cache = new LRUCache<string, CachedProject>({ max: 2000 });
 
   const view = (stored: StoredProject, requestedRegistry: string, raw: boolean): ProjectView =>
     raw ? stored.raw : deriveCleaned(stored, { requestedRegistry, countries });
+
+  /** The texts kept for a project at its version `updatedAt`, by spelling (null: raw); undefined for none. */
+  const keptTexts = (key: string, updatedAt: string): Map<string | null, string> | undefined => {
+    const entry = cache.get(key);
+    return entry?.updatedAt === updatedAt ? entry.texts : undefined;
+  };
 
   const json = (stored: StoredProject, requestedRegistry: string, raw: boolean): string => {
     const serialise = () => JSON.stringify(view(stored, requestedRegistry, raw));
@@ -75,17 +80,12 @@ export function createMetadataService(opts: MetadataServiceOptions): MetadataSer
     if (Date.parse(stored.updatedAt) >= now() - SETTLE_MS) return serialise();
     const key = projectKey(stored.ref);
     const spelling = raw ? null : requestedRegistry;
-    let entry = cache.get(key);
-    if (entry?.updatedAt !== stored.updatedAt) {
-      entry = { updatedAt: stored.updatedAt, texts: new Map() };
-      cache.set(key, entry);
-    }
-    let text = entry.texts.get(spelling);
-    if (text === undefined) {
-      if (entry.texts.size >= MAX_SPELLINGS) entry.texts.clear();
-      text = serialise();
-      entry.texts.set(spelling, text);
-    }
+    const kept = keptTexts(key, stored.updatedAt);
+    const known = kept?.get(spelling);
+    if (known !== undefined) return known;
+    const text = serialise();
+    const texts = kept !== undefined && kept.size < MAX_SPELLINGS ? kept : new Map<string | null, string>();
+    cache.set(key, { updatedAt: stored.updatedAt, texts: texts.set(spelling, text) });
     return text;
   };
 
@@ -94,31 +94,23 @@ export function createMetadataService(opts: MetadataServiceOptions): MetadataSer
    * text is kept at their current version are not read at all (reading and parsing them is most of the cost).
    */
   const serialised = async (wanted: readonly RequestedProject[], raw: boolean): Promise<Array<string | null>> => {
-    const out: Array<string | null> = wanted.map(() => null);
-    let toRead = wanted.map((_, i) => i);
-    if (records.versions !== undefined && cache.size > 0) {
-      const versions = await records.versions(wanted.map((p) => p.ref));
-      toRead = [];
-      wanted.forEach((p, i) => {
-        const key = projectKey(p.ref);
-        const version = versions.get(key);
-        if (version === undefined) return; // not held
-        // The text kept at the project's current version, for its spelling (null: raw).
-        const entry = cache.get(key);
-        const text = entry?.updatedAt === version ? entry.texts.get(raw ? null : p.requestedRegistry) : undefined;
-        if (text === undefined) toRead.push(i);
-        else out[i] = text;
-      });
-    }
-    if (toRead.length === 0) return out;
-    const refs = toRead.map((i) => (wanted[i] as RequestedProject).ref);
+    const versions = records.versions !== undefined && cache.size > 0 ? await records.versions(wanted.map((p) => p.ref)) : undefined;
+    // Per project: the text kept at its current version, null when it is not held, undefined when it is to be read.
+    const known = wanted.map((p): string | null | undefined => {
+      if (versions === undefined) return undefined;
+      const key = projectKey(p.ref);
+      const version = versions.get(key);
+      return version === undefined ? null : keptTexts(key, version)?.get(raw ? null : p.requestedRegistry);
+    });
+    const toRead = wanted.filter((_, i) => known[i] === undefined);
+    if (toRead.length === 0) return known as Array<string | null>;
+    const refs = toRead.map((p) => p.ref);
     const found = await readStored(records, refs);
-    for (const i of toRead) {
-      const p = wanted[i] as RequestedProject;
+    return wanted.map((p, i) => {
       const stored = found.get(projectKey(p.ref));
-      out[i] = stored === undefined ? null : json(stored, p.requestedRegistry, raw);
-    }
-    return out;
+      if (known[i] !== undefined || stored === undefined) return known[i] ?? null;
+      return json(stored, p.requestedRegistry, raw);
+    });
   };
 
   return {

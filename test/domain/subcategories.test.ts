@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandSubcategories, subcategoryName } from '../../src/domain/subcategories.js';
+import { expandSubcategories } from '../../src/domain/subcategories.js';
 
 describe('subcategory codes', () => {
   it.each([
@@ -11,11 +11,11 @@ describe('subcategory codes', () => {
     ['ACoGS', 'Avoided Conversion of Grasslands and Shrublands'],
     ['acogs', 'Avoided Conversion of Grasslands and Shrublands'],
   ])('expands %s', (code, name) => {
-    expect(subcategoryName(code)).toBe(name);
+    expect(expandSubcategories([code])).toEqual([name]);
   });
 
   it('keeps an unknown code as written rather than dropping it', () => {
-    expect(subcategoryName(' XYZ ')).toBe('XYZ');
+    expect(expandSubcategories([' XYZ '])).toEqual(['XYZ']);
   });
 
   it('splits combined values and removes repeats, keeping order', () => {

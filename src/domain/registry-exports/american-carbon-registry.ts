@@ -1,5 +1,5 @@
 import { parseUsDate } from '../registry-values.js';
-import { cell, countryCell, datePeriod, exportMapping, optionalNumberCell } from './common.js';
+import { cell, countryCell, datePeriod, exportMapping, numberCell } from './common.js';
 
 /** American Carbon Registry projects export: ids "ACR586", US dates (m/d/yyyy), ISO alpha-2 countries. */
 export const acrExport = exportMapping({
@@ -16,6 +16,6 @@ export const acrExport = exportMapping({
     status: cell(row, 'Voluntary Status') || cell(row, 'Compliance Program Status (ARB or Ecology)'),
     type: cell(row, 'Project Type'),
     creditPeriods: datePeriod(row, 'Current Crediting Period Start Date', 'Current Crediting Period End Date', parseUsDate),
-    issuances: optionalNumberCell(row, 'Total Number of Credits Registered'),
+    issuances: numberCell(row, 'Total Number of Credits Registered'),
   }),
 });

@@ -1,5 +1,5 @@
 import { parseUsDate } from '../registry-values.js';
-import { cell, countryCell, dateCell, exportMapping, optionalNumberCell } from './common.js';
+import { cell, countryCell, dateCell, exportMapping, numberCell } from './common.js';
 
 /** Climate Action Reserve projects export: ids "CAR1957", US dates (mm/dd/yyyy), ISO alpha-2 countries. */
 export const carExport = exportMapping({
@@ -17,6 +17,6 @@ export const carExport = exportMapping({
     registration: dateCell(row, 'Project Registered Date', parseUsDate),
     status: cell(row, 'Status'),
     type: cell(row, 'Project Type'),
-    issuances: optionalNumberCell(row, 'Total Number of Offset Credits Registered'),
+    issuances: numberCell(row, 'Total Number of Offset Credits Registered'),
   }),
 });

@@ -51,7 +51,7 @@ export type ReadFields = Pick<ExportFields, 'name' | 'location' | 'methodology' 
 /** The fields few exports carry, at their fallbacks (activities: the project type), under those read from a row. */
 export function exportFields(read: ReadFields): ExportFields {
   const fallbacks = { description: '', reductions: 0, registration: null, creditPeriods: [], sizeHectares: 0 };
-  // A value a row does not hold (optionalNumberCell's undefined) leaves its field out.
+  // A value a row does not hold (numberCell's undefined) leaves its field out.
   const given = Object.fromEntries(Object.entries(read).filter(([, v]) => v !== undefined)) as ReadFields;
   return { ...fallbacks, reductionActivity: distinct([read.type]), ...given };
 }
@@ -72,11 +72,8 @@ export function exportMapping(spec: MappingSpec): RegistryExportMapping {
 
 /** A cell by column name; headers are matched ignoring surrounding spaces ("Total ... Registered " in ACR). */
 export function cell(row: ExportRow, column: string): string {
-  let v: unknown = row[column];
-  if (v === undefined) {
-    const key = Object.keys(row).find((k) => k.trim() === column);
-    v = key === undefined ? undefined : row[key];
-  }
+  const key = row[column] !== undefined ? column : Object.keys(row).find((k) => k.trim() === column);
+  const v: unknown = key === undefined ? undefined : row[key];
   return typeof v === 'string' ? v.trim() : '';
 }
 
@@ -88,13 +85,8 @@ export function numericProjectId(value: string): number | null {
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
-/** A number cell ("56,373", "550369.0", ""); 0 when empty or unreadable. */
-export function numberCell(row: ExportRow, column: string): number {
-  return parseRegistryNumber(cell(row, column)) ?? 0;
-}
-
-/** An optional number cell: undefined when the cell is empty or unreadable. */
-export function optionalNumberCell(row: ExportRow, column: string): number | undefined {
+/** A number cell ("56,373", "550369.0"); undefined when empty or unreadable, so that its field keeps its fallback. */
+export function numberCell(row: ExportRow, column: string): number | undefined {
   return parseRegistryNumber(cell(row, column)) ?? undefined;
 }
 
@@ -111,8 +103,7 @@ export function datePeriod(row: ExportRow, startColumn: string, endColumn: strin
 /** A country cell holding a name or an ISO alpha-2 code ("US"); the short English name, else the cell as written. */
 export function countryCell(value: string): string {
   const v = value.trim();
-  if (isCountryCodeShape(v)) return countryNameForCode(v) ?? v;
-  return countryNamed(v) ?? v;
+  return (isCountryCodeShape(v) ? countryNameForCode(v) : countryNamed(v)) ?? v;
 }
 
 /** "under_validation" -> "Under validation", "biochar-process" -> "Biochar process". */

@@ -12,9 +12,7 @@ export const REGISTRY_EXPORTS: readonly RegistryExportMapping[] = [verraExport, 
 
 /** The mapping of a record format `csv:<source>`, or null. */
 export function exportMappingForFormat(format: string): RegistryExportMapping | null {
-  if (!format.startsWith('csv:')) return null;
-  const source = format.slice(4);
-  return REGISTRY_EXPORTS.find((m) => m.source === source) ?? null;
+  return REGISTRY_EXPORTS.find((m) => format === `csv:${m.source}`) ?? null;
 }
 
 /**
@@ -22,9 +20,7 @@ export function exportMappingForFormat(format: string): RegistryExportMapping | 
  * ("Gold Standard", "GS", "ACR", "CAR", "Isometric", "Verra"), case-insensitively.
  */
 export function exportMappingFor(name: string): RegistryExportMapping | null {
-  const n = name.trim().toLowerCase();
-  const bySource = REGISTRY_EXPORTS.find((m) => m.source === n);
-  if (bySource) return bySource;
+  const source = name.trim().toLowerCase();
   const registry = canonicalRegistry(name);
-  return registry ? (REGISTRY_EXPORTS.find((m) => m.registry === registry) ?? null) : null;
+  return REGISTRY_EXPORTS.find((m) => m.source === source) ?? REGISTRY_EXPORTS.find((m) => m.registry === registry) ?? null;
 }

@@ -1,6 +1,6 @@
 import type { CountryLookup } from '../country-lookup.js';
 import { distinct } from '../enrichment.js';
-import { cell, countryCell, datePeriod, exportMapping, humanize, optionalNumberCell, type ExportRow } from './common.js';
+import { cell, countryCell, datePeriod, exportMapping, humanize, numberCell, type ExportRow } from './common.js';
 
 /**
  * Isometric has no numeric project ids ("prj_1K3VWSDS61S0QKV7") but a short code ("TS26"); the service's numeric id
@@ -14,16 +14,11 @@ export function isometricProjectId(shortCode: string): number | null {
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
+/** The country the row names, else the one at its coordinates, else its country code as written. */
 function location(row: ExportRow, countries: CountryLookup): string {
-  const named = countryCell(cell(row, 'location.country_name'));
-  if (named !== '') return named;
-  const lat = Number(cell(row, 'location.latitude'));
-  const lon = Number(cell(row, 'location.longitude'));
-  if (cell(row, 'location.latitude') !== '' && Number.isFinite(lat) && Number.isFinite(lon)) {
-    const found = countries.countryAt(lat, lon);
-    if (found) return found;
-  }
-  return cell(row, 'country_code');
+  const [lat, lon] = [Number(cell(row, 'location.latitude')), Number(cell(row, 'location.longitude'))];
+  const point = cell(row, 'location.latitude') !== '' && Number.isFinite(lat) && Number.isFinite(lon);
+  return countryCell(cell(row, 'location.country_name')) || (point && countries.countryAt(lat, lon)) || cell(row, 'country_code');
 }
 
 export const isometricExport = exportMapping({
@@ -44,8 +39,8 @@ export const isometricExport = exportMapping({
       status: humanize(cell(row, 'status')),
       type: pathway,
       creditPeriods: datePeriod(row, 'crediting_period_start', 'crediting_period_end'),
-      issuances: optionalNumberCell(row, 'issued_credits_total.credits'),
-      retirements: optionalNumberCell(row, 'retired_credits_total.credits'),
+      issuances: numberCell(row, 'issued_credits_total.credits'),
+      retirements: numberCell(row, 'retired_credits_total.credits'),
       reductionActivity: distinct([pathway, humanize(protocol)]),
     };
   },

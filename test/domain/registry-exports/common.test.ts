@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  cell,
-  countryCell,
-  humanize,
-  numberCell,
-  numericProjectId,
-  optionalNumberCell,
-  datePeriod,
-} from '../../../src/domain/registry-exports/common.js';
+import { cell, countryCell, humanize, numberCell, numericProjectId, datePeriod } from '../../../src/domain/registry-exports/common.js';
 import { parseUsDate } from '../../../src/domain/registry-values.js';
 
 describe('export cells', () => {
@@ -16,8 +8,8 @@ describe('export cells', () => {
     expect(cell(row, 'Total Number of Credits Registered')).toBe('71825.0');
     expect(cell(row, 'Missing')).toBe('');
     expect(numberCell(row, 'Total Number of Credits Registered')).toBe(71825);
-    expect(numberCell(row, 'Name')).toBe(0);
-    expect(optionalNumberCell(row, 'Missing')).toBeUndefined();
+    expect(numberCell(row, 'Name')).toBeUndefined();
+    expect(numberCell(row, 'Missing')).toBeUndefined();
   });
 
   it.each([
