@@ -103,7 +103,8 @@ export function datePeriod(row: ExportRow, startColumn: string, endColumn: strin
 /** A country cell holding a name or an ISO alpha-2 code ("US"); the short English name, else the cell as written. */
 export function countryCell(value: string): string {
   const v = value.trim();
-  return (isCountryCodeShape(v) ? countryNameForCode(v) : countryNamed(v)) ?? v;
+  // Two letters that are no ISO code may still be a common name ("UK").
+  return (isCountryCodeShape(v) ? countryNameForCode(v) : null) ?? countryNamed(v) ?? v;
 }
 
 /** "under_validation" -> "Under validation", "biochar-process" -> "Biochar process". */

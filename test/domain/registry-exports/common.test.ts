@@ -44,6 +44,7 @@ describe('export cells', () => {
 
   it('names a country from its code or its spelling, and keeps what it does not know', () => {
     expect(countryCell('US')).toBe('United States');
+    expect(countryCell('UK')).toBe('United Kingdom');
     expect(countryCell('')).toBe('');
     expect(countryCell('Atlantis')).toBe('Atlantis');
   });
