@@ -4,7 +4,7 @@ import { type RawRecord, rawRecordSchema } from './raw-record.js';
  * Parses a stored raw record for derivation without ever throwing. Records are validated when imported, but
  * the registry's data is odd in places and records stored by older versions may not meet today's schema; the
  * metadata API must still answer (CONTRACT: never a 500 because of registry data). So:
- * - a missing registry or id is taken from the store's key;
+ * - a missing registry or id (or an id no number can hold exactly) is taken from the store's key;
  * - malformed elements of attributes, participationSummaries and documentGroups are dropped one by one (an
  *   attribute value written as a number is kept as its string; a document without a name is titled from its uri);
  * - any other top-level field that still fails is dropped, and its schema default applies.
@@ -13,7 +13,7 @@ export function parseRawRecordLeniently(input: unknown, key: { registry: string;
   const source: Record<string, unknown> = isObject(input) ? { ...input } : {};
   if (typeof source.registry !== 'string' || source.registry.trim() === '') source.registry = key.registry;
   const id = source.resourceIdentifier;
-  const idOk = (typeof id === 'string' && /^\d+$/.test(id)) || (typeof id === 'number' && Number.isInteger(id) && id > 0);
+  const idOk = (typeof id === 'string' && /^\d+$/.test(id)) || (typeof id === 'number' && Number.isSafeInteger(id) && id > 0);
   if (!idOk) source.resourceIdentifier = String(key.projectId);
 
   const first = rawRecordSchema.safeParse(source);

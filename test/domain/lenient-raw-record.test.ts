@@ -20,6 +20,10 @@ describe('parseRawRecordLeniently', () => {
     expect(parsed.registry).toBe('Verra');
     expect(parsed.resourceIdentifier).toBe('4086');
     expect(parsed.participationSummaries[0]?.attributes).toHaveLength(9);
+    // An id too large to be an exact number is the store key's too, and the rest of the record is kept.
+    const huge = parseRawRecordLeniently({ ...raw, resourceIdentifier: 2 ** 60 }, key);
+    expect(huge.resourceIdentifier).toBe('4086');
+    expect(huge.participationSummaries[0]?.attributes).toHaveLength(9);
   });
 
   it('keeps the good elements of a partly malformed record and drops only the bad ones', () => {
