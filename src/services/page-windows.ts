@@ -12,8 +12,8 @@ export interface PageTexts {
   running: ReadonlySet<string>;
   /** Whether a page uses a word that normalises to `term` (query.ts normalizedTerms); worked out once a term. */
   usesWord(term: string): boolean;
-  /** Its windows' quotable sentences, as read so far (answer/candidates.ts candidatesOf). */
-  readings: Map<string, readonly Candidate[]>;
+  /** Its windows' quotable sentences, as read so far (answer/candidates.ts candidatesOf), the last WINDOW_READINGS. */
+  readings: LRUCache<string, readonly Candidate[]>;
 }
 
 /** A passage's page window: where its quote is looked for, so a sentence cut by the chunk's edge is read whole. */
@@ -34,6 +34,8 @@ export const WINDOW_CHARS = 700;
 /** Documents whose pages are kept, and for how long (a re-indexed document is read again after that). */
 const CACHE_DOCUMENTS = 256;
 const CACHE_MS = 300_000;
+/** Windows of a document whose reading is kept: a long document's many searched pages stay bounded. */
+const WINDOW_READINGS = 256;
 
 /**
  * Recently read page texts, by document: a search reads the pages of up to topK documents, and the next searches
@@ -49,7 +51,12 @@ export function createPageTextCache(texts: DocumentTextStore) {
         .get(chunk, chunk.documentId)
         .then((read) =>
           read
-            ? { pages: read, running: runningLineShapes(read), usesWord: wordUse(read), readings: new Map<string, readonly Candidate[]>() }
+            ? {
+                pages: read,
+                running: runningLineShapes(read),
+                usesWord: wordUse(read),
+                readings: new LRUCache<string, readonly Candidate[]>({ max: WINDOW_READINGS }),
+              }
             : null,
         );
       entries.set(key, pages);

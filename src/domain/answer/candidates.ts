@@ -22,7 +22,7 @@ export interface AnswerPassage {
    * Its document's candidates already read, by window (`candidatesOf` fills it): reading a passage does not depend on
    * the question, so a window read while the query embeds, or by an earlier search, is not read again.
    */
-  readings?: Map<string, readonly Candidate[]>;
+  readings?: { get(key: string): readonly Candidate[] | undefined; set(key: string, read: readonly Candidate[]): unknown };
 }
 
 /** A sentence (or group of a form's or table's lines) that may be quoted. */

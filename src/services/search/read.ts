@@ -25,13 +25,9 @@ export function projectLabel(p: { registry: string; projectId: number }): string
   return `${p.registry} ${p.projectId}`;
 }
 
-/** A chunk's document's pages (across projects), or null when they are unavailable. */
+/** A chunk's document's pages (across projects); null without a page text store. */
 function documentOf(s: SearchSettings, chunk: ScoredChunk): Promise<PageTexts | null> {
-  if (!s.pageTexts) return Promise.resolve(null);
-  return s.pageTexts.get(chunk, `${projectKey(chunk)}\u0000${chunk.documentId}`).catch((err: unknown) => {
-    s.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'page text unavailable; passage cited as indexed');
-    return null;
-  });
+  return s.pageTexts?.get(chunk, `${projectKey(chunk)}\u0000${chunk.documentId}`) ?? Promise.resolve(null);
 }
 
 /** Each citation's page window, read from its document's pages (none when the page text is unavailable). */
@@ -39,7 +35,10 @@ export async function readWindows(s: SearchSettings, citations: Citation[], chun
   return Promise.all(
     citations.map(async (citation, i) => {
       const chunk = chunks[i] as ScoredChunk;
-      const doc = await documentOf(s, chunk);
+      const doc = await documentOf(s, chunk).catch((err: unknown) => {
+        s.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'page text unavailable; passage cited as indexed');
+        return null;
+      });
       return doc ? { citation, chunk, window: pageWindow(doc, chunk), doc } : { citation, chunk, window: null };
     }),
   );
@@ -76,7 +75,8 @@ export async function readAhead(s: SearchSettings, query: string, chunks: readon
   for (const chunk of chunks) {
     await new Promise((resolve) => setImmediate(resolve));
     if (arrived) return;
-    const doc = await documentOf(s, chunk);
+    // A document that cannot be read is reported by the search if it is cited.
+    const doc = await documentOf(s, chunk).catch(() => null);
     if (!doc || arrived) continue;
     candidatesOf(answerPassage({ id: 0, text: chunk.text, score: 0 }, pageWindow(doc, chunk), doc), s.tuning);
     for (const t of terms) doc.usesWord(t);

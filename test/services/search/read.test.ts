@@ -108,6 +108,13 @@ describe('readAhead', () => {
     expect(doc?.readings.size).toBe(1);
   });
 
+  it('reads ahead silently: a document that cannot be read is reported only when the search cites it', async () => {
+    const { lines, logger } = capturingLogger();
+    const failing: DocumentTextStore = { ...texts, get: () => Promise.reject(new Error('disk read failed')) };
+    await readAhead(settings({ texts: failing, logger }), QUESTION, chunks, new Promise(() => undefined));
+    expect(lines).toEqual([]);
+  });
+
   it('stops once the query vector is there', async () => {
     const s = settings({ texts });
     await readAhead(s, QUESTION, chunks, Promise.resolve());
