@@ -47,18 +47,16 @@ export function createPageTextCache(texts: DocumentTextStore) {
     get(chunk: ChunkRecord, key: string): Promise<PageTexts | null> {
       const hit = entries.get(key);
       if (hit) return hit;
-      const pages = texts
-        .get(chunk, chunk.documentId)
-        .then((read) =>
-          read
-            ? {
-                pages: read,
-                running: runningLineShapes(read),
-                usesWord: wordUse(read),
-                readings: new LRUCache<string, readonly Candidate[]>({ max: WINDOW_READINGS }),
-              }
-            : null,
-        );
+      const pages = texts.get(chunk, chunk.documentId).then((read) =>
+        read
+          ? {
+              pages: read,
+              running: runningLineShapes(read),
+              usesWord: wordUse(read),
+              readings: new LRUCache<string, readonly Candidate[]>({ max: WINDOW_READINGS }),
+            }
+          : null,
+      );
       entries.set(key, pages);
       pages.catch(() => entries.delete(key));
       return pages;
