@@ -202,9 +202,12 @@ function readRows(tokens: readonly Token[]): Row[] {
     row = { labels: [], cells: [] };
   };
   for (const t of tokens) {
-    // The token that ends a row is read again as the first of the next.
-    if (partOf(row, t, rows) === null) finish();
-    const part = partOf(row, t, rows);
+    let part = partOf(row, t, rows);
+    if (part === null) {
+      // The token that ends a row is read again as the first of the next.
+      finish();
+      part = partOf(row, t, rows);
+    }
     if (part !== null) row[part].push(t);
   }
   finish();
