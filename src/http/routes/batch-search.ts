@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import { SEARCH_MODES, type SearchMode } from '../../services/search.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { standardErrorResponses } from '../schemas/error.js';
-import { projectListOneOf, projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
+import { NON_BLANK, projectListOneOf, projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
 import type { AppDeps } from '../types.js';
 import type { AppEnv } from '../env.js';
 
@@ -28,6 +28,8 @@ export function batchSearchRequestSchema(config: SearchLimits) {
         .refine((s) => s.trim().length === 0 || /[\p{L}\p{N}]/u.test(s), 'must contain a word')
         .refine((s) => s.trim().length <= MAX_SEARCH_QUERY_CHARS, `must be at most ${MAX_SEARCH_QUERY_CHARS} characters`)
         .openapi({
+          // A letter or digit somewhere: what the refines above ask (not blank, not punctuation alone).
+          pattern: '[\\p{L}\\p{N}]',
           description: `Natural-language question, at most ${MAX_SEARCH_QUERY_CHARS} characters.`,
           example: 'What is the crediting period of the project?',
         }),
@@ -63,7 +65,8 @@ export function batchSearchRequestSchema(config: SearchLimits) {
           z
             .string({ error: 'must be a string' })
             .refine((s) => s.trim().length > 0, 'must not be empty')
-            .refine((s) => s.length <= 200, 'must be at most 200 characters'),
+            .refine((s) => s.length <= 200, 'must be at most 200 characters')
+            .openapi({ ...NON_BLANK, maxLength: 200 }),
           { error: 'must be a list of strings' },
         )
         .min(1, 'must not be empty')

@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import { DEFAULT_DISCOVERY_LIMIT, MAX_DISCOVERY_LIMIT } from '../../services/discovery.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { standardErrorResponses } from '../schemas/error.js';
+import { NON_BLANK } from '../schemas/project-ref.js';
 import type { AppDeps } from '../types.js';
 import type { AppEnv } from '../env.js';
 import { defined } from '../../defined.js';
@@ -20,7 +21,8 @@ function filterSchema(description: string, example: string) {
   const value = z
     .string({ error: 'must be a string or a list of strings' })
     .refine((s) => s.trim().length > 0, 'must not be empty')
-    .refine((s) => s.length <= MAX_FILTER_CHARS, `must be at most ${MAX_FILTER_CHARS} characters`);
+    .refine((s) => s.length <= MAX_FILTER_CHARS, `must be at most ${MAX_FILTER_CHARS} characters`)
+    .openapi({ ...NON_BLANK, maxLength: MAX_FILTER_CHARS });
   return z
     .union(
       [

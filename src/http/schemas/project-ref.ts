@@ -11,6 +11,12 @@ import { projectKey, type RequestedProject } from '../../domain/project-ref.js';
  */
 
 const ID_FIELDS = ['project_id', 'projectId', 'id'] as const;
+
+/**
+ * OpenAPI for a string the validator refuses when blank (`s.trim().length > 0`): a refine does not reach the
+ * document, so without this a client generated from it would send "" and get a 400.
+ */
+export const NON_BLANK = { minLength: 1, pattern: '\\S' } as const;
 export const LIST_FIELDS = ['projectList', 'list'] as const;
 
 /** A project id: an integer > 0, or the same written as a decimal string ("4086"), normalised to the integer. */
@@ -41,6 +47,7 @@ const registrySchema = z
   .string({ error: 'must be a string' })
   .refine((s) => s.trim().length > 0, 'must not be empty')
   .openapi({
+    ...NON_BLANK,
     description:
       `Registry of the project, matched case-insensitively (known: ${knownRegistryNames().join(', ')}). ` +
       'Cleaned records echo it exactly as given.',
