@@ -29,9 +29,8 @@ curl -sf "http://127.0.0.1:$port/readyz" >/dev/null || { echo "fuzz-api: the ser
 # The 503s of /readyz while indexing are expected; only the log lines after this count.
 ready_at=$(wc -l <"$data/server.log")
 
-# /mcp speaks JSON-RPC over streamable HTTP; test/mcp drives it with the MCP SDK's own client instead.
 "$venv/bin/st" --config-file scripts/schemathesis.toml run "http://127.0.0.1:$port/openapi.json" \
-  --exclude-path /mcp --generation-deterministic --no-color
+  --generation-deterministic --no-color
 errors=$(tail -n "+$((ready_at + 1))" "$data/server.log" | grep '"status":5[0-9][0-9]' || true)
 if [ -n "$errors" ]; then
   echo "fuzz-api: the server answered a 5xx" >&2

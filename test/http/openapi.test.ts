@@ -171,6 +171,19 @@ describe('GET /openapi.json', () => {
     }
   });
 
+  it('documents every status /mcp answers (schemathesis found the 415 and 406 undocumented)', async () => {
+    const documented = Object.keys(operation('/mcp').responses as Json);
+    const statuses = [
+      (await t.app.request('/mcp', { method: 'POST', body: '{}' })).status,
+      (await postJson(t.app, '/mcp', {})).status,
+      (await postJson(t.app, '/mcp', {}, { Accept: 'application/json, text/event-stream' })).status,
+      (await postJson(t.app, '/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { Accept: 'application/json, text/event-stream' }))
+        .status,
+    ];
+    expect(statuses).toEqual([415, 406, 400, 200]);
+    for (const s of statuses) expect(documented).toContain(String(s));
+  });
+
   it('a list longer than the documented maxItems is a 413', async () => {
     const eight = Array.from({ length: 8 }, (_, i) => ({ id: i + 1, registry: 'CDM' }));
     expect((await postJson(t.app, '/project-documents/batch-metadata', { list: eight })).status).toBe(413);

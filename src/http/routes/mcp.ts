@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { defined } from '../../defined.js';
 import { createMcpServer, createMcpToolset } from '../../mcp/server.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { standardErrorResponses } from '../schemas/error.js';
 import type { AppEnv } from '../env.js';
 import type { AppDeps } from '../types.js';
 
@@ -18,6 +19,7 @@ export const MCP_PATH = '/mcp';
  */
 export function registerMcp(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const { config } = deps;
+  const jsonRpc = { type: 'object' as const, description: 'A JSON-RPC 2.0 message.' };
   app.openAPIRegistry.registerPath({
     method: 'post',
     path: MCP_PATH,
@@ -27,8 +29,18 @@ export function registerMcp(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
       'Model Context Protocol JSON-RPC messages: tools search_projects, get_project, ask, search and fetch (docs/mcp.md). ' +
       'Send `Accept: application/json, text/event-stream`. Tool errors are results with `isError: true`.',
     responses: {
-      200: { description: 'A JSON-RPC response.', content: { 'application/json': { schema: { type: 'object' } } } },
+      ...standardErrorResponses(config),
+      200: { description: 'A JSON-RPC response.', content: { 'application/json': { schema: jsonRpc } } },
       202: { description: 'A notification, accepted.' },
+      // The MCP SDK's transport answers these two itself, with a JSON-RPC error rather than the service's error body.
+      400: {
+        description: 'A body that is not JSON (`invalid_request`), or JSON that is not a JSON-RPC message (JSON-RPC error -32700).',
+        content: { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/Error' }, jsonRpc] } } },
+      },
+      406: {
+        description: 'The Accept header does not name both `application/json` and `text/event-stream` (JSON-RPC error -32000).',
+        content: { 'application/json': { schema: jsonRpc } },
+      },
     },
   });
   const toolset = createMcpToolset({
