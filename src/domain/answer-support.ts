@@ -36,9 +36,10 @@ export interface AnswerSupport {
   dropped: SentenceSupport[];
 }
 
+/** Least share of a sentence's content words that its cited passages must hold. */
+const MIN_SHARE = 0.6;
+
 export interface SupportOptions {
-  /** Least share of a sentence's content words that its cited passages must hold. @default 0.6 */
-  minShare?: number;
   /** Soft length budget: supported sentences past it are left out, whole; the first is always kept. @default none */
   maxChars?: number;
 }
@@ -198,7 +199,6 @@ function verdictOf(sentence: string, prepared: ReadonlyMap<number, PreparedPassa
  * (validateMarkers): a marker citing no passage supports nothing.
  */
 export function checkAnswerSupport(answer: string, passages: readonly SupportPassage[], opts: SupportOptions = {}): AnswerSupport {
-  const minShare = opts.minShare ?? 0.6;
   const maxChars = opts.maxChars ?? Number.POSITIVE_INFINITY;
   const prepared = new Map(passages.map((p) => [p.id, prepare(p)]));
   const kept: SentenceSupport[] = [];
@@ -208,7 +208,7 @@ export function checkAnswerSupport(answer: string, passages: readonly SupportPas
   for (const line of answerSentences(answer)) {
     const out: string[] = [];
     for (const sentence of line) {
-      const verdict = verdictOf(sentence, prepared, minShare);
+      const verdict = verdictOf(sentence, prepared, MIN_SHARE);
       if (!verdict.supported) {
         dropped.push(verdict);
         continue;

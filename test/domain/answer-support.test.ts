@@ -128,10 +128,12 @@ describe('checkAnswerSupport', () => {
     expect(checkAnswerSupport(reply, passages, { maxChars: 10 }).text).toBe('The crediting period is 20 years [1].');
   });
 
-  it('takes the share threshold as an option', () => {
+  it('drops a sentence whose cited passage holds under 0.6 of its content words', () => {
     const reply = 'The crediting period of twenty years starts in July [1].';
-    expect(checkAnswerSupport(reply, passages).text).toBe('');
-    expect(checkAnswerSupport(reply, passages, { minShare: 0.3 }).text).toBe(reply);
+    const r = checkAnswerSupport(reply, passages);
+    expect(r.text).toBe('');
+    expect(r.dropped[0]?.share).toBeGreaterThan(0.3);
+    expect(r.dropped[0]?.share).toBeLessThan(0.6);
   });
 });
 

@@ -20,8 +20,6 @@ export class UngroundedAnswerError extends Error {
 export interface LlmSummarizerOptions {
   /** Where dropped sentences and cut repetitions are reported (warn). @default none */
   logger?: Logger;
-  /** Least share of a sentence's content that the passages it cites must hold (checkAnswerSupport). @default 0.6 */
-  minShare?: number;
 }
 
 const DEFAULT_MAX_CHARS = 1200;
@@ -53,10 +51,7 @@ export function createLlmSummarizer(chat: ChatModel, opts: LlmSummarizerOptions 
         unlooped.text,
         input.passages.map((p) => p.id),
       );
-      const support = checkAnswerSupport(validated.text, input.passages, {
-        maxChars,
-        ...(opts.minShare === undefined ? {} : { minShare: opts.minShare }),
-      });
+      const support = checkAnswerSupport(validated.text, input.passages, { maxChars });
       if (support.dropped.length > 0) {
         log?.warn(
           {
