@@ -131,7 +131,7 @@ function claimsOf(sentence: string) {
 
 type Claims = ReturnType<typeof claimsOf>;
 
-function judge(claims: Claims, cited: PreparedPassage[], minShare: number): { share: number; missing: string[]; supported: boolean } {
+function judge(claims: Claims, cited: PreparedPassage[]): { share: number; missing: string[]; supported: boolean } {
   const words = claims.words.filter((w) => cited.some((p) => p.terms.has(w))).length;
   const missing = [
     ...claims.numbers.filter((n) => !cited.some((p) => holdsNumber(p, n))),
@@ -141,7 +141,7 @@ function judge(claims: Claims, cited: PreparedPassage[], minShare: number): { sh
   const checkable = claims.words.length + claims.numbers.length + claims.codes.length;
   const share = checkable === 0 ? 0 : (words + checkable - claims.words.length - missing.length) / checkable;
   // At least one word: a bare "1 [3]." or "Yes [1]." states nothing that can be checked.
-  return { share, missing, supported: cited.length > 0 && claims.words.length > 0 && share >= minShare && missing.length === 0 };
+  return { share, missing, supported: cited.length > 0 && claims.words.length > 0 && share >= MIN_SHARE && missing.length === 0 };
 }
 
 /**
@@ -174,18 +174,18 @@ function withMarker(sentence: string, id: number): string {
  * A sentence's verdict. One with markers is judged against the union of its cited passages; one without markers
  * against each passage, and gets the marker of the best one that supports it.
  */
-function verdictOf(sentence: string, prepared: ReadonlyMap<number, PreparedPassage>, minShare: number): SentenceSupport {
+function verdictOf(sentence: string, prepared: ReadonlyMap<number, PreparedPassage>): SentenceSupport {
   const cites = extractMarkers(sentence);
   const unsupported = { sentence, cites, share: 0, missing: [], supported: false, attached: false };
   if (NOT_FOUND.test(sentence) || !isWholeStatement(sentence)) return unsupported;
   const claims = claimsOf(sentence);
   if (cites.length > 0) {
     const cited = cites.flatMap((id) => prepared.get(id) ?? []);
-    return { sentence, cites, ...judge(claims, cited, minShare), attached: false };
+    return { sentence, cites, ...judge(claims, cited), attached: false };
   }
   let best: SentenceSupport | null = null;
   for (const p of prepared.values()) {
-    const j = judge(claims, [p], minShare);
+    const j = judge(claims, [p]);
     // The supported passage with the largest share; failing any, the closest one (for the log).
     if (best === null || (j.supported && !best.supported) || (j.supported === best.supported && j.share > best.share)) {
       best = { sentence, cites: [p.id], ...j, attached: j.supported };
@@ -208,7 +208,7 @@ export function checkAnswerSupport(answer: string, passages: readonly SupportPas
   for (const line of answerSentences(answer)) {
     const out: string[] = [];
     for (const sentence of line) {
-      const verdict = verdictOf(sentence, prepared, MIN_SHARE);
+      const verdict = verdictOf(sentence, prepared);
       if (!verdict.supported) {
         dropped.push(verdict);
         continue;
