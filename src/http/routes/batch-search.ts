@@ -17,6 +17,9 @@ export const BATCH_SEARCH_ALIAS_PATH = '/project-documents/batch-search';
 
 type SearchLimits = { MAX_BATCH_PROJECTS: number; SEARCH_MAX_TOP_K: number; SEARCH_DEFAULT_TOP_K: number };
 
+/** A letter or digit: a question holds one. The validator tests it and the OpenAPI document states it as a pattern. */
+const A_WORD = /[\p{L}\p{N}]/u;
+
 export function batchSearchRequestSchema(config: SearchLimits) {
   return z
     .object({
@@ -25,11 +28,10 @@ export function batchSearchRequestSchema(config: SearchLimits) {
         .string({ error: 'must be a string' })
         .refine((s) => s.trim().length > 0, 'must not be empty')
         // Punctuation alone ("???") gives full-text search nothing and dense search noise: not a question.
-        .refine((s) => s.trim().length === 0 || /[\p{L}\p{N}]/u.test(s), 'must contain a word')
+        .refine((s) => s.trim().length === 0 || A_WORD.test(s), 'must contain a word')
         .refine((s) => s.trim().length <= MAX_SEARCH_QUERY_CHARS, `must be at most ${MAX_SEARCH_QUERY_CHARS} characters`)
         .openapi({
-          // A letter or digit somewhere: what the refines above ask (not blank, not punctuation alone).
-          pattern: '[\\p{L}\\p{N}]',
+          pattern: A_WORD.source,
           description: `Natural-language question, at most ${MAX_SEARCH_QUERY_CHARS} characters.`,
           example: 'What is the crediting period of the project?',
         }),
