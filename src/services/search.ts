@@ -5,7 +5,7 @@
  */
 import { distinctProjects, projectKey, type RequestedProject } from '../domain/project-ref.js';
 import { withoutExclusions } from '../domain/query.js';
-import { MAX_QUERY_CHARS } from '../domain/search-limits.js';
+import { A_WORD, MAX_QUERY_CHARS } from '../domain/search-limits.js';
 import { AppError } from '../errors.js';
 import { nothingIndexed, writeAnswer } from './search/answer.js';
 import { passageReader, placeQuotes, readWindows } from './search/read.js';
@@ -26,7 +26,7 @@ function embedQuery(s: SearchSettings, query: string): Promise<Float32Array[]> {
 /** Why search() refuses a (trimmed) question, or null; prepare() skips the same questions. */
 function queryProblem(query: string): { message: string; detail: string } | null {
   if (query === '') return { message: 'query must not be empty', detail: 'empty' };
-  if (!/[\p{L}\p{N}]/u.test(query)) return { message: 'query must contain a word', detail: 'no letter or digit' };
+  if (!A_WORD.test(query)) return { message: 'query must contain a word', detail: 'no letter or digit' };
   if (query.length > MAX_QUERY_CHARS) {
     return {
       message: `query is longer than ${MAX_QUERY_CHARS} characters (got ${query.length})`,

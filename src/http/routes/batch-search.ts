@@ -1,7 +1,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import { MAX_QUERY_CHARS as MAX_SEARCH_QUERY_CHARS } from '../../domain/search-limits.js';
+import { A_WORD, MAX_QUERY_CHARS as MAX_SEARCH_QUERY_CHARS } from '../../domain/search-limits.js';
 import { AppError } from '../../errors.js';
 import { SEARCH_MODES, type SearchMode } from '../../services/search.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -17,9 +17,6 @@ export const BATCH_SEARCH_ALIAS_PATH = '/project-documents/batch-search';
 
 type SearchLimits = { MAX_BATCH_PROJECTS: number; SEARCH_MAX_TOP_K: number; SEARCH_DEFAULT_TOP_K: number };
 
-/** A letter or digit: a question holds one. The validator tests it and the OpenAPI document states it as a pattern. */
-const A_WORD = /[\p{L}\p{N}]/u;
-
 export function batchSearchRequestSchema(config: SearchLimits) {
   return z
     .object({
@@ -27,7 +24,6 @@ export function batchSearchRequestSchema(config: SearchLimits) {
       query: z
         .string({ error: 'must be a string' })
         .refine((s) => s.trim().length > 0, 'must not be empty')
-        // Punctuation alone ("???") gives full-text search nothing and dense search noise: not a question.
         .refine((s) => s.trim().length === 0 || A_WORD.test(s), 'must contain a word')
         .refine((s) => s.trim().length <= MAX_SEARCH_QUERY_CHARS, `must be at most ${MAX_SEARCH_QUERY_CHARS} characters`)
         .openapi({
