@@ -40,8 +40,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Style = 'headers' | 'body';
 
 interface Attack {
-  /** Connections of the attack open at this moment (the attacker's view). */
-  open(): number;
+  /**
+   * The most connections of the attack open at once (the attacker's view). A peak, not the count at one moment: the
+   * server closes the connections over an address's share at once, so how many are open beyond it at a given instant
+   * depends on the machine's load.
+   */
+  peak(): number;
   stop(): Promise<void>;
 }
 
@@ -52,6 +56,7 @@ interface Attack {
 function attack(addresses: string[], slots: number, style: Style): Attack {
   let stopped = false;
   let open = 0;
+  let peak = 0;
   const sockets = new Set<net.Socket>();
   const head =
     style === 'headers'
@@ -66,6 +71,7 @@ function attack(addresses: string[], slots: number, style: Style): Attack {
         socket.on('error', () => undefined);
         socket.once('connect', () => {
           open++;
+          peak = Math.max(peak, open);
           socket.write(head);
           drip = setInterval(() => !socket.destroyed && socket.write('a'), 300);
         });
@@ -83,7 +89,7 @@ function attack(addresses: string[], slots: number, style: Style): Attack {
   };
   const loops = Array.from({ length: slots }, (_, i) => slot(i));
   return {
-    open: () => open,
+    peak: () => peak,
     async stop() {
       stopped = true;
       for (const socket of sockets) socket.destroy();
@@ -134,15 +140,15 @@ async function underAttack(
   addresses: string[],
   slots: number,
   style: Style,
-): Promise<{ ok: number; attackerOpen: number; held: number; heldByFirst: number }> {
+): Promise<{ ok: number; attackerPeak: number; held: number; heldByFirst: number }> {
   const a = attack(addresses, slots, style);
   try {
     await sleep(1000);
-    const attackerOpen = a.open();
+    const attackerPeak = a.peak();
     const held = s.openConnections();
     const heldByFirst = s.openConnections(addresses[0]);
     const ok = await ordinaryTraffic(100);
-    return { ok, attackerOpen, held, heldByFirst };
+    return { ok, attackerPeak, held, heldByFirst };
   } finally {
     await a.stop();
   }
@@ -150,8 +156,8 @@ async function underAttack(
 
 describe('slow clients cannot shut others out (issue 45)', () => {
   it('400 slow-header connections from one address hold at most its share; another address is served', async () => {
-    const { ok, attackerOpen, held, heldByFirst } = await underAttack(['127.0.0.2'], 400, 'headers');
-    expect(attackerOpen).toBeGreaterThan(CAP * SHARE); // the attacker connected far more than it may hold
+    const { ok, attackerPeak, held, heldByFirst } = await underAttack(['127.0.0.2'], 400, 'headers');
+    expect(attackerPeak).toBeGreaterThan(CAP * SHARE); // the attacker connected far more than it may hold
     expect(heldByFirst).toBeLessThanOrEqual(CAP * SHARE);
     expect(held).toBeLessThanOrEqual(CAP * SHARE + 4);
     expect(ok).toBeGreaterThanOrEqual(90);
