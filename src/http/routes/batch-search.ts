@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import { SEARCH_MODES, type SearchMode } from '../../services/search.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { standardErrorResponses } from '../schemas/error.js';
-import { NON_BLANK, projectListOneOf, projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
+import { nonBlankString, projectListOneOf, projectListShape, requireProjectList, resolveProjectList } from '../schemas/project-ref.js';
 import type { AppDeps } from '../types.js';
 import type { AppEnv } from '../env.js';
 
@@ -59,14 +59,7 @@ export function batchSearchRequestSchema(config: SearchLimits) {
             "and `answer` puts the projects' answers one after the other.",
         }),
       documentTypes: z
-        .array(
-          z
-            .string({ error: 'must be a string' })
-            .refine((s) => s.trim().length > 0, 'must not be empty')
-            .refine((s) => s.length <= 200, 'must be at most 200 characters')
-            .openapi({ ...NON_BLANK, maxLength: 200 }),
-          { error: 'must be a list of strings' },
-        )
+        .array(nonBlankString('must be a string', 200), { error: 'must be a list of strings' })
         .min(1, 'must not be empty')
         .max(50, 'must have at most 50 items')
         .optional()

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import { DEFAULT_DISCOVERY_LIMIT, MAX_DISCOVERY_LIMIT } from '../../services/discovery.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { standardErrorResponses } from '../schemas/error.js';
-import { NON_BLANK } from '../schemas/project-ref.js';
+import { nonBlankString } from '../schemas/project-ref.js';
 import type { AppDeps } from '../types.js';
 import type { AppEnv } from '../env.js';
 import { defined } from '../../defined.js';
@@ -18,11 +18,7 @@ const MAX_FILTER_CHARS = 200;
 
 /** One value or a list of values; normalised to a list. */
 function filterSchema(description: string, example: string) {
-  const value = z
-    .string({ error: 'must be a string or a list of strings' })
-    .refine((s) => s.trim().length > 0, 'must not be empty')
-    .refine((s) => s.length <= MAX_FILTER_CHARS, `must be at most ${MAX_FILTER_CHARS} characters`)
-    .openapi({ ...NON_BLANK, maxLength: MAX_FILTER_CHARS });
+  const value = nonBlankString('must be a string or a list of strings', MAX_FILTER_CHARS);
   return z
     .union(
       [

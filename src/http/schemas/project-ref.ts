@@ -13,10 +13,16 @@ import { projectKey, type RequestedProject } from '../../domain/project-ref.js';
 const ID_FIELDS = ['project_id', 'projectId', 'id'] as const;
 
 /**
- * OpenAPI for a string the validator refuses when blank (`s.trim().length > 0`): a refine does not reach the
- * document, so without this a client generated from it would send "" and get a 400.
+ * A string refused when blank, and when longer than `maxChars` if given. A refine does not reach the OpenAPI
+ * document, so the same rules are stated there too: without them, a client generated from the document would send ""
+ * and get a 400.
  */
-export const NON_BLANK = { minLength: 1, pattern: '\\S' } as const;
+export function nonBlankString(typeError: string, maxChars?: number) {
+  const nonBlank = z.string({ error: typeError }).refine((s) => s.trim().length > 0, 'must not be empty');
+  const limited =
+    maxChars === undefined ? nonBlank : nonBlank.refine((s) => s.length <= maxChars, `must be at most ${maxChars} characters`);
+  return limited.openapi({ minLength: 1, pattern: '\\S', ...(maxChars === undefined ? {} : { maxLength: maxChars }) });
+}
 export const LIST_FIELDS = ['projectList', 'list'] as const;
 
 /** A project id: an integer > 0, or the same written as a decimal string ("4086"), normalised to the integer. */
@@ -43,16 +49,12 @@ export const projectIdSchema = z
     example: 4086,
   });
 
-const registrySchema = z
-  .string({ error: 'must be a string' })
-  .refine((s) => s.trim().length > 0, 'must not be empty')
-  .openapi({
-    ...NON_BLANK,
-    description:
-      `Registry of the project, matched case-insensitively (known: ${knownRegistryNames().join(', ')}). ` +
-      'Cleaned records echo it exactly as given.',
-    example: 'Verra',
-  });
+const registrySchema = nonBlankString('must be a string').openapi({
+  description:
+    `Registry of the project, matched case-insensitively (known: ${knownRegistryNames().join(', ')}). ` +
+    'Cleaned records echo it exactly as given.',
+  example: 'Verra',
+});
 
 /** OpenAPI for mergeIds' rule that an id is required under one of its names. Given to a schema's `.openapi()`. */
 export const projectIdAnyOf = {
