@@ -178,6 +178,9 @@ describeWithService('scale-out ingestion: 3 workers and 2 APIs on the job queue'
   let referenceEnrichment: Map<number, unknown>;
   const databases: FreshDatabase[] = [];
   const processes: LoggedProcess[] = [];
+  const killRunning = (ps: LoggedProcess[]): void => {
+    for (const p of ps) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  };
 
   const baseEnv = (db: FreshDatabase, dataDir: string, extra: Record<string, string> = {}): Record<string, string> => ({
     DATABASE_URL: db.url,
@@ -216,7 +219,7 @@ describeWithService('scale-out ingestion: 3 workers and 2 APIs on the job queue'
   }, 240_000);
 
   afterAll(async () => {
-    for (const p of processes) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+    killRunning(processes);
     await files?.server.close();
     for (const db of databases) await db.drop();
     if (root) rmSync(root, { recursive: true, force: true });
@@ -240,6 +243,7 @@ describeWithService('scale-out ingestion: 3 workers and 2 APIs on the job queue'
       PORT: '0',
     });
     const pool = createPgPool(db.url, { max: 2 });
+    const startedBefore = processes.length;
     try {
       // The Qdrant run queues with --wait, beside the workers, and returns when they have settled every job.
       const waiting = index === 'qdrant' ? startLogged('ingest/main.ts', ['--records', records, '--no-progress', '--wait'], env) : null;
@@ -400,6 +404,8 @@ describeWithService('scale-out ingestion: 3 workers and 2 APIs on the job queue'
       for (const w of survivors) expect((await w.exited).code).toBe(0);
       for (const p of apis) await p.exited;
     } finally {
+      // A scenario that failed half-way must not leave its workers downloading from the shared file server into the next.
+      killRunning(processes.slice(startedBefore));
       await pool.end();
       await qdrant?.close();
     }
